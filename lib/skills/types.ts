@@ -1,0 +1,56 @@
+// The canonical manifest (SPEC.md section 2, normative). Every source format is read
+// into this shape; the CLI prints it and the API returns it.
+
+export type SkillFormat = 'agent-skill' | 'skill-md' | 'code-skill' | 'malv' | 'rye';
+
+export type Diagnostic = {
+  severity: 'error' | 'warning';
+  code: string;
+  message: string;
+  file?: string;
+  /** JSON pointer into the file's data, when the problem is in structured data */
+  path?: string;
+  line?: number;
+};
+
+export type SkillSignature = {
+  timestamp: string;
+  hash: string;
+  signature: string;
+  keyId: string;
+  verified: boolean | null;
+  reason?: string;
+};
+
+export type HandlerKind = 'js' | 'ts' | 'python' | 'bash' | 'inline-code' | 'markdown' | 'mcp' | 'none';
+
+export type ToolManifest = {
+  name: string;
+  sourceName: string;
+  description: string;
+  role: 'main' | 'middleware' | 'context' | null;
+  visibility: 'hidden' | null;
+  tags: string[];
+  params: Record<string, unknown> | null;
+  returns: Record<string, unknown> | null;
+  capabilities: string[];
+  inputTokens: Record<string, { required: string[]; allowExpired: string[] }>;
+  outputTokens: Record<string, { required: string[] }>;
+  handler: { kind: HandlerKind; ref: string | null };
+  executor: string | null;
+  timeoutMs: number | null;
+};
+
+export type SkillManifest = {
+  name: string;
+  description: string;
+  format: SkillFormat;
+  version: string | null;
+  instructions: string | null;
+  allowedTools: string | null;
+  metadata: Record<string, unknown>;
+  tools: ToolManifest[];
+  files: string[];
+  signature: SkillSignature | null;
+  diagnostics: Diagnostic[];
+};
