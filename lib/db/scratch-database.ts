@@ -1,0 +1,61 @@
+// Throwaway databases for tests and migration tooling: on the server behind
+// DATABASE_URL when it is set, otherwise on an embedded Postgres of their own (a
+// separate data folder and port, so a running `npm start` is never disturbed).
+import crypto from 'node:crypto';
+import path from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres } from './embedded-postgres';
+
+export type ScratchServer = { adminUrl: string; stop(): Promise<void> };
+
+export async function startScratchServer(root = process.cwd()): Promise<ScratchServer> {
+  if (process.env.DATABASE_URL) {
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = '/postgres';
+    return { adminUrl: url.toString(), stop: async () => {} };
+  }
+  const port = Number(process.env.SKILLYARD_TEST_PG_PORT ?? 54330);
+  const db = await startEmbeddedPostgres({ dataDir: path.join(root, '.data', 'test'), port });
+  return { adminUrl: db.adminUrl, stop: db.stop };
+}
+
+export function databaseUrl(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function admin<T>(adminUrl: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createScratchDatabase(adminUrl: string, prefix = 'skillyard_scratch'): Promise<string> {
+  const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
+  await admin(adminUrl, (c) => c.query(`CREATE DATABASE ${name}`));
+  return name;
+}
+
+export async function dropScratchDatabase(adminUrl: string, name: string): Promise<void> {
+  await admin(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+}
+
+/** Runs `fn` with the URL of a new empty database, and drops it afterwards. */
+export async function withScratchDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
+  const server = await startScratchServer();
+  try {
+    const name = await createScratchDatabase(server.adminUrl);
+    try {
+      return await fn(databaseUrl(server.adminUrl, name));
+    } finally {
+      await dropScratchDatabase(server.adminUrl, name);
+    }
+  } finally {
+    await server.stop();
+  }
+}
