@@ -3,7 +3,7 @@
 // Prisma's WebAssembly schema engine against a scratch database (see README).
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { diffEmptyToSchema, diffDatabaseToSchema, openSchemaEngine, MIGRATIONS_DIR } from './schema-engine.ts';
+import { diffEmptyToSchema, diffDatabaseToSchema, lastEnginePanic, openSchemaEngine, MIGRATIONS_DIR } from './schema-engine.ts';
 import { withScratchDatabase } from '../lib/db/scratch-database.ts';
 import { applyMigrations, readMigrations } from '../lib/db/migrate.ts';
 
@@ -14,11 +14,15 @@ if (!name) {
 }
 
 const sql = await withScratchDatabase(async (url) => {
+  try {
   const existing = await readMigrations(MIGRATIONS_DIR);
   const engine = await openSchemaEngine(url);
   if (existing.length === 0) return diffEmptyToSchema(engine);
   await applyMigrations(url, MIGRATIONS_DIR);
-  return diffDatabaseToSchema(engine);
+  return await diffDatabaseToSchema(engine);
+  } catch (err) {
+    throw new Error(`${(err as Error).message} ${lastEnginePanic()}`);
+  }
 });
 
 if (!sql) {
