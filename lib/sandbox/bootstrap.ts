@@ -1,0 +1,143 @@
+// Guest half of the bridge: runs once in every new context, before the prelude and the
+// module, as a closure (isolated-vm evalClosure) whose arguments are the two host
+// callbacks. The callbacks live only in this closure: they are never on the global object,
+// so guest code cannot reach them, and even if it could they only carry strings.
+//
+// Arguments: $0 send(seq, callId, method, argsJson)   host call request (async, ignored)
+//            $1 done(seq, status, resultJson, globalsJson)  job outcome (async, ignored)
+//            $2 JSON array of host method names
+// Returns { run, settle, setNamespace } (the host keeps References to these three).
+//
+// Intrinsics are captured before any guest code runs, so a guest that later replaces
+// JSON, Promise or Reflect in its own (warm) context cannot redirect the bridge.
+export const BOOTSTRAP_SOURCE = String.raw`
+'use strict';
+const send = $0, done = $1, methodNames = JSON.parse($2);
+const G = globalThis;
+const parse = JSON.parse, stringify = JSON.stringify;
+const PromiseCtor = Promise, then = Promise.prototype.then, resolveP = Promise.resolve.bind(Promise);
+const ErrorCtor = Error, StringCtor = String;
+const apply = Reflect.apply, ownKeys = Object.keys, create = Object.create;
+const defineProperty = Object.defineProperty, freeze = Object.freeze;
+const WeakSetCtor = WeakSet, wsAdd = WeakSet.prototype.add, wsHas = WeakSet.prototype.has;
+
+// No shared memory, no WebAssembly (its compiler is a large attack surface), no Atomics.
+for (const name of ['SharedArrayBuffer', 'WebAssembly', 'Atomics']) delete G[name];
+
+const MAX_MESSAGE = 2000;
+let seq = 0;              // current job; 0 = no job (module top level, between jobs)
+let calls = 0, maxCalls = 0, tripped = false;
+let nextId = 0;
+let pending = create(null);
+let ns = null;
+const hostErrors = new WeakSetCtor();
+
+function callHost(method, args) {
+  if (seq === 0) return PromiseCtor.reject(new ErrorCtor('host.' + method + ': host calls are only available while a job runs'));
+  if (++calls > maxCalls) {
+    if (!tripped) { tripped = true; done(seq, 'calls', undefined, undefined); }
+    return PromiseCtor.reject(new ErrorCtor('host.' + method + ': too many host calls (limit ' + maxCalls + ')'));
+  }
+  let json;
+  try { json = stringify(args); } catch (e) {
+    return PromiseCtor.reject(new ErrorCtor('host.' + method + ': arguments must be JSON-serialisable'));
+  }
+  const id = ++nextId;
+  const s = seq;
+  return new PromiseCtor((resolve, reject) => { pending[id] = [resolve, reject]; send(s, id, method, json); });
+}
+
+const host = create(null);
+for (const name of methodNames) {
+  const method = name;
+  const fn = { [method]: function (...args) { return callHost(method, args); } }[method];
+  defineProperty(host, method, { value: fn, enumerable: true });
+}
+freeze(host);
+defineProperty(G, 'host', { value: host, writable: false, configurable: false, enumerable: false });
+
+function settle(id, ok, payload) {
+  const p = pending[id];
+  if (p === undefined) return;
+  delete pending[id];
+  if (ok) { p[0](payload === undefined ? undefined : parse(payload)); return; }
+  const info = parse(payload);
+  const error = new ErrorCtor(StringCtor(info.message));
+  if (typeof info.code === 'string') error.code = info.code;
+  apply(wsAdd, hostErrors, [error]);
+  p[1](error);
+}
+
+function describe(err) {
+  let text;
+  try {
+    if ((typeof err === 'object' && err !== null) || typeof err === 'function') {
+      const name = err.name, message = err.message;
+      text = message === undefined ? StringCtor(err)
+        : (typeof name === 'string' && name !== '' ? name + ': ' : '') + StringCtor(message);
+    } else {
+      text = 'guest threw ' + (typeof err === 'string' ? stringify(err) : StringCtor(err));
+    }
+  } catch (e) {
+    text = 'guest threw a value that cannot be described';
+  }
+  return typeof text === 'string' && text.length > MAX_MESSAGE ? text.slice(0, MAX_MESSAGE) + '...' : StringCtor(text);
+}
+
+function setNamespace(namespace) { ns = namespace; }
+
+function run(s, entry, argsJson, globalsJson, returnJson, max, maxChars) {
+  seq = s; calls = 0; maxCalls = max; tripped = false;
+  pending = create(null);
+  const wanted = returnJson === undefined ? null : parse(returnJson);
+  let finished = false;
+  const finish = (status, value) => {
+    if (finished || seq !== s) return;
+    finished = true;
+    let json, gjson;
+    if (status === 'ok' && value !== undefined) {
+      try { json = stringify(value); } catch (e) { status = 'error'; value = 'result is not JSON-serialisable: ' + describe(e); }
+    }
+    if (wanted !== null) {
+      try {
+        const out = create(null);
+        for (let i = 0; i < wanted.length; i++) out[wanted[i]] = G[wanted[i]];
+        gjson = stringify(out);
+      } catch (e) { gjson = undefined; if (status === 'ok') { status = 'error'; value = 'returnGlobals are not JSON-serialisable: ' + describe(e); } }
+    }
+    if (status !== 'ok') json = stringify(value);
+    if ((json === undefined ? 0 : json.length) + (gjson === undefined ? 0 : gjson.length) > maxChars) {
+      status = 'too-large'; json = undefined; gjson = undefined;
+    }
+    seq = 0;
+    done(s, status, json, gjson);
+  };
+
+  let fn;
+  try { fn = ns === null ? undefined : ns[entry]; } catch (e) { fn = undefined; }
+  if (typeof fn !== 'function') {
+    finish('no-entry', 'the module has no exported function ' + stringify(entry));
+    return;
+  }
+  let result;
+  try {
+    if (globalsJson !== undefined) {
+      const globals = parse(globalsJson);
+      const names = ownKeys(globals);
+      for (let i = 0; i < names.length; i++) {
+        defineProperty(G, names[i], { value: globals[names[i]], writable: true, configurable: true, enumerable: true });
+      }
+    }
+    result = apply(fn, undefined, parse(argsJson));
+  } catch (e) {
+    finish(apply(wsHas, hostErrors, [e]) ? 'host-error' : 'error', describe(e));
+    return;
+  }
+  apply(then, resolveP(result), [
+    (value) => finish('ok', value),
+    (e) => finish(apply(wsHas, hostErrors, [e]) ? 'host-error' : 'error', describe(e)),
+  ]);
+}
+
+return { run, settle, setNamespace };
+`;

@@ -1,0 +1,92 @@
+// Warm isolates: an idle isolate + context + evaluated module is kept per job key and
+// reused only by a later job with the same key, source, prelude, host methods and memory
+// limit. A running job checks its isolate out, so two jobs never share one at a time.
+// Bounded LRU over all idle isolates; evicted ones are disposed.
+import type ivm from 'isolated-vm';
+
+export type WarmIsolate = {
+  key: string;
+  source: string;
+  prelude: string | undefined;
+  methodsSig: string;
+  memoryMb: number;
+  isolate: ivm.Isolate;
+  context: ivm.Context;
+  run: ivm.Reference;
+  settle: ivm.Reference;
+  /** routing for the bridge callbacks: the job currently using this isolate */
+  active: unknown;
+};
+
+export type Fingerprint = Pick<WarmIsolate, 'key' | 'source' | 'prelude' | 'methodsSig' | 'memoryMb'>;
+
+const MAX_VARIANTS_PER_KEY = 4;
+
+export function disposeWarmIsolate(entry: WarmIsolate): void {
+  entry.active = null;
+  if (!entry.isolate.isDisposed) {
+    try {
+      entry.isolate.dispose();
+    } catch {
+      // already gone (memory limit); nothing left to free
+    }
+  }
+}
+
+export class IsolateCache {
+  private readonly byKey = new Map<string, WarmIsolate[]>();
+  /** every idle entry, least recently used first (Map keeps insertion order) */
+  private readonly lru = new Map<WarmIsolate, true>();
+
+  constructor(private readonly maxIdle: number) {}
+
+  get size(): number {
+    return this.lru.size;
+  }
+
+  checkout(want: Fingerprint): WarmIsolate | undefined {
+    const list = this.byKey.get(want.key);
+    if (!list) return undefined;
+    for (let i = list.length - 1; i >= 0; i--) {
+      const e = list[i];
+      if (e.source === want.source && e.prelude === want.prelude && e.methodsSig === want.methodsSig && e.memoryMb === want.memoryMb) {
+        this.remove(e);
+        if (e.isolate.isDisposed) return undefined;
+        return e;
+      }
+    }
+    return undefined;
+  }
+
+  checkin(entry: WarmIsolate): void {
+    if (this.maxIdle <= 0 || entry.isolate.isDisposed) {
+      disposeWarmIsolate(entry);
+      return;
+    }
+    entry.active = null;
+    const list = this.byKey.get(entry.key) ?? [];
+    list.push(entry);
+    this.byKey.set(entry.key, list);
+    this.lru.set(entry, true);
+    if (list.length > MAX_VARIANTS_PER_KEY) this.evict(list[0]);
+    while (this.lru.size > this.maxIdle) this.evict(this.lru.keys().next().value as WarmIsolate);
+  }
+
+  clear(): void {
+    for (const entry of [...this.lru.keys()]) this.evict(entry);
+  }
+
+  private evict(entry: WarmIsolate): void {
+    this.remove(entry);
+    disposeWarmIsolate(entry);
+  }
+
+  private remove(entry: WarmIsolate): void {
+    this.lru.delete(entry);
+    const list = this.byKey.get(entry.key);
+    if (!list) return;
+    const at = list.indexOf(entry);
+    if (at >= 0) list.splice(at, 1);
+    if (list.length === 0) this.byKey.delete(entry.key);
+  }
+}
