@@ -10,7 +10,7 @@ const shared = {
 };
 
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(__dirname) } },
+  resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
     projects: [
       {

@@ -8,14 +8,14 @@ import { startEmbeddedPostgres } from './embedded-postgres';
 
 export type ScratchServer = { adminUrl: string; stop(): Promise<void> };
 
-export async function startScratchServer(root = process.cwd()): Promise<ScratchServer> {
+/** `name` picks the data folder (.data/<name>) and so keeps concurrent users apart. */
+export async function startScratchServer(name = 'test', port = Number(process.env.SKILLYARD_TEST_PG_PORT ?? 54330)): Promise<ScratchServer> {
   if (process.env.DATABASE_URL) {
     const url = new URL(process.env.DATABASE_URL);
     url.pathname = '/postgres';
     return { adminUrl: url.toString(), stop: async () => {} };
   }
-  const port = Number(process.env.SKILLYARD_TEST_PG_PORT ?? 54330);
-  const db = await startEmbeddedPostgres({ dataDir: path.join(root, '.data', 'test'), port });
+  const db = await startEmbeddedPostgres({ dataDir: path.join(process.cwd(), '.data', name), port });
   return { adminUrl: db.adminUrl, stop: db.stop };
 }
 
@@ -47,7 +47,7 @@ export async function dropScratchDatabase(adminUrl: string, name: string): Promi
 
 /** Runs `fn` with the URL of a new empty database, and drops it afterwards. */
 export async function withScratchDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
-  const server = await startScratchServer();
+  const server = await startScratchServer('scratch', 54332);
   try {
     const name = await createScratchDatabase(server.adminUrl);
     try {

@@ -1,0 +1,88 @@
+import Link from 'next/link';
+import { db } from '@/lib/db/client';
+import { listSkills } from '@/lib/registry/list-skills';
+import { FormatBadge } from '../_components/format-badge';
+
+export const dynamic = 'force-dynamic';
+
+const FORMATS = ['agent-skill', 'skill-md', 'code-skill', 'malv', 'rye'];
+
+export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const q = typeof params.q === 'string' ? params.q : '';
+  const format = typeof params.format === 'string' && FORMATS.includes(params.format) ? params.format : undefined;
+  const skills = await listSkills(db(), { q, format });
+
+  return (
+    <div className="space-y-8">
+      <section className="space-y-3">
+        <h1 className="text-3xl font-semibold tracking-tight">Skills for AI agents</h1>
+        <p className="max-w-2xl text-zinc-600 dark:text-zinc-400">
+          Browse skills in every common format, read their tools and instructions, and try them in the playground.
+        </p>
+        <form action="/" className="flex max-w-2xl gap-2" role="search">
+          <input
+            name="q"
+            defaultValue={q}
+            placeholder="Search skills…"
+            aria-label="Search skills"
+            className="flex-1 rounded-lg border border-zinc-300 bg-white px-3 py-2 text-sm outline-none focus:border-emerald-600 dark:border-zinc-700 dark:bg-zinc-900"
+          />
+          <select
+            name="format"
+            defaultValue={format ?? ''}
+            aria-label="Format"
+            className="rounded-lg border border-zinc-300 bg-white px-2 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          >
+            <option value="">All formats</option>
+            {FORMATS.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </select>
+          <button className="rounded-lg bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700">Search</button>
+        </form>
+      </section>
+
+      <section aria-label="Skills">
+        <p className="mb-3 text-sm text-zinc-500" data-testid="skill-count">
+          {skills.length} {skills.length === 1 ? 'skill' : 'skills'}
+          {q ? ` matching “${q}”` : ''}
+        </p>
+        {skills.length === 0 ? (
+          <p className="rounded-lg border border-dashed border-zinc-300 p-8 text-center text-zinc-500 dark:border-zinc-700">
+            No skills found.
+          </p>
+        ) : (
+          <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+            {skills.map((s) => (
+              <li key={`${s.scope}/${s.name}`} data-testid="skill-card">
+                <Link
+                  href={`/skills/${s.scope}/${s.name}`}
+                  className="flex h-full flex-col gap-2 rounded-xl border border-zinc-200 p-4 transition hover:border-emerald-500 hover:shadow-sm dark:border-zinc-800 dark:hover:border-emerald-600"
+                >
+                  <div className="flex items-center justify-between gap-2">
+                    <span className="truncate font-medium">
+                      <span className="text-zinc-500">@{s.scope}/</span>
+                      {s.name}
+                    </span>
+                    <FormatBadge format={s.format} />
+                  </div>
+                  <p className="line-clamp-3 text-sm text-zinc-600 dark:text-zinc-400">{s.description}</p>
+                  <div className="mt-auto flex gap-3 text-xs text-zinc-500">
+                    {s.version && <span>v{s.version}</span>}
+                    <span>
+                      {s.toolCount} {s.toolCount === 1 ? 'tool' : 'tools'}
+                    </span>
+                    {s.tokenGated && <span title="Some tools need a login to unlock">🔒 token-gated</span>}
+                  </div>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

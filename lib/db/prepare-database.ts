@@ -1,0 +1,50 @@
+// What every start does before serving: find or start the database, migrate, seed.
+import path from 'node:path';
+import { createDb } from './client';
+import { startEmbeddedPostgres } from './embedded-postgres';
+import { applyMigrations } from './migrate';
+import { seedBundledSkills, type SeedReport } from '../registry/seed-bundled-skills';
+
+export type PreparedDatabase = {
+  url: string;
+  embedded: boolean;
+  migrationsApplied: string[];
+  seed: SeedReport | null;
+  stop(): Promise<void>;
+};
+
+export async function prepareDatabase(opts: {
+  root: string;
+  seed: boolean;
+  log: (line: string) => void;
+}): Promise<PreparedDatabase> {
+  let url = process.env.DATABASE_URL;
+  let stop = async () => {};
+  const embedded = !url;
+  if (!url) {
+    const port = Number(process.env.SKILLYARD_PG_PORT ?? 54329);
+    opts.log(`starting the embedded Postgres on 127.0.0.1:${port} (data in .data/pg)`);
+    const server = await startEmbeddedPostgres({ dataDir: path.join(opts.root, '.data'), port });
+    url = server.url;
+    stop = server.stop;
+  }
+  try {
+    const migrationsApplied = await applyMigrations(url, path.join(opts.root, 'prisma', 'migrations'));
+    if (migrationsApplied.length) opts.log(`applied migrations: ${migrationsApplied.join(', ')}`);
+    let seed: SeedReport | null = null;
+    if (opts.seed) {
+      const db = createDb(url);
+      try {
+        seed = await seedBundledSkills(db, path.join(opts.root, 'skills'));
+      } finally {
+        await db.$disconnect();
+      }
+      opts.log(`bundled skills: ${seed.published.length} published, ${seed.unchanged.length} unchanged` +
+        (seed.invalid.length ? `, ${seed.invalid.length} invalid (${seed.invalid.join(', ')})` : ''));
+    }
+    return { url, embedded, migrationsApplied, seed, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

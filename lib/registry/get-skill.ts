@@ -1,0 +1,71 @@
+// One skill with its versions and the manifest of the requested (or latest) version,
+// if the viewer may see it.
+import type { Db } from '../db/client';
+import type { SkillManifest } from '../skills/types';
+import { AppError } from '../errors';
+import type { ScanFinding } from './scan-package';
+
+export type Viewer = { userId: string } | null;
+
+export type SkillDetail = {
+  scope: string;
+  name: string;
+  description: string;
+  format: string;
+  visibility: 'public' | 'unlisted' | 'private';
+  downloads: number;
+  version: string;
+  publishedAt: Date;
+  yanked: boolean;
+  contentHash: string;
+  manifest: SkillManifest;
+  findings: ScanFinding[];
+  versions: Array<{ version: string; createdAt: Date; yanked: boolean }>;
+};
+
+async function canSeePrivate(db: Db, scope: string, viewer: Viewer): Promise<boolean> {
+  if (!viewer) return false;
+  const owner = await db.scope.findUnique({
+    where: { name: scope },
+    select: { userId: true, team: { select: { memberships: { where: { userId: viewer.userId }, select: { role: true } } } } },
+  });
+  return owner?.userId === viewer.userId || (owner?.team?.memberships.length ?? 0) > 0;
+}
+
+export async function getSkill(
+  db: Db,
+  ref: { scope: string; name: string; version?: string },
+  viewer: Viewer = null,
+): Promise<SkillDetail> {
+  const notFound = new AppError('skill/not-found', `@${ref.scope}/${ref.name} was not found.`);
+  const skill = await db.skill.findUnique({
+    where: { scopeName_name: { scopeName: ref.scope, name: ref.name } },
+    include: {
+      versions: { select: { version: true, createdAt: true, yankedAt: true }, orderBy: { createdAt: 'desc' } },
+    },
+  });
+  if (!skill) throw notFound;
+  // a private skill is indistinguishable from a missing one to outsiders
+  if (skill.visibility === 'private' && !(await canSeePrivate(db, ref.scope, viewer))) throw notFound;
+  const version = await db.skillVersion.findFirst({
+    where: ref.version ? { skillId: skill.id, version: ref.version } : { id: skill.latestVersionId ?? '' },
+  });
+  if (!version) {
+    throw new AppError('skill/version-not-found', `@${ref.scope}/${ref.name}@${ref.version ?? 'latest'} was not found.`, 404);
+  }
+  return {
+    scope: skill.scopeName,
+    name: skill.name,
+    description: skill.description,
+    format: skill.format,
+    visibility: skill.visibility,
+    downloads: skill.downloads,
+    version: version.version,
+    publishedAt: version.createdAt,
+    yanked: version.yankedAt !== null,
+    contentHash: version.contentHash,
+    manifest: version.manifest as unknown as SkillManifest,
+    findings: version.findings as unknown as ScanFinding[],
+    versions: skill.versions.map((v) => ({ version: v.version, createdAt: v.createdAt, yanked: v.yankedAt !== null })),
+  };
+}

@@ -1,0 +1,85 @@
+// Publish-time scan: prompt-injection phrases, risky code patterns and secrets. The
+// findings are stored with the version and shown on its page with the rule that fired.
+
+export type ScanFinding = {
+  rule: string;
+  severity: 'info' | 'warning' | 'danger';
+  message: string;
+  file: string;
+  line: number;
+  excerpt: string;
+};
+
+type Rule = { id: string; severity: ScanFinding['severity']; message: string; pattern: RegExp; files?: RegExp };
+
+const CODE_FILES = /\.(m?[jt]s|py|sh|bash)$/i;
+
+const RULES: Rule[] = [
+  {
+    id: 'prompt-injection/ignore-instructions',
+    severity: 'danger',
+    message: 'Text that tells a model to ignore its earlier instructions',
+    pattern: /\b(ignore|disregard|forget)\b.{0,30}\b(previous|prior|above|earlier|all)\b.{0,20}\b(instructions|prompts?|rules)\b/i,
+  },
+  {
+    id: 'prompt-injection/exfiltrate',
+    severity: 'danger',
+    message: 'Text that asks a model to reveal its system prompt or secrets',
+    pattern: /\b(reveal|print|output|send|leak)\b.{0,40}\b(system prompt|api[_ -]?keys?|secrets?|credentials)\b/i,
+  },
+  {
+    id: 'prompt-injection/hidden-instruction',
+    severity: 'warning',
+    message: 'An instruction hidden in an HTML comment',
+    pattern: /<!--[^>]{0,200}\b(you must|assistant|ignore|system)\b/i,
+  },
+  { id: 'code/eval', severity: 'warning', message: 'Dynamic code evaluation', pattern: /\beval\s*\(|\bnew\s+Function\s*\(/, files: CODE_FILES },
+  {
+    id: 'code/child-process',
+    severity: 'warning',
+    message: 'Spawns processes',
+    pattern: /\bchild_process\b|\bsubprocess\.(run|Popen|call)\b|\bos\.system\s*\(/,
+    files: CODE_FILES,
+  },
+  { id: 'code/pipe-to-shell', severity: 'danger', message: 'Downloads and runs a script', pattern: /\b(curl|wget)\b[^\n|]*\|\s*(ba|z)?sh\b/ },
+  {
+    id: 'code/destructive-rm',
+    severity: 'danger',
+    message: 'Deletes files recursively from the root or home',
+    pattern: /\brm\s+-[a-z]*r[a-z]*f?\s+(\/|~|\$HOME)(\s|$)/,
+  },
+  { id: 'secret/aws-key', severity: 'danger', message: 'An AWS access key id', pattern: /\bAKIA[0-9A-Z]{16}\b/ },
+  { id: 'secret/github-token', severity: 'danger', message: 'A GitHub token', pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}\b/ },
+  { id: 'secret/openai-key', severity: 'danger', message: 'An OpenAI-style API key', pattern: /\bsk-(proj-)?[A-Za-z0-9_-]{20,}\b/ },
+  { id: 'secret/private-key', severity: 'danger', message: 'A private key', pattern: /-----BEGIN ([A-Z]+ )?PRIVATE KEY-----/ },
+];
+
+const MAX_FINDINGS = 200;
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+export function scanPackage(files: Array<{ path: string; content: Uint8Array }>): ScanFinding[] {
+  const findings: ScanFinding[] = [];
+  for (const file of files) {
+    if (file.content.includes(0)) continue; // binary
+    const lines = decoder.decode(file.content).split('\n');
+    for (const rule of RULES) {
+      if (rule.files && !rule.files.test(file.path)) continue;
+      for (let i = 0; i < lines.length; i++) {
+        if (!rule.pattern.test(lines[i])) continue;
+        findings.push({
+          rule: rule.id,
+          severity: rule.severity,
+          message: rule.message,
+          file: file.path,
+          line: i + 1,
+          // a found secret is never shown again, only where it is
+          excerpt: (rule.id.startsWith('secret/') ? lines[i].replace(new RegExp(rule.pattern.source, 'g'), '[redacted]') : lines[i])
+            .trim()
+            .slice(0, 160),
+        });
+        if (findings.length >= MAX_FINDINGS) return findings;
+      }
+    }
+  }
+  return findings;
+}

@@ -1,0 +1,55 @@
+// Loads every package under skills/ into the registry as @skillyard/<name>. Idempotent:
+// a version already stored is left as it is (versions are immutable).
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Db } from '../db/client';
+import { readSkillsFromFiles } from '../skills';
+import { publishVersion } from './publish-version';
+import { readPackageDir } from './read-package-dir';
+
+export const BUNDLED_SCOPE = 'skillyard';
+
+export type SeedReport = { published: string[]; unchanged: string[]; invalid: string[] };
+
+async function ensureBundledScope(db: Db): Promise<void> {
+  const existing = await db.scope.findUnique({ where: { name: BUNDLED_SCOPE } });
+  if (existing) return;
+  const team = await db.team.upsert({
+    where: { slug: BUNDLED_SCOPE },
+    create: { slug: BUNDLED_SCOPE, name: 'Skillyard' },
+    update: {},
+  });
+  await db.scope.create({ data: { name: BUNDLED_SCOPE, kind: 'team', teamId: team.id } });
+}
+
+export async function seedBundledSkills(db: Db, root = path.join(process.cwd(), 'skills')): Promise<SeedReport> {
+  await ensureBundledScope(db);
+  const report: SeedReport = { published: [], unchanged: [], invalid: [] };
+  const dirs = (await fs.readdir(root, { withFileTypes: true }).catch(() => []))
+    .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+    .map((d) => d.name)
+    .sort();
+  for (const dir of dirs) {
+    const files = await readPackageDir(path.join(root, dir));
+    const { skills } = readSkillsFromFiles(files);
+    for (const manifest of skills) {
+      const version = manifest.version ?? '0.1.0';
+      const label = `@${BUNDLED_SCOPE}/${manifest.name}@${version}`;
+      if (manifest.diagnostics.some((d) => d.severity === 'error')) {
+        report.invalid.push(label);
+        continue;
+      }
+      const stored = await db.skillVersion.findFirst({
+        where: { version, skill: { scopeName: BUNDLED_SCOPE, name: manifest.name } },
+        select: { id: true },
+      });
+      if (stored) {
+        report.unchanged.push(label);
+        continue;
+      }
+      await publishVersion(db, { scope: BUNDLED_SCOPE, manifest, files, version });
+      report.published.push(label);
+    }
+  }
+  return report;
+}

@@ -1,0 +1,28 @@
+// Playwright's web server: the real app (`scripts/start.ts`, production build) on a
+// throwaway database of its own, dropped when Playwright stops the server.
+import { spawn } from 'node:child_process';
+import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchServer } from '../lib/db/scratch-database.ts';
+
+const port = process.env.E2E_PORT ?? '3100';
+const server = await startScratchServer('e2e', Number(process.env.SKILLYARD_E2E_PG_PORT ?? 54331));
+const name = await createScratchDatabase(server.adminUrl, 'skillyard_e2e');
+const app = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--port', port], {
+  stdio: 'inherit',
+  env: { ...process.env, DATABASE_URL: databaseUrl(server.adminUrl, name), NODE_ENV: 'production' },
+});
+
+let stopping = false;
+async function stop(code: number) {
+  if (stopping) return;
+  stopping = true;
+  if (app.exitCode === null) {
+    app.kill('SIGTERM');
+    await new Promise((resolve) => app.once('exit', resolve));
+  }
+  await dropScratchDatabase(server.adminUrl, name).catch(() => {});
+  await server.stop();
+  process.exit(code);
+}
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+app.on('exit', (code) => void stop(code ?? 1));
