@@ -1,0 +1,57 @@
+// The Sandbox without worker processes: isolates live in the caller's process. Same
+// limits, bridge and queueing as the pool, but a catastrophic isolate error is the
+// caller's problem, so the server uses worker processes; this is for benchmarks and CLI.
+import { SandboxEngine } from './engine';
+import { failed } from './errors';
+import type { SandboxPool } from './pool';
+import type { HostCallHandler, SandboxJob, SandboxLimits, SandboxResult } from './types';
+
+type Options = { slots: number; queueLimit: number; defaultLimits?: SandboxLimits; maxIdleIsolates?: number };
+type Waiting = { job: SandboxJob; handler: HostCallHandler; resolve: (result: SandboxResult) => void };
+
+export function createInProcessSandbox(options: Options): SandboxPool {
+  const engine = new SandboxEngine({
+    defaultLimits: options.defaultLimits,
+    maxIdleIsolates: options.maxIdleIsolates,
+    onCatastrophicError: (message) => process.emitWarning(`sandbox: catastrophic isolate error, engine disabled: ${message}`),
+  });
+  const queue: Waiting[] = [];
+  let running = 0;
+  let closed = false;
+
+  const launch = (w: Waiting) => {
+    running++;
+    engine.run(w.job, w.handler).then((result) => {
+      running--;
+      w.resolve(result);
+      const next = queue.shift();
+      if (next) launch(next);
+    });
+  };
+
+  return {
+    run(job, handler) {
+      if (closed) return Promise.resolve(failed('sandbox/closed', 'the sandbox is closed'));
+      return new Promise((resolve) => {
+        const w = { job, handler, resolve };
+        if (running < options.slots) return launch(w);
+        if (queue.length >= options.queueLimit) {
+          resolve(failed('sandbox/queue-full', `the sandbox queue is full (${options.queueLimit} jobs waiting)`));
+          return;
+        }
+        queue.push(w);
+      });
+    },
+    async close() {
+      closed = true;
+      for (const w of queue.splice(0)) w.resolve(failed('sandbox/closed', 'the sandbox was closed before the job ran'));
+      engine.close();
+    },
+    stats() {
+      return { workers: 0, ready: 0, running, queued: queue.length, restarts: 0 };
+    },
+    workerPids() {
+      return [];
+    },
+  };
+}

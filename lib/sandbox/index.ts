@@ -1,0 +1,6 @@
+// Public surface of lib/sandbox: the pool, TypeScript transpilation and the contract.
+export { createSandboxPool, type SandboxPool, type SandboxPoolOptions, type SandboxPoolStats } from './pool';
+export { transpileTs } from './transpile';
+export { SandboxFailure } from './errors';
+export { DEFAULT_LIMITS } from './limits';
+export type * from './types';
