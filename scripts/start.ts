@@ -13,6 +13,7 @@ Environment:
   DATABASE_URL        use this Postgres instead of the embedded one
   PORT                HTTP port (default 3000)
   SKILLYARD_PG_PORT   port of the embedded Postgres (default 54329)
+  SKILLYARD_DATA_DIR  where the embedded Postgres keeps its data (default .data)
   SKILLYARD_SEED=0    do not load the bundled skills from skills/`;
 
 const args = process.argv.slice(2);

@@ -23,8 +23,9 @@ export async function prepareDatabase(opts: {
   const embedded = !url;
   if (!url) {
     const port = Number(process.env.SKILLYARD_PG_PORT ?? 54329);
-    opts.log(`starting the embedded Postgres on 127.0.0.1:${port} (data in .data/pg)`);
-    const server = await startEmbeddedPostgres({ dataDir: path.join(opts.root, '.data'), port });
+    const dataDir = process.env.SKILLYARD_DATA_DIR ?? path.join(opts.root, '.data');
+    opts.log(`starting the embedded Postgres on 127.0.0.1:${port} (data in ${path.relative(opts.root, dataDir) || dataDir}/pg)`);
+    const server = await startEmbeddedPostgres({ dataDir, port });
     url = server.url;
     stop = server.stop;
   }

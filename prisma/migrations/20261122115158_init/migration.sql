@@ -194,13 +194,14 @@ CREATE TABLE "ApiToken" (
 
 -- CreateTable
 CREATE TABLE "KvEntry" (
-    "skillId" TEXT NOT NULL,
-    "ownerKey" TEXT NOT NULL,
+    "skill" TEXT NOT NULL,
+    "callerId" TEXT NOT NULL,
+    "namespace" TEXT NOT NULL,
     "key" TEXT NOT NULL,
     "value" JSONB NOT NULL,
     "updatedAt" TIMESTAMP(3) NOT NULL,
 
-    CONSTRAINT "KvEntry_pkey" PRIMARY KEY ("skillId","ownerKey","key")
+    CONSTRAINT "KvEntry_pkey" PRIMARY KEY ("skill","callerId","namespace","key")
 );
 
 -- CreateTable
@@ -355,9 +356,6 @@ ALTER TABLE "HeldToken" ADD CONSTRAINT "HeldToken_teamId_fkey" FOREIGN KEY ("tea
 
 -- AddForeignKey
 ALTER TABLE "ApiToken" ADD CONSTRAINT "ApiToken_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "KvEntry" ADD CONSTRAINT "KvEntry_skillId_fkey" FOREIGN KEY ("skillId") REFERENCES "Skill"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "Run" ADD CONSTRAINT "Run_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE SET NULL ON UPDATE CASCADE;
