@@ -1,0 +1,16 @@
+// lib/runtime: the kernel (SPEC section 3). See docs/runtime.md.
+
+export { createToolManager, DEFAULT_MAX_CALLS, DEFAULT_MAX_DEPTH } from './manager';
+export { RuntimeError, httpStatusFor, toRuntimeError, RUNTIME_ERROR_CODES, type RuntimeErrorCode } from './errors';
+export { parseAllowedTools, checkAllowedTools, mayListTool } from './allowed-tools';
+export { checkTokenGate, assertMayMint } from './tokens';
+export { runOnion, createContext, type Layer } from './pipeline';
+export { runScriptHandler, runProcess } from './subprocess';
+export { conventionFor } from './conventions';
+export { parseDelegate } from './delegates';
+export { createMemoryStorage } from './capabilities/memory-storage';
+export { createMemoryVault, createMemorySigner } from './capabilities/memory-tokens';
+export { createMemoryEnvironment } from './capabilities/memory-environment';
+export { createMemoryEventBus } from './capabilities/memory-events';
+export type * from './capabilities/types';
+export type * from './types';

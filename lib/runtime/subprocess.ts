@@ -1,0 +1,228 @@
+// Python and bash handlers as subprocesses: off unless the operator enables them
+// (SKILLYARD_ALLOW_SUBPROCESS=1 → allowSubprocess), a timeout that kills the whole process
+// group, a scratch __workDir (removed after), a clean environment (PATH, HOME=workDir, LANG
+// only: no inherited secrets) and output size limits.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { RuntimeError } from './errors';
+import type { HandlerConvention } from './types';
+
+export const DEFAULT_SUBPROCESS_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+
+export type ProcessRequest = {
+  command: string;
+  args: string[];
+  stdin?: string;
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  /** open fd 3 as a pipe and collect it (the python driver writes its result there) */
+  resultFd?: boolean;
+};
+
+export type ProcessResult = {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  result: string;
+  timedOut: boolean;
+  outputTooLarge: boolean;
+};
+
+export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
+  return new Promise((resolve, reject) => {
+    const stdio: Array<'pipe'> = req.resultFd ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'];
+    // detached: the child leads its own process group, so a timeout kills its children too.
+    const child: ChildProcess = spawn(req.command, req.args, { cwd: req.cwd, env: req.env as NodeJS.ProcessEnv, stdio, detached: true });
+    const chunks: Buffer[][] = [[], [], [], []];
+    let total = 0;
+    let timedOut = false;
+    let outputTooLarge = false;
+    const kill = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, req.timeoutMs);
+    const collect = (fd: number) => (buf: Buffer) => {
+      total += buf.length;
+      if (total > req.maxOutputBytes) {
+        if (!outputTooLarge) {
+          outputTooLarge = true;
+          kill();
+        }
+        return;
+      }
+      chunks[fd].push(buf);
+    };
+    child.stdout?.on('data', collect(1));
+    child.stderr?.on('data', collect(2));
+    if (req.resultFd) (child.stdio[3] as NodeJS.ReadableStream | null)?.on('data', collect(3));
+    child.on('error', (err: Error) => {
+      clearTimeout(timer);
+      reject(new RuntimeError('runtime/subprocess-failed', `cannot start ${req.command}: ${err.message}`));
+    });
+    child.on('close', (exitCode: number | null, signal: NodeJS.Signals | null) => {
+      clearTimeout(timer);
+      const text = (fd: number) => Buffer.concat(chunks[fd]).toString('utf8');
+      resolve({ exitCode, signal, stdout: text(1), stderr: text(2), result: text(3), timedOut, outputTooLarge });
+    });
+    child.stdin?.on('error', () => {
+      /* the child may exit without reading stdin */
+    });
+    child.stdin?.end(req.stdin ?? '');
+  });
+}
+
+export function cleanEnv(workDir: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH || '/usr/local/bin:/usr/bin:/bin',
+    HOME: workDir,
+    LANG: 'C.UTF-8',
+  };
+}
+
+// Imports the tool as a module (never as __main__), calls it with its convention and writes
+// {ok, value|error} as JSON to fd 3, so whatever the tool prints cannot corrupt the result.
+export const PYTHON_DRIVER = String.raw`
+import asyncio, importlib.util, inspect, json, os, sys
+
+async def _await(x):
+    return await x
+
+def main():
+    req = json.load(sys.stdin)
+    out = os.fdopen(3, "w")
+    try:
+        path = req["path"]
+        sys.path.insert(0, os.path.dirname(path))
+        spec = importlib.util.spec_from_file_location("skillyard_tool", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        params = req["params"]
+        execute = getattr(mod, "execute", None)
+        handler = getattr(mod, "handler", None)
+        main_fn = getattr(mod, "main", None)
+        if req["convention"] == "rye" and callable(execute):
+            res = execute(params, req["projectPath"])
+        elif callable(handler):
+            args = dict(params)
+            args["__workDir"] = req["workDir"]
+            res = handler(args)
+        elif callable(execute):
+            res = execute(params, req["projectPath"])
+        elif callable(main_fn):
+            res = main_fn(params)
+        else:
+            raise RuntimeError("the module defines no execute(), handler() or main()")
+        if inspect.isawaitable(res):
+            res = asyncio.run(_await(res))
+        out.write(json.dumps({"ok": True, "value": res}, default=str))
+    except BaseException as e:
+        out.write(json.dumps({"ok": False, "error": type(e).__name__ + ": " + str(e)}))
+    out.flush()
+
+main()
+`;
+
+export type ScriptHandlerRequest = {
+  language: 'python' | 'bash';
+  /** package-relative path of the handler (kept for its file name) */
+  file: string;
+  source: string;
+  convention: HandlerConvention;
+  params: Record<string, unknown>;
+  allowSubprocess: boolean;
+  timeoutMs?: number;
+  maxOutputBytes?: number;
+  python?: string;
+  bash?: string;
+};
+
+const DEFINES_ENTRY = /^(async\s+)?def\s+(execute|handler|main)\s*\(/m;
+
+function parseOutput(stdout: string): unknown {
+  const text = stdout.trim();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export async function runScriptHandler(req: ScriptHandlerRequest): Promise<unknown> {
+  if (!req.allowSubprocess) {
+    throw new RuntimeError(
+      'runtime/subprocess-disabled',
+      `${req.language} handlers run as subprocesses, which are disabled on this server (the operator enables them with SKILLYARD_ALLOW_SUBPROCESS=1)`,
+    );
+  }
+  const root = await mkdtemp(path.join(tmpdir(), 'skillyard-run-'));
+  try {
+    const workDir = path.join(root, 'work');
+    const skillDir = path.join(root, 'skill');
+    const script = path.join(skillDir, path.basename(req.file));
+    await mkdir(workDir);
+    await mkdir(skillDir);
+    await writeFile(script, req.source);
+    const base = {
+      cwd: workDir,
+      env: cleanEnv(workDir),
+      timeoutMs: req.timeoutMs ?? DEFAULT_SUBPROCESS_TIMEOUT_MS,
+      maxOutputBytes: req.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    };
+    const withWorkDir = JSON.stringify({ ...req.params, __workDir: workDir });
+    const driven = req.language === 'python' && DEFINES_ENTRY.test(req.source);
+    const result = driven
+      ? await runProcess({
+          ...base,
+          command: req.python ?? 'python3',
+          args: ['-c', PYTHON_DRIVER],
+          stdin: JSON.stringify({ path: script, convention: req.convention, params: req.params, workDir, projectPath: workDir }),
+          resultFd: true,
+        })
+      : await runProcess({
+          ...base,
+          command: req.language === 'python' ? (req.python ?? 'python3') : (req.bash ?? 'bash'),
+          args: [script, withWorkDir],
+          stdin: withWorkDir,
+        });
+    if (result.timedOut) throw new RuntimeError('runtime/timeout', `${req.language} handler ${req.file} timed out after ${base.timeoutMs} ms`);
+    if (result.outputTooLarge) {
+      throw new RuntimeError('runtime/output-too-large', `${req.language} handler ${req.file} wrote more than ${base.maxOutputBytes} bytes`);
+    }
+    if (driven) {
+      let parsed: { ok: boolean; value?: unknown; error?: string };
+      try {
+        parsed = JSON.parse(result.result);
+      } catch {
+        throw new RuntimeError('runtime/subprocess-failed', `python handler ${req.file} exited (${result.exitCode}) without a result: ${tail(result.stderr)}`);
+      }
+      if (!parsed.ok) throw new RuntimeError('tool/failed', parsed.error ?? 'python handler failed');
+      return parsed.value ?? null;
+    }
+    if (result.exitCode !== 0) {
+      throw new RuntimeError('runtime/subprocess-failed', `${req.language} handler ${req.file} exited with ${result.exitCode ?? result.signal}: ${tail(result.stderr)}`);
+    }
+    return parseOutput(result.stdout);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+function tail(text: string): string {
+  const t = text.trim();
+  return t.length > 500 ? `...${t.slice(-500)}` : t || '(no output)';
+}
