@@ -29,6 +29,7 @@ export type EngineOptions = {
   onCatastrophicError?: (message: string) => void;
 };
 
+export const CANCELLED = 'the job was cancelled by its caller';
 const MAX_SOURCE_CHARS = 4_000_000;
 const MAX_HOST_METHODS = 256;
 const MODULE_FILENAME = 'file:///sandbox/module.js';
@@ -79,12 +80,17 @@ export class SandboxEngine {
       return Promise.resolve(rawFailure('sandbox/host-error', `invalid sandbox job: args and globals must be JSON (${messageOf(error)})`));
     }
     const limits = resolveLimits(job.limits, this.options.defaultLimits);
+    const signal = job.signal;
+    if (signal?.aborted) return Promise.resolve(rawFailure('sandbox/timeout', CANCELLED));
     return new Promise<RawResult>((resolve) => {
+      const onAbort = () => run.fail('sandbox/timeout', CANCELLED);
       const run = new JobRun(this, job, limits, hostCall, { argsJson, globalsJson, returnJson }, (result) => {
         this.running.delete(run);
+        signal?.removeEventListener('abort', onAbort);
         resolve(result);
       });
       this.running.add(run);
+      signal?.addEventListener('abort', onAbort, { once: true });
       void run.start();
     });
   }

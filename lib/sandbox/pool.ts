@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { callHandlerRaw, decodeRawResult, hostErrorJson, validateJob } from './engine';
+import { CANCELLED, callHandlerRaw, decodeRawResult, hostErrorJson, validateJob } from './engine';
 import { failed } from './errors';
 import { createInProcessSandbox } from './in-process';
 import { resolveLimits } from './limits';
@@ -74,8 +74,8 @@ export function resolveWorkerFile(explicit?: string): string {
 }
 
 /** Only what node and tsx need: never the server's secrets. */
-function workerEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { SKILLYARD_SANDBOX_WORKER: '1' };
+function workerEnv(): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { SKILLYARD_SANDBOX_WORKER: '1' };
   for (const name of ['PATH', 'NODE_ENV', 'TZ', 'TMPDIR', 'TMP', 'TEMP', 'SystemRoot']) {
     if (process.env[name] !== undefined) env[name] = process.env[name];
   }
@@ -120,8 +120,17 @@ class WorkerPool implements SandboxPool {
     if (this.broken) return Promise.resolve(failed('sandbox/worker-crashed', this.broken));
     const invalid = validateJob(job);
     if (invalid) return Promise.resolve(failed('sandbox/host-error', `invalid sandbox job: ${invalid}`));
+    if (job.signal?.aborted) return Promise.resolve(failed('sandbox/timeout', CANCELLED));
     return new Promise((resolve) => {
       const p: Pending = { id: ++this.lastId, job, handler, resolve, worker: null, timer: null, done: false };
+      if (job.signal) {
+        const onAbort = () => this.cancel(p);
+        job.signal.addEventListener('abort', onAbort, { once: true });
+        p.resolve = (result) => {
+          job.signal!.removeEventListener('abort', onAbort);
+          resolve(result);
+        };
+      }
       this.queue.push(p);
       this.dispatch();
       if (!p.worker && this.queue.length > this.queueLimit) {
@@ -143,6 +152,13 @@ class WorkerPool implements SandboxPool {
       w.child.kill('SIGKILL');
     }
     await Promise.all(exits);
+  }
+
+  private cancel(p: Pending): void {
+    if (p.done) return;
+    if (p.worker) this.send(p.worker, { t: 'cancel', j: p.id });
+    else this.queue.splice(this.queue.indexOf(p), 1);
+    this.settle(p, failed('sandbox/timeout', CANCELLED));
   }
 
   stats(): SandboxPoolStats {
@@ -274,7 +290,8 @@ class WorkerPool implements SandboxPool {
       w.child.kill('SIGKILL');
     }, wallMs + WORKER_GRACE_MS);
     p.timer.unref?.();
-    this.send(w, { t: 'job', j: p.id, job: p.job });
+    const { signal: _local, ...wire } = p.job;
+    this.send(w, { t: 'job', j: p.id, job: wire });
   }
 
   private send(w: Worker, message: ToWorker): void {

@@ -4,7 +4,8 @@ import type { RawResult } from './engine';
 import type { SandboxJob } from './types';
 
 export type ToWorker =
-  | { t: 'job'; j: number; job: SandboxJob }
+  | { t: 'job'; j: number; job: Omit<SandboxJob, 'signal'> }
+  | { t: 'cancel'; j: number }
   /** answer to host call `c`: `v` is the result JSON (ok) or `{message, code}` JSON */
   | { t: 'hr'; c: number; ok: boolean; v?: string };
 

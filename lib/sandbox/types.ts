@@ -36,6 +36,11 @@ export type SandboxJob = {
   /** globals to copy back out after the call (JSON) */
   returnGlobals?: string[];
   limits?: SandboxLimits;
+  /**
+   * Optional cancellation (additive): aborting stops the job, disposes its isolate and
+   * answers `sandbox/timeout` with a "cancelled" message. Never sent to worker processes.
+   */
+  signal?: AbortSignal;
 };
 
 export type SandboxErrorCode =

@@ -22,11 +22,15 @@ const calls = new Map<number, OpenCall>();
 /** open host calls per job, dropped when the job ends (a host call may never answer) */
 const callsByJob = new Map<number, Set<number>>();
 
+const cancels = new Map<number, AbortController>();
+
 function runJob(j: number, job: Extract<ToWorker, { t: 'job' }>['job']): void {
   const open = new Set<number>();
   callsByJob.set(j, open);
+  const cancel = new AbortController();
+  cancels.set(j, cancel);
   void engine
-    .runRaw(job, (m, a) =>
+    .runRaw({ ...job, signal: cancel.signal }, (m, a) =>
       new Promise((resolve, reject) => {
         const c = ++lastCall;
         calls.set(c, { j, resolve, reject });
@@ -37,12 +41,14 @@ function runJob(j: number, job: Extract<ToWorker, { t: 'job' }>['job']): void {
     .then((r) => {
       for (const c of open) calls.delete(c);
       callsByJob.delete(j);
+      cancels.delete(j);
       send({ t: 'res', j, r });
     });
 }
 
 process.on('message', (message: ToWorker) => {
   if (message.t === 'job') return runJob(message.j, message.job);
+  if (message.t === 'cancel') return cancels.get(message.j)?.abort();
   if (message.t === 'hr') {
     const call = calls.get(message.c);
     if (!call) return;
