@@ -178,7 +178,7 @@ class WorkerPool implements SandboxPool {
   private spawn(): void {
     const child = fork(this.workerFile, [], {
       cwd: this.root,
-      env: { ...workerEnv(), SKILLYARD_SANDBOX_MAX_IDLE: String(this.opts.maxIdleIsolates ?? 32) },
+      env: { ...workerEnv(), SKILLYARD_SANDBOX_MAX_IDLE: String(this.opts.maxIdleIsolates ?? 32) } as unknown as NodeJS.ProcessEnv,
       execArgv: ['--no-node-snapshot', '--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
