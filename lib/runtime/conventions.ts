@@ -19,8 +19,9 @@ export function conventionFor(skill: SkillManifest, tool: ToolManifest): Handler
       return 'agent-apps';
     case 'agent-skill': {
       // A folder skill runs agent-apps code through metadata.delegate, Skill Tools code through tools.json.
+      // lib/skills names the delegating tool after the skill (tools.json may not reuse that name).
       const delegate = skill.metadata?.delegate;
-      if (typeof delegate === 'string' && (tool.handler.ref === delegate || normalizePath(tool.handler.ref) === normalizePath(delegate))) {
+      if (typeof delegate === 'string' && (tool.name === skill.name || normalizePath(tool.handler.ref) === normalizePath(delegate))) {
         return 'agent-apps';
       }
       if (tool.handler.kind === 'inline-code') return 'agent-apps';

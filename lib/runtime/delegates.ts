@@ -29,7 +29,8 @@ export function parseDelegate(ref: string, depth = 0): Delegate {
       if (depth >= MAX_BASE64_DEPTH) {
         throw new RuntimeError('runtime/unsupported-handler', `inline://base64 nested more than ${MAX_BASE64_DEPTH} levels`);
       }
-      const decoded = Buffer.from(payload, 'base64').toString('utf8');
+      const clean = payload.replace(/\s+/g, '');
+      const decoded = Buffer.from(clean, /[-_]/.test(clean) ? 'base64url' : 'base64').toString('utf8');
       if (!isInlineRef(decoded)) {
         throw new RuntimeError('runtime/unsupported-handler', 'inline://base64 must decode to another inline:// ref');
       }
