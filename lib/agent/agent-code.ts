@@ -86,7 +86,7 @@ export async function runAgentCode(
     onHostCall: HostCallHandler;
   },
 ): Promise<AgentCodeRun> {
-  const job: SandboxJob & { signal?: AbortSignal } = {
+  const job: SandboxJob = {
     key: o.key,
     source: agentModuleSource(o.code),
     entry: 'default',
@@ -96,7 +96,7 @@ export async function runAgentCode(
     globals: { memory: o.memory },
     returnGlobals: ['memory', '__agentLogs'],
     limits: { ...DEFAULT_AGENT_CODE_LIMITS, ...o.limits },
-    // honoured by sandboxes that support cancellation; the race below covers the rest
+    // the pool stops the job and disposes its isolate; the race below covers any other Sandbox
     signal: o.signal,
   };
   if (o.signal.aborted) throw new AgentError('agent/cancelled', 'run cancelled');

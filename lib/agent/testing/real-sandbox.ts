@@ -1,9 +1,8 @@
-// The real isolated-vm sandbox for agent tests (in-process engine).
+// The real sandbox for agent tests: the project's pool (worker processes by default,
+// or in-process isolates).
 
-import { SandboxEngine } from '../../sandbox/engine';
-import type { Sandbox } from '../../sandbox/types';
+import { createSandboxPool, type SandboxPool } from '../../sandbox/pool';
 
-export function realSandbox(): Sandbox {
-  const engine = new SandboxEngine({ maxIdleIsolates: 4 });
-  return { run: (job, onHostCall) => engine.run(job, onHostCall), close: async () => engine.close() };
+export function realSandbox(opts: { inProcess?: boolean } = {}): SandboxPool {
+  return createSandboxPool({ workers: 1, inProcess: opts.inProcess ?? false });
 }
