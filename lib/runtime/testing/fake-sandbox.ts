@@ -22,10 +22,10 @@ export function createFakeSandbox(): Sandbox & { jobs: SandboxJob[] } {
       let entry: unknown;
       try {
         if (job.prelude) vm.runInContext(job.prelude, context);
-        const cjs = transformSync(job.source, { format: 'cjs', loader: 'js' }).code;
-        const mod = { exports: {} as Record<string, unknown> };
-        vm.runInContext(`(function (module, exports) {\n${cjs}\n})`, context)(mod, mod.exports);
-        entry = mod.exports[job.entry];
+        // An IIFE keeps the module's own top-level names (module, exports, require) in its scope.
+        const iife = transformSync(job.source, { format: 'iife', globalName: '__fakeNamespace', loader: 'js' }).code;
+        const ns = vm.runInContext(`${iife};\n__fakeNamespace`, context) as Record<string, unknown>;
+        entry = ns[job.entry];
       } catch (err) {
         return { ok: false, error: { code: 'sandbox/compile-error', message: (err as Error).message } };
       }
