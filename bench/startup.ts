@@ -26,7 +26,7 @@ async function waitForHealth(deadline: number): Promise<void> {
 }
 
 async function measure(): Promise<number> {
-  const env = { ...process.env, PORT: appPort, SKILLYARD_PG_PORT: pgPort, SKILLYARD_DATA_DIR: dataDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: appPort, SKILLYARD_PG_PORT: pgPort, SKILLYARD_DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   const started = Date.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { env, stdio: 'ignore', detached: true });

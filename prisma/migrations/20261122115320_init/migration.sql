@@ -219,6 +219,7 @@ CREATE TABLE "Run" (
     "lockedAt" TIMESTAMP(3),
     "attempts" INTEGER NOT NULL DEFAULT 0,
     "cancelRequested" BOOLEAN NOT NULL DEFAULT false,
+    "controlHash" TEXT,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "startedAt" TIMESTAMP(3),
     "finishedAt" TIMESTAMP(3),

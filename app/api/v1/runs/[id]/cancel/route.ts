@@ -1,0 +1,12 @@
+import { NextResponse } from 'next/server';
+import { db } from '@/lib/db/client';
+import { handleRoute } from '@/lib/api/handle-route';
+import { runAccessFrom } from '@/lib/api/run-access';
+import { cancelRun } from '@/lib/runs/control-run';
+
+export const dynamic = 'force-dynamic';
+
+export const POST = handleRoute<{ id: string }>(async ({ req, params, principal }) => {
+  await cancelRun(db(), params.id, runAccessFrom(req, params.id, principal));
+  return NextResponse.json({ ok: true });
+});

@@ -1,0 +1,18 @@
+import { NextResponse } from 'next/server';
+import { z } from 'zod';
+import { db } from '@/lib/db/client';
+import { handleRoute, readJson } from '@/lib/api/handle-route';
+import { requireScope } from '@/lib/auth/api-tokens';
+import { runAccessFrom } from '@/lib/api/run-access';
+import { forkRun } from '@/lib/runs/fork-run';
+
+export const dynamic = 'force-dynamic';
+
+const Body = z.object({ task: z.string().min(1).max(20_000).optional() });
+
+export const POST = handleRoute<{ id: string }>(async ({ req, params, principal }) => {
+  requireScope(principal, 'runs');
+  const body = await readJson(req, Body);
+  const run = await forkRun(db(), params.id, runAccessFrom(req, params.id, principal), body);
+  return NextResponse.json({ id: run.id, controlToken: run.controlToken, url: `/playground/runs/${run.id}` }, { status: 201 });
+});

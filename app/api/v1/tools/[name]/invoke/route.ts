@@ -1,0 +1,23 @@
+import { NextResponse } from 'next/server';
+import { z } from 'zod';
+import { db } from '@/lib/db/client';
+import { handleRoute, readJson } from '@/lib/api/handle-route';
+import { requireScope } from '@/lib/auth/api-tokens';
+import { invokeRegistryTool } from '@/lib/registry/invoke-registry-tool';
+
+export const dynamic = 'force-dynamic';
+
+const Body = z.object({
+  args: z.unknown().optional(),
+  skill: z.string().max(200).optional(),
+});
+
+const ToolName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'a tool name is lowercase letters, digits and "-"');
+
+export const POST = handleRoute<{ name: string }>(async ({ req, params, principal }) => {
+  requireScope(principal, 'invoke');
+  const tool = ToolName.parse(params.name);
+  const body = await readJson(req, Body);
+  const out = await invokeRegistryTool(db(), { tool, skill: body.skill, args: body.args ?? {}, userId: principal?.userId ?? null });
+  return NextResponse.json(out);
+});

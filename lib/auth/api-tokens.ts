@@ -1,0 +1,44 @@
+// Scoped API tokens for the CLI and other clients. The plaintext (`sy_<prefix>_<secret>`)
+// is shown once at creation; only its SHA-256 is stored.
+import crypto from 'node:crypto';
+import type { Db } from '../db/client';
+import { AppError } from '../errors';
+
+export const API_TOKEN_SCOPES = ['publish', 'invoke', 'runs'] as const;
+export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
+
+const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+
+export async function createApiToken(
+  db: Db,
+  input: { userId: string; name: string; scopes: ApiTokenScope[]; expiresAt?: Date | null },
+): Promise<{ id: string; token: string }> {
+  const prefix = crypto.randomBytes(4).toString('hex');
+  const token = `sy_${prefix}_${crypto.randomBytes(24).toString('base64url')}`;
+  const row = await db.apiToken.create({
+    data: { userId: input.userId, name: input.name, prefix, hash: hashToken(token), scopes: input.scopes, expiresAt: input.expiresAt ?? null },
+  });
+  return { id: row.id, token };
+}
+
+export type ApiPrincipal = { userId: string; tokenId: string; scopes: string[] };
+
+/** Resolves `Authorization: Bearer sy_…`; null when there is no such header. */
+export async function authenticateApiToken(db: Db, authorization: string | null): Promise<ApiPrincipal | null> {
+  if (!authorization) return null;
+  const m = /^Bearer\s+(sy_[0-9a-f]{8}_[A-Za-z0-9_-]{20,})$/.exec(authorization.trim());
+  if (!m) throw new AppError('auth/unauthenticated', 'The Authorization header must be "Bearer <API token>".');
+  const row = await db.apiToken.findUnique({ where: { hash: hashToken(m[1]) } });
+  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= new Date())) {
+    throw new AppError('auth/unauthenticated', 'The API token is unknown, revoked or expired.');
+  }
+  // best effort; a failure here must not fail the request
+  void db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } }).catch(() => {});
+  return { userId: row.userId, tokenId: row.id, scopes: row.scopes };
+}
+
+export function requireScope(principal: ApiPrincipal | null, scope: ApiTokenScope): void {
+  if (principal && !principal.scopes.includes(scope)) {
+    throw new AppError('auth/forbidden', `This API token lacks the "${scope}" scope.`);
+  }
+}

@@ -1,0 +1,42 @@
+// POST /api/v1/tools/{name}/invoke: runs one registry tool for one caller through the
+// whole pipeline (visibility, allowed-tools, token gate, params, handler, returns).
+import type { Db } from '../db/client';
+import { AppError } from '../errors';
+import { createToolManager } from '../runtime/manager';
+import { loadSkillVersion, parseSkillRef } from './load-skill-version';
+import { callerFor, serverProviders, subprocessAllowed } from './runtime-for-caller';
+import { serverSandbox } from './server-sandbox';
+
+export type InvokeInput = { tool: string; skill?: string; args: unknown; userId: string | null };
+export type InvokeOutput = { skill: string; version: string; tool: string; result: unknown; ms: number };
+
+/** Which public skill's latest version has a tool of this name (the caller may name one). */
+async function findSkillForTool(db: Db, tool: string): Promise<string> {
+  const rows = await db.tool.findMany({
+    where: { name: tool, version: { latestOf: { visibility: 'public' } } },
+    select: { version: { select: { skill: { select: { scopeName: true, name: true } } } } },
+    take: 10,
+  });
+  if (rows.length === 0) throw new AppError('tool/not-found', `No public skill has a tool named "${tool}".`, 404);
+  if (rows.length > 1) {
+    const names = rows.map((r) => `@${r.version.skill.scopeName}/${r.version.skill.name}`).join(', ');
+    throw new AppError('tool/ambiguous', `Several skills have a tool named "${tool}" (${names}): name one with "skill".`, 409);
+  }
+  return `@${rows[0].version.skill.scopeName}/${rows[0].version.skill.name}`;
+}
+
+export async function invokeRegistryTool(db: Db, input: InvokeInput): Promise<InvokeOutput> {
+  const skillRef = parseSkillRef(input.skill ?? (await findSkillForTool(db, input.tool)));
+  const viewer = input.userId ? { userId: input.userId } : null;
+  const skill = await loadSkillVersion(db, skillRef, viewer);
+  const manager = createToolManager({
+    skills: [skill],
+    caller: await callerFor(db, input.userId),
+    sandbox: serverSandbox(),
+    providers: serverProviders(db),
+    allowSubprocess: subprocessAllowed(),
+  });
+  const started = performance.now();
+  const result = await manager.invoke(`${skill.manifest.name}/${input.tool}`, input.args);
+  return { skill: skill.ref, version: skill.version, tool: input.tool, result, ms: Math.round(performance.now() - started) };
+}

@@ -1,0 +1,57 @@
+// A stored version as the runtime wants it: manifest plus lazy, cached file reads.
+import type { Db } from '../db/client';
+import type { LoadedSkill } from '../runtime/types';
+import type { SkillManifest } from '../skills/types';
+import { AppError } from '../errors';
+import type { Viewer } from './get-skill';
+
+export type SkillRef = { scope: string; name: string; version?: string };
+
+/** `@scope/name` or `@scope/name@1.2.3` (the leading @ is optional). */
+export function parseSkillRef(text: string): SkillRef {
+  const m = /^@?([a-z0-9][a-z0-9-]{0,63})\/([a-z0-9][a-z0-9-]{0,63})(?:@([0-9A-Za-z.+-]{1,64}))?$/.exec(text.trim());
+  if (!m) throw new AppError('input/invalid-skill-ref', `"${text}" is not a skill reference like @scope/name or @scope/name@1.0.0.`);
+  return { scope: m[1], name: m[2], version: m[3] };
+}
+
+export async function loadSkillVersion(db: Db, ref: SkillRef, viewer: Viewer): Promise<LoadedSkill & { ref: string; version: string }> {
+  const label = `@${ref.scope}/${ref.name}`;
+  const skill = await db.skill.findUnique({
+    where: { scopeName_name: { scopeName: ref.scope, name: ref.name } },
+    select: {
+      id: true,
+      visibility: true,
+      latestVersionId: true,
+      scope: { select: { userId: true, team: { select: { memberships: { select: { userId: true } } } } } },
+    },
+  });
+  const member =
+    viewer !== null &&
+    (skill?.scope.userId === viewer.userId || (skill?.scope.team?.memberships.some((m) => m.userId === viewer.userId) ?? false));
+  if (!skill || (skill.visibility === 'private' && !member)) throw new AppError('skill/not-found', `${label} was not found.`);
+  const version = await db.skillVersion.findFirst({
+    where: ref.version ? { skillId: skill.id, version: ref.version } : { id: skill.latestVersionId ?? '' },
+    select: { id: true, version: true, manifest: true },
+  });
+  if (!version) throw new AppError('skill/version-not-found', `${label}@${ref.version ?? 'latest'} was not found.`, 404);
+  const cache = new Map<string, Promise<string>>();
+  return {
+    ref: label,
+    version: version.version,
+    scope: ref.scope,
+    manifest: version.manifest as unknown as SkillManifest,
+    readFile(path: string) {
+      let pending = cache.get(path);
+      if (!pending) {
+        pending = db.skillFile
+          .findUnique({ where: { versionId_path: { versionId: version.id, path } }, select: { content: true } })
+          .then((row) => {
+            if (!row) throw new AppError('skill/file-not-found', `${label} has no file ${path}.`, 404);
+            return Buffer.from(row.content).toString('utf8');
+          });
+        cache.set(path, pending);
+      }
+      return pending;
+    },
+  };
+}

@@ -1,0 +1,26 @@
+// Cancel a run, or hand a manual run its next turn.
+import type { Db } from '../db/client';
+import { AppError } from '../errors';
+import { requireRunControl, type RunAccess } from './get-run';
+import { runEventBus } from './run-event-bus';
+import { ScriptTurnSchema } from './run-config';
+
+export async function cancelRun(db: Db, id: string, access: RunAccess): Promise<void> {
+  const run = await requireRunControl(db, id, access);
+  if (run.status === 'succeeded' || run.status === 'failed' || run.status === 'cancelled') return;
+  // a queued run is cancelled here; a running one by its worker, which records the end
+  const { count } = await db.run.updateMany({
+    where: { id, status: 'queued' },
+    data: { status: 'cancelled', cancelRequested: true, finishedAt: new Date() },
+  });
+  if (count === 0) await db.run.update({ where: { id }, data: { cancelRequested: true } });
+  runEventBus().sendControl(id, { kind: 'cancel' });
+}
+
+export async function submitManualTurn(db: Db, id: string, access: RunAccess, turn: unknown): Promise<void> {
+  const run = await requireRunControl(db, id, access);
+  if (run.config.provider !== 'manual') throw new AppError('run/not-manual', 'Only manual runs take turns from a person.', 409);
+  if (run.status !== 'running') throw new AppError('run/not-running', `The run is ${run.status}.`, 409);
+  const parsed = turn === null ? null : ScriptTurnSchema.parse(turn);
+  runEventBus().sendControl(id, { kind: 'manual-turn', turn: parsed });
+}

@@ -1,0 +1,56 @@
+// A run and who may do what with it: anyone with the link sees a public or unlisted run;
+// a private one only its owner. Control (cancel, manual turns) needs ownership or the
+// run's control token.
+import type { Db } from '../db/client';
+import { AppError } from '../errors';
+import type { RunConfig } from './run-config';
+import { hashControlToken } from './create-run';
+
+export type RunView = {
+  id: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+  visibility: 'public' | 'unlisted' | 'private';
+  config: RunConfig;
+  result: unknown;
+  error: { code: string; message: string } | null;
+  forkedFromId: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  eventCount: number;
+};
+
+export type RunAccess = { userId: string | null; controlToken?: string | null };
+
+async function findRun(db: Db, id: string) {
+  if (!/^[a-z0-9]{20,40}$/.test(id)) return null;
+  return db.run.findUnique({ where: { id }, include: { _count: { select: { events: true } } } });
+}
+
+export async function getRun(db: Db, id: string, access: RunAccess): Promise<RunView & { canControl: boolean }> {
+  const run = await findRun(db, id);
+  const owner = run !== null && run.userId !== null && run.userId === access.userId;
+  if (!run || (run.visibility === 'private' && !owner)) throw new AppError('run/not-found', 'No such run.', 404);
+  const canControl =
+    owner || (!!access.controlToken && !!run.controlHash && hashControlToken(access.controlToken) === run.controlHash);
+  return {
+    id: run.id,
+    status: run.status,
+    visibility: run.visibility,
+    config: run.config as unknown as RunConfig,
+    result: run.result,
+    error: run.error as RunView['error'],
+    forkedFromId: run.forkedFromId,
+    createdAt: run.createdAt,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    eventCount: run._count.events,
+    canControl,
+  };
+}
+
+export async function requireRunControl(db: Db, id: string, access: RunAccess): Promise<RunView> {
+  const run = await getRun(db, id, access);
+  if (!run.canControl) throw new AppError('auth/forbidden', 'Only the creator of this run can control it.', 403);
+  return run;
+}

@@ -1,0 +1,114 @@
+// Live delivery of run events and control messages. In-process listeners get the event
+// object at once; other app instances hear a Postgres NOTIFY and read the event from
+// the database (which always has it before it is announced).
+import { EventEmitter } from 'node:events';
+import pg from 'pg';
+
+export type StoredRunEvent = { seq: number; type: string; data: Record<string, unknown>; createdAt: string };
+
+export type RunControl =
+  | { kind: 'cancel' }
+  | { kind: 'manual-turn'; turn: { text?: string; code?: string } | string | null };
+
+type Message =
+  | { kind: 'event'; runId: string; event: StoredRunEvent; origin: string }
+  | { kind: 'announce'; runId: string; seq: number; origin: string }
+  | { kind: 'control'; runId: string; control: RunControl; origin: string }
+  | { kind: 'queued'; origin: string };
+
+const CHANNEL = 'skillyard_runs';
+const ORIGIN = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+
+class RunEventBus {
+  private emitter = new EventEmitter();
+  private listener: pg.Client | null = null;
+  private notifier: pg.Pool | null = null;
+  private connecting: Promise<void> | null = null;
+
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+
+  /** Connects LISTEN/NOTIFY (idempotent); without it the bus still works in-process. */
+  connect(databaseUrl: string): Promise<void> {
+    this.connecting ??= (async () => {
+      this.notifier = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      client.on('notification', (n) => {
+        if (n.channel !== CHANNEL || !n.payload) return;
+        const msg = JSON.parse(n.payload) as Message;
+        if (msg.origin === ORIGIN) return;
+        this.deliver(msg);
+      });
+      client.on('error', (err) => console.error('[runs] LISTEN connection failed:', err.message));
+      await client.query(`LISTEN ${CHANNEL}`);
+      this.listener = client;
+    })();
+    return this.connecting;
+  }
+
+  private deliver(msg: Message) {
+    if (msg.kind === 'event' || msg.kind === 'announce') this.emitter.emit(`run:${msg.runId}`, msg);
+    else if (msg.kind === 'control') this.emitter.emit(`control:${msg.runId}`, msg.control);
+    else if (msg.kind === 'queued') this.emitter.emit('queued');
+  }
+
+  private notify(msg: Message) {
+    if (!this.notifier) return;
+    this.notifier.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(msg)]).catch(() => {});
+  }
+
+  /** After the event is stored: deliver it here, announce it elsewhere. */
+  publishEvent(runId: string, event: StoredRunEvent) {
+    this.emitter.emit(`run:${runId}`, { kind: 'event', runId, event, origin: ORIGIN });
+    this.notify({ kind: 'announce', runId, seq: event.seq, origin: ORIGIN });
+  }
+
+  /** `onEvent` gets the event itself (same process) or just its seq (another instance). */
+  subscribe(runId: string, onMessage: (msg: { event?: StoredRunEvent; seq: number }) => void): () => void {
+    const handler = (msg: Message) => {
+      if (msg.kind === 'event') onMessage({ event: msg.event, seq: msg.event.seq });
+      else if (msg.kind === 'announce') onMessage({ seq: msg.seq });
+    };
+    this.emitter.on(`run:${runId}`, handler);
+    return () => this.emitter.off(`run:${runId}`, handler);
+  }
+
+  sendControl(runId: string, control: RunControl) {
+    this.emitter.emit(`control:${runId}`, control);
+    this.notify({ kind: 'control', runId, control, origin: ORIGIN });
+  }
+
+  onControl(runId: string, handler: (control: RunControl) => void): () => void {
+    this.emitter.on(`control:${runId}`, handler);
+    return () => this.emitter.off(`control:${runId}`, handler);
+  }
+
+  announceQueued() {
+    this.emitter.emit('queued');
+    this.notify({ kind: 'queued', origin: ORIGIN });
+  }
+
+  onQueued(handler: () => void): () => void {
+    this.emitter.on('queued', handler);
+    return () => this.emitter.off('queued', handler);
+  }
+
+  async close() {
+    await this.listener?.end().catch(() => {});
+    await this.notifier?.end().catch(() => {});
+    this.listener = null;
+    this.notifier = null;
+    this.connecting = null;
+  }
+}
+
+const globalForBus = globalThis as unknown as { skillyardRunBus?: RunEventBus };
+
+export function runEventBus(): RunEventBus {
+  globalForBus.skillyardRunBus ??= new RunEventBus();
+  return globalForBus.skillyardRunBus;
+}
+
+export type { RunEventBus };

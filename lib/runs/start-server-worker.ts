@@ -1,0 +1,15 @@
+// Called once per server process (instrumentation.ts): live event delivery across
+// instances, and the in-process run worker unless SKILLYARD_WORKER=0.
+import { db } from '../db/client';
+import { runEventBus } from './run-event-bus';
+import { startRunWorker, type RunWorker } from './run-worker';
+
+const globalForWorker = globalThis as unknown as { skillyardRunWorker?: RunWorker };
+
+export async function startServerWorker(): Promise<void> {
+  const url = process.env.DATABASE_URL;
+  if (!url || globalForWorker.skillyardRunWorker) return;
+  await runEventBus().connect(url);
+  if (process.env.SKILLYARD_WORKER === '0') return;
+  globalForWorker.skillyardRunWorker = startRunWorker(db());
+}
