@@ -31,7 +31,7 @@ export function resolveVisibleTools(
     if (seen.has(t.name) || excluded.has(t.name)) continue;
     const named = isExplicitlyNamed(spec, t.name);
     if (t.visibility === 'hidden' && !named) continue;
-    if (!matchesToolName(spec, t.name)) continue;
+    if (!matchesToolName(spec, t.name, t.skill)) continue;
     if (opts.skillName && t.name === opts.skillName && !named) continue;
     seen.add(t.name);
     visible.push(t);

@@ -206,7 +206,7 @@ describe('runAgent: discovery', () => {
     const modelResults = events.filter((e) => (e.type === 'tool-result' || e.type === 'tool-error') && e.via === 'model');
     expect(modelResults[0]).toMatchObject({ type: 'tool-result', result: { text: 'ok-1' } });
     expect(modelResults[1]).toMatchObject({ type: 'tool-error' });
-    expect((modelResults[1] as { error: { message: string } }).error.message).toContain('arguments do not match allowed-tools');
+    expect((modelResults[1] as { error: { message: string } }).error.message).toContain(`tool "echo": arguments do not match 'echo(text=ok-*)'`);
   });
 });
 

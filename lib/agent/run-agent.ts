@@ -87,7 +87,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunAgentResult> {
       excludeTools: opts.excludeTools,
     });
     mode = visible.mode;
-    const visibleNames = new Set(visible.visible.map((t) => t.name));
+    const visibleByName = new Map(visible.visible.map((t) => [t.name, t]));
 
     emit({
       type: 'agent-start',
@@ -126,13 +126,14 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunAgentResult> {
       }
       const isDiscoveryTool = mode === 'discovery' && (DISCOVERY_TOOLS as readonly string[]).includes(ref);
       if (!isDiscoveryTool) {
-        if (!visibleNames.has(ref)) {
+        const target = visibleByName.get(ref);
+        if (!target) {
           throw new AgentError(
             'agent/tool-unavailable',
             `tool "${ref}" is not available to this agent` + (mode === 'discovery' ? ' (see ctx.invoke("skill-list"))' : ''),
           );
         }
-        const reason = checkToolCall(visible.spec, ref, toolArgs);
+        const reason = checkToolCall(visible.spec, ref, toolArgs, target.skill);
         if (reason) throw new AgentError('agent/tool-unavailable', `tool "${ref}": ${reason}`);
       }
       const started = Date.now();
