@@ -1,0 +1,13 @@
+/** One `skillyard <name>` command. Register it in cli/commands/index.ts. */
+export type Command = {
+  name: string;
+  /** one line for `skillyard --help` */
+  summary: string;
+  /** full usage text for `skillyard <name> --help` */
+  usage: string;
+  /** returns the exit code: 0 ok, 1 failure, 2 usage error */
+  run(argv: string[]): Promise<number>;
+};
+
+/** Thrown by a command for a usage error (exit 2, usage printed). */
+export class UsageError extends Error {}

@@ -1,0 +1,9 @@
+// The command list. To add a command: create cli/commands/<name>.ts exporting a
+// Command, and add one line here.
+
+import type { Command } from '../command';
+import { validate } from './validate';
+import { sign } from './sign';
+import { keygen } from './keygen';
+
+export const commands: Command[] = [validate, sign, keygen];

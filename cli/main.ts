@@ -1,0 +1,50 @@
+// `skillyard <command> [...]`: dispatch to cli/commands/<name>.ts.
+
+import { commands } from './commands/index';
+import { UsageError } from './command';
+
+export function globalHelp(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    'skillyard: validate, sign and run AI-agent skills',
+    '',
+    'Usage: skillyard <command> [options]',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run `skillyard <command> --help` for a command\'s options.',
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    if (name === 'help' && rest[0]) return main([rest[0], '--help']);
+    (name ? process.stdout : process.stderr).write(globalHelp() + '\n');
+    return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-v') {
+    process.stdout.write('skillyard 0.1.0\n');
+    return 0;
+  }
+  const cmd = commands.find((c) => c.name === name);
+  if (!cmd) {
+    process.stderr.write(`skillyard: unknown command "${name}"\n\n${globalHelp()}\n`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(cmd.usage.trimEnd() + '\n');
+    return 0;
+  }
+  try {
+    return await cmd.run(rest);
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string })?.code?.startsWith?.('ERR_PARSE_ARGS')) {
+      process.stderr.write(`skillyard ${name}: ${(e as Error).message}\n\n${cmd.usage.trimEnd()}\n`);
+      return 2;
+    }
+    process.stderr.write(`skillyard ${name}: ${(e as Error)?.stack ?? String(e)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,71 @@
+// Finds the skills in a tree of paths and says the format of each. Works on names
+// only, so it is the same for a disk folder, an upload and an archive.
+//
+//   <dir>/SKILL.md            -> agent-skill package rooted at <dir> (nested allowed)
+//   <dir>/.ai/tools/**        -> rye package rooted at <dir>
+//   <dir>/tools.json          -> malv package (unless inside another package)
+//   *.skill.md                -> skill-md   (single file, unless inside a package)
+//   *.skill.js / *.skill.ts   -> code-skill (single file, unless inside a package)
+
+import type { SkillFormat } from './types';
+
+export type DetectedSkill = {
+  format: SkillFormat;
+  /** package directory in the tree ('' = the tree root) */
+  root: string;
+  /** for single-file formats: the file, relative to root */
+  main?: string;
+};
+
+const SINGLE_MD = /\.skill\.md$/i;
+const SINGLE_CODE = /\.skill\.(m?js|ts)$/i;
+
+export function formatOfSingleFile(path: string): SkillFormat | null {
+  const base = path.split('/').pop() ?? path;
+  if (SINGLE_MD.test(base)) return 'skill-md';
+  if (SINGLE_CODE.test(base)) return 'code-skill';
+  return null;
+}
+
+const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+
+export function detectSkills(paths: readonly string[]): DetectedSkill[] {
+  const roots = new Map<string, SkillFormat>();
+  const toolsJsonDirs: string[] = [];
+  const singles: string[] = [];
+  for (const p of paths) {
+    const segs = p.split('/');
+    const base = segs[segs.length - 1];
+    if (base === 'SKILL.md') roots.set(dirOf(p), 'agent-skill');
+    else if (base === 'tools.json') toolsJsonDirs.push(dirOf(p));
+    else if (formatOfSingleFile(base)) singles.push(p);
+    const ai = segs.indexOf('.ai');
+    if (ai >= 0 && segs[ai + 1] === 'tools' && segs.length > ai + 2) {
+      const root = segs.slice(0, ai).join('/');
+      if (roots.get(root) !== 'agent-skill') roots.set(root, 'rye');
+    }
+  }
+  const packageRoots = new Set(roots.keys());
+  for (const d of toolsJsonDirs) {
+    if (roots.has(d)) continue;
+    if (owningRoot(d, packageRoots) === null) roots.set(d, 'malv');
+  }
+  const out: DetectedSkill[] = [...roots.entries()].map(([root, format]) => ({ format, root }));
+  const allRoots = new Set(roots.keys());
+  for (const s of singles) {
+    if (owningRoot(s, allRoots) !== null) continue;
+    const root = dirOf(s);
+    out.push({ format: formatOfSingleFile(s)!, root, main: root ? s.slice(root.length + 1) : s });
+  }
+  return out.sort((a, b) => (a.root + '/' + (a.main ?? '')).localeCompare(b.root + '/' + (b.main ?? '')));
+}
+
+/** The deepest package root that contains `path` (walks up its folders: O(depth)). */
+export function owningRoot(path: string, roots: ReadonlySet<string>): string | null {
+  let p = path;
+  for (;;) {
+    if (roots.has(p)) return p;
+    if (p === '') return null;
+    p = dirOf(p);
+  }
+}

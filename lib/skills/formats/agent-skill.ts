@@ -1,0 +1,51 @@
+// Agent Skills folder: SKILL.md (+ optional Skill Tools tools.json and scripts/).
+
+import { resolveDelegate } from '../delegate';
+import { nameFromPath } from '../names';
+import { newManifest, newTool, type Pkg } from '../package';
+import { checkInstructions, readMarkdownSkill } from '../skill-frontmatter';
+import { verifyFileSignature } from './signed-file';
+import { readToolsJson } from '../tools-json';
+import type { SkillManifest } from '../types';
+
+export function readAgentSkill(pkg: Pkg): SkillManifest {
+  const m = newManifest(pkg.dirName ?? 'unnamed', 'agent-skill');
+  m.files = pkg.fileList();
+  const text = pkg.readText('SKILL.md');
+  if (text === null) return m;
+  const scope = pkg.scope('SKILL.md');
+  m.signature = verifyFileSignature(text, pkg, 'SKILL.md');
+  const { fm, body, bodyLine } = readMarkdownSkill(text, pkg, scope);
+  m.instructions = checkInstructions(body, pkg, scope, bodyLine);
+  if (!fm) return m;
+  if (fm.name) {
+    m.name = fm.name;
+    if (pkg.dirName !== null && fm.name !== pkg.dirName) {
+      scope.error('skill/name-dir-mismatch', `name "${fm.name}" must match the folder name "${pkg.dirName}"`, '/name');
+    }
+  } else m.name = nameFromPath(pkg.dirName ?? 'unnamed');
+  m.description = fm.description;
+  m.allowedTools = fm.allowedTools;
+  m.metadata = fm.metadata;
+  m.version = fm.version;
+
+  if (pkg.has('tools.json')) m.tools.push(...readToolsJson(pkg, 'tools.json', 'skill-tools'));
+  if (fm.delegate) {
+    // A delegating folder skill is itself a tool named after the skill.
+    const d = resolveDelegate(fm.delegate, pkg, scope, '/metadata/delegate', '');
+    const t = newTool(m.name, m.name);
+    t.description = m.description;
+    t.role = fm.role ?? 'context';
+    t.visibility = fm.visibility;
+    t.tags = fm.tags;
+    t.params = fm.params;
+    t.returns = fm.returns;
+    if (d) t.handler = { kind: d.kind, ref: d.ref };
+    if (m.tools.some((x) => x.name === t.name)) scope.error('tool/duplicate-name', `tools.json already declares a tool named "${t.name}"`, '/name');
+    else m.tools.unshift(t);
+  } else if (fm.params || fm.returns) {
+    scope.warn('skill/params-without-tool', 'metadata.params/returns have no effect without metadata.delegate (an instruction-only skill takes no arguments)', '/metadata');
+  }
+  if (!m.instructions && m.tools.length === 0) scope.warn('skill/instructions-empty', 'SKILL.md has no instructions and the skill has no tools', undefined, bodyLine);
+  return m;
+}

@@ -1,0 +1,48 @@
+// Single-file skill: <name>.skill.md, itself one tool (markdown, or its delegate).
+
+import { resolveDelegate } from '../delegate';
+import { canonicalToolName, nameFromPath } from '../names';
+import { newManifest, newTool, type Pkg } from '../package';
+import { checkInstructions, readMarkdownSkill } from '../skill-frontmatter';
+import { verifyFileSignature } from './signed-file';
+import type { SkillManifest } from '../types';
+
+export function readSkillMd(pkg: Pkg, rel: string): SkillManifest {
+  const base = rel.split('/').pop()!;
+  const stem = base.replace(/\.skill\.md$/i, '');
+  const m = newManifest(nameFromPath(stem), 'skill-md');
+  m.files = [rel];
+  const text = pkg.readText(rel);
+  if (text === null) return m;
+  const scope = pkg.scope(rel);
+  m.signature = verifyFileSignature(text, pkg, rel);
+  const { fm, body, bodyLine } = readMarkdownSkill(text, pkg, scope);
+  m.instructions = checkInstructions(body, pkg, scope, bodyLine);
+  if (!fm) return m;
+  if (fm.name) {
+    m.name = fm.name;
+    if (fm.name !== stem) scope.warn('skill/name-file-mismatch', `name "${fm.name}" differs from the file name "${base}" (expected ${fm.name}.skill.md)`, '/name');
+  }
+  m.description = fm.description;
+  m.allowedTools = fm.allowedTools;
+  m.metadata = fm.metadata;
+  m.version = fm.version;
+  const t = newTool(canonicalToolName(m.name), m.name);
+  t.description = m.description;
+  t.role = fm.role;
+  t.visibility = fm.visibility;
+  t.tags = fm.tags;
+  t.params = fm.params;
+  t.returns = fm.returns;
+  t.handler = { kind: 'markdown', ref: rel };
+  if (fm.delegate) {
+    const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+    const d = resolveDelegate(fm.delegate, pkg, scope, '/metadata/delegate', dir);
+    if (d) {
+      t.handler = { kind: d.kind, ref: d.ref };
+      if (d.file && !m.files.includes(d.file)) m.files.push(d.file);
+    }
+  } else if (!m.instructions) scope.warn('skill/instructions-empty', 'a markdown tool without a delegate needs a body: it is the prompt the tool runs', undefined, bodyLine);
+  m.tools = [t];
+  return m;
+}

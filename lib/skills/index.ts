@@ -1,0 +1,26 @@
+// Public API of lib/skills: every skill format -> one canonical manifest (SPEC 2).
+// Pure library: imports only npm packages and node: builtins.
+
+export type { Diagnostic, HandlerKind, SkillFormat, SkillManifest, SkillSignature, ToolManifest } from './types';
+export { DEFAULT_LIMITS, resolveLimits, type ReadLimits } from './limits';
+export { readSkillsFromFiles, normalizeTreePath, type ReadOptions, type ReadResult, type InputFile } from './read';
+export { readSkillsFromPath } from './read-path';
+export { readArchive, archiveKind, type ArchiveResult } from './archive';
+export { detectSkills, formatOfSingleFile, type DetectedSkill } from './detect';
+export { canonicalToolName, isValidSkillName, isValidToolName, normalizeTag, normalizeTags, isSemver } from './names';
+export { compileToolSchema, resolveJsonSchema, pathGet, schemaDraft, getAjv, SchemaCompileError } from './schema';
+export {
+  findSignature,
+  verifySignedText,
+  signText,
+  hashSignedText,
+  removeLine,
+  keyIdOf,
+  toPublicKey,
+  buildKeyRing,
+  generateSigningKey,
+  commentStyleFor,
+  type TrustedKey,
+  type ParsedSignature,
+} from './signature';
+export { DIAGNOSTIC_CODES, type DiagnosticCode } from './diagnostic-codes';

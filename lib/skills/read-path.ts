@@ -1,0 +1,82 @@
+// readSkillsFromPath: a file, a folder, a tree of many skills, or an archive on disk.
+
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { readArchive } from './archive';
+import { DiagnosticSink } from './diagnostic-sink';
+import { walkDirectory, readOneFile } from './disk';
+import { resolveLimits } from './limits';
+import { readSkillsFromFiles, type InputFile, type ReadOptions, type ReadResult } from './read';
+import type { Diagnostic } from './types';
+
+const ARCHIVE = /\.(zip|tgz|tar\.gz|tar)$/i;
+const PACKAGE_MARKERS = new Set(['SKILL.md', 'tools.json']);
+
+export async function readSkillsFromPath(inputPath: string, opts: ReadOptions = {}): Promise<ReadResult> {
+  const limits = resolveLimits(opts.limits);
+  const sink = new DiagnosticSink();
+  let st;
+  try {
+    st = await fsp.lstat(inputPath);
+  } catch (e) {
+    sink.error('path/not-found', `${inputPath}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (e as Error).message}`, { file: inputPath });
+    return { skills: [], diagnostics: sink.list };
+  }
+  if (st.isSymbolicLink()) {
+    sink.error('path/symlink', `${inputPath} is a symbolic link; links are never followed`, { file: inputPath });
+    return { skills: [], diagnostics: sink.list };
+  }
+
+  let root = inputPath;
+  if (st.isFile()) {
+    const base = path.basename(inputPath);
+    if (ARCHIVE.test(base)) return readArchivePath(inputPath, opts, limits);
+    // A package's marker file, or a Rye tool file: read the whole package it belongs to.
+    const parts = path.resolve(inputPath).split(path.sep);
+    const ai = parts.lastIndexOf('.ai');
+    if (ai > 0 && parts[ai + 1] === 'tools') root = parts.slice(0, ai).join(path.sep) || path.sep;
+    else if (PACKAGE_MARKERS.has(base)) root = path.dirname(inputPath);
+    else {
+      const f = await readOneFile(inputPath, base, limits);
+      return mapFiles(readSkillsFromFiles([f], opts), (p) => path.join(path.dirname(inputPath), p));
+    }
+    const display = path.relative(process.cwd(), root) || '.';
+    return readDir(root, display, opts, limits, sink);
+  }
+  if (!st.isDirectory()) {
+    sink.error('path/not-regular-file', `${inputPath} is neither a file nor a folder`, { file: inputPath });
+    return { skills: [], diagnostics: sink.list };
+  }
+  return readDir(root, inputPath, opts, limits, sink);
+}
+
+async function readDir(dir: string, display: string, opts: ReadOptions, limits: ReturnType<typeof resolveLimits>, sink: DiagnosticSink): Promise<ReadResult> {
+  // Prefix the tree with the folder's own name so that SKILL.md name == folder name
+  // can be checked when the path is the skill folder itself.
+  const prefix = path.basename(path.resolve(dir)) || 'root';
+  const files = await walkDirectory(dir, prefix, limits, sink);
+  const res = readSkillsFromFiles(files, opts);
+  const strip = (p: string) => (p === prefix ? display : p.startsWith(prefix + '/') ? path.join(display, p.slice(prefix.length + 1)) : p);
+  const mapped = mapFiles(res, strip);
+  mapped.diagnostics.unshift(...sink.list.map((d) => ({ ...d, file: d.file ? strip(d.file) : d.file })));
+  return mapped;
+}
+
+async function readArchivePath(file: string, opts: ReadOptions, limits: ReturnType<typeof resolveLimits>): Promise<ReadResult> {
+  const st = await fsp.stat(file);
+  if (st.size > limits.maxArchiveBytes) {
+    return { skills: [], diagnostics: [{ severity: 'error', code: 'archive/too-large', message: `${file} is ${st.size} bytes; the limit is ${limits.maxArchiveBytes}`, file }] };
+  }
+  const bytes = new Uint8Array(await fsp.readFile(file));
+  const arch = readArchive(bytes, opts);
+  const rootName = opts.rootName ?? path.basename(file).replace(ARCHIVE, '');
+  const res = readSkillsFromFiles(arch.files as InputFile[], { ...opts, rootName });
+  const mapped = mapFiles(res, (p) => `${file}!${p}`);
+  mapped.diagnostics.unshift(...arch.diagnostics.map((d) => ({ ...d, file: d.file ? `${file}!${d.file}` : file })));
+  return mapped;
+}
+
+function mapFiles(res: ReadResult, fn: (p: string) => string): ReadResult {
+  const m = (d: Diagnostic): Diagnostic => (d.file ? { ...d, file: fn(d.file) } : d);
+  return { skills: res.skills.map((s) => ({ ...s, diagnostics: s.diagnostics.map(m) })), diagnostics: res.diagnostics.map(m) };
+}

@@ -1,0 +1,145 @@
+// readSkillsFromFiles: an in-memory tree (upload, archive, or a disk walk) -> manifests.
+
+import { detectSkills, owningRoot, type DetectedSkill } from './detect';
+import { DiagnosticSink } from './diagnostic-sink';
+import { readAgentSkill } from './formats/agent-skill';
+import { readCodeSkill } from './formats/code-skill';
+import { readMalv } from './formats/malv';
+import { readRye } from './formats/rye';
+import { readSkillMd } from './formats/skill-md';
+import { resolveLimits, type ReadLimits } from './limits';
+import { nameFromPath } from './names';
+import { newManifest, Pkg, type TreeFile } from './package';
+import { buildKeyRing, type TrustedKey } from './signature';
+import type { Diagnostic, SkillManifest } from './types';
+
+export type ReadOptions = {
+  limits?: Partial<ReadLimits>;
+  /** public keys trusted for Rye signatures (PEM text, raw 32 bytes or KeyObjects) */
+  trustedKeys?: readonly TrustedKey[];
+  /**
+   * Name of the tree's root folder, when the files are the inside of one package (an
+   * upload of a folder's contents, an archive without a top folder). Used for the
+   * SKILL.md name/folder check and as the fallback name of malv and Rye packages.
+   */
+  rootName?: string;
+};
+
+export type ReadResult = { skills: SkillManifest[]; diagnostics: Diagnostic[] };
+
+export type InputFile = { path: string; content: Uint8Array | null; size?: number; symlink?: boolean; tooLarge?: boolean; unreadable?: string };
+
+/** Normalise an untrusted path; null when it climbs out, is absolute or is empty. */
+export function normalizeTreePath(raw: string): string | null {
+  const p = raw.replace(/\\/g, '/');
+  if (p.startsWith('/') || /^[a-zA-Z]:\//.test(p) || p.includes('\0')) return null;
+  const out: string[] = [];
+  for (const seg of p.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') return null;
+    out.push(seg);
+  }
+  return out.length ? out.join('/') : null;
+}
+
+const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+
+export function readSkillsFromFiles(files: readonly InputFile[], opts: ReadOptions = {}): ReadResult {
+  const limits = resolveLimits(opts.limits);
+  const keyRing = buildKeyRing(opts.trustedKeys);
+  const top = new DiagnosticSink();
+  const tree = new Map<string, TreeFile>();
+  for (const f of files) {
+    const path = normalizeTreePath(String(f.path ?? ''));
+    if (path === null) {
+      top.error('path/outside-package', `"${String(f.path).slice(0, 200)}" is absolute or climbs out of the package; it was skipped`, { file: String(f.path).slice(0, 200) });
+      continue;
+    }
+    if (tree.has(path)) {
+      top.error('path/duplicate', `${path} appears twice`, { file: path });
+      continue;
+    }
+    const content = f.content instanceof Uint8Array ? f.content : null;
+    const size = f.size ?? content?.length ?? 0;
+    tree.set(path, { path, content, size, symlink: f.symlink, tooLarge: f.tooLarge || size > limits.maxFileBytes, unreadable: f.unreadable });
+  }
+  const detected = detectSkills([...tree.keys()]);
+  if (detected.length === 0) {
+    top.error('detect/no-skills', tree.size ? 'no skill found: expected SKILL.md, *.skill.md, *.skill.js/ts, a malv tools.json or .ai/tools/' : 'no files to read');
+  }
+  // Assign every file to its deepest package root.
+  const roots = new Set(detected.filter((d) => !d.main).map((d) => d.root));
+  const byRoot = new Map<string, Map<string, TreeFile>>();
+  for (const r of roots) byRoot.set(r, new Map());
+  const orphans = new Map<string, TreeFile>();
+  const orphansByDir = new Map<string, Map<string, TreeFile>>();
+  for (const f of tree.values()) {
+    const r = owningRoot(dirOf(f.path), roots);
+    if (r === null) {
+      orphans.set(f.path, f);
+      const dir = dirOf(f.path);
+      if (!orphansByDir.has(dir)) orphansByDir.set(dir, new Map());
+      orphansByDir.get(dir)!.set(dir ? f.path.slice(dir.length + 1) : f.path, f);
+    } else byRoot.get(r)!.set(r ? f.path.slice(r.length + 1) : f.path, f);
+  }
+  const skills: SkillManifest[] = [];
+  for (const d of detected) {
+    if (d.main) {
+      // A single-file skill is its own file; a delegate may point at a file beside it or
+      // below it, but never into another package.
+      const prefix = d.root ? d.root + '/' : '';
+      const files = new Map<string, TreeFile>([[d.main, orphansByDir.get(d.root)!.get(d.main)!]]);
+      const lookup = (rel: string) => orphans.get(prefix + rel);
+      skills.push(readOne(d, files, { limits, keyRing }, opts.rootName ?? null, lookup));
+    } else skills.push(readOne(d, byRoot.get(d.root)!, { limits, keyRing }, opts.rootName ?? null));
+  }
+  for (const f of orphans.values()) if (f.symlink) top.error('path/symlink', `${f.path} is a symbolic link; links are never followed`, { file: f.path });
+  return { skills, diagnostics: top.list };
+}
+
+function readOne(
+  d: DetectedSkill,
+  files: Map<string, TreeFile>,
+  o: { limits: ReadLimits; keyRing: ReturnType<typeof buildKeyRing> },
+  rootName: string | null,
+  lookup?: (rel: string) => TreeFile | undefined,
+): SkillManifest {
+  const dirName = d.root ? d.root.split('/').pop()! : rootName;
+  const pkg = new Pkg(d.root, files, o, dirName, lookup);
+  let m: SkillManifest;
+  try {
+    // Package limits first: they bound everything after.
+    const own = d.main ? [files.get(d.main)].filter((f): f is TreeFile => !!f) : [...files.values()];
+    if (!d.main) {
+      if (own.length > o.limits.maxPackageFiles) pkg.sink.error('package/too-many-files', `the package has ${own.length} files; the limit is ${o.limits.maxPackageFiles}`, { file: d.root || '.' });
+      const total = own.reduce((s, f) => s + f.size, 0);
+      if (total > o.limits.maxPackageBytes) pkg.sink.error('package/too-large', `the package is ${total} bytes; the limit is ${o.limits.maxPackageBytes}`, { file: d.root || '.' });
+    }
+    for (const f of own) if (f.symlink) pkg.sink.error('path/symlink', `${f.path} is a symbolic link; links are never followed`, { file: f.path });
+    for (const f of own) if (f.unreadable) pkg.sink.error('file/unreadable', `${f.path} could not be read: ${f.unreadable}`, { file: f.path });
+    if (!d.main) for (const f of own) if (f.tooLarge && !f.symlink) pkg.sink.error('file/too-large', `${f.path} is ${f.size} bytes; the limit for one file is ${o.limits.maxFileBytes}`, { file: f.path });
+    switch (d.format) {
+      case 'agent-skill':
+        m = readAgentSkill(pkg);
+        break;
+      case 'malv':
+        m = readMalv(pkg);
+        break;
+      case 'rye':
+        m = readRye(pkg);
+        break;
+      case 'skill-md':
+        m = readSkillMd(pkg, d.main!);
+        break;
+      case 'code-skill':
+        m = readCodeSkill(pkg, d.main!);
+        break;
+    }
+  } catch (e) {
+    // A reader bug must not take the other skills down: report it on this one.
+    m = newManifest(nameFromPath(d.main ?? dirName ?? 'unnamed'), d.format);
+    pkg.sink.error('reader/internal-error', `the ${d.format} reader failed: ${(e as Error)?.message ?? String(e)}`, { file: d.main ? pkg.treePath(d.main) : d.root || '.' });
+  }
+  m.diagnostics = pkg.sink.list;
+  return m;
+}

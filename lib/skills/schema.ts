@@ -1,0 +1,284 @@
+// JSON Schema for tool params/returns: Ajv (draft 2020-12, 2019-09 and draft-07 picked
+// by `$schema`), the registered `$resolve` keyword, authoring checks, and the runtime's
+// `resolveJsonSchema` + `compileToolSchema`.
+
+import Ajv2020Module from 'ajv/dist/2020.js';
+import Ajv2019Module from 'ajv/dist/2019.js';
+import AjvDraft7Module from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import type { FileScope } from './diagnostic-sink';
+import { ptr } from './diagnostic-sink';
+import { exceedsDepth } from './located-yaml';
+
+// These packages are CommonJS with a `default` property; tsx/vitest and tsc disagree
+// on interop, so take whichever is the constructor.
+type AjvCtor = new (opts: Record<string, unknown>) => import('ajv').default;
+const pick = <T>(m: unknown): T => ((m as { default?: T }).default ?? m) as T;
+const Ajv2020 = pick<AjvCtor>(Ajv2020Module);
+const Ajv2019 = pick<AjvCtor>(Ajv2019Module);
+const AjvDraft7 = pick<AjvCtor>(AjvDraft7Module);
+const addFormats = pick<(ajv: import('ajv').default) => unknown>(addFormatsModule);
+
+export type SchemaDraft = '2020-12' | '2019-09' | 'draft-07';
+
+const DRAFTS: Record<string, SchemaDraft | 'unsupported'> = {
+  'https://json-schema.org/draft/2020-12/schema': '2020-12',
+  'https://json-schema.org/draft/2019-09/schema': '2019-09',
+  'http://json-schema.org/draft-07/schema': 'draft-07',
+  'http://json-schema.org/draft-06/schema': 'unsupported',
+  'http://json-schema.org/draft-04/schema': 'unsupported',
+};
+
+/** Which Ajv dialect a schema asks for; no `$schema` means 2020-12. */
+export function schemaDraft(schema: unknown): SchemaDraft | 'unsupported' | 'unknown' {
+  const s = (schema as { $schema?: unknown } | null)?.$schema;
+  if (s === undefined) return '2020-12';
+  if (typeof s !== 'string') return 'unknown';
+  const key = s.replace(/#$/, '').replace(/^https?:\/\/json-schema\.org\/draft-0/, 'http://json-schema.org/draft-0');
+  return DRAFTS[key] ?? 'unknown';
+}
+
+/** Cascade/runtime annotations that may sit in a tool schema; Ajv must not reject them. */
+export const SCHEMA_ANNOTATION_KEYWORDS = ['$resolve'] as const;
+
+const instances = new Map<SchemaDraft, import('ajv').default>();
+
+export function getAjv(draft: SchemaDraft = '2020-12'): import('ajv').default {
+  let ajv = instances.get(draft);
+  if (!ajv) {
+    const Ctor = draft === '2020-12' ? Ajv2020 : draft === '2019-09' ? Ajv2019 : AjvDraft7;
+    ajv = new Ctor({ strict: false, allErrors: true, allowUnionTypes: true, logger: false, validateSchema: true });
+    addFormats(ajv);
+    ajv.addKeyword({ keyword: '$resolve', schemaType: 'string' });
+    instances.set(draft, ajv);
+  }
+  return ajv;
+}
+
+export class SchemaCompileError extends Error {
+  readonly code = 'schema/compile-failed';
+}
+
+const byObject = new WeakMap<object, ValidateFunction>();
+const byJson = new Map<string, ValidateFunction>();
+const MAX_CACHED = 1000;
+
+/**
+ * Compile a tool's params/returns schema once and reuse the validator. Throws
+ * SchemaCompileError when the schema does not compile (the reader reports that as a
+ * diagnostic first, so a published manifest's schemas always compile).
+ */
+export function compileToolSchema(schema: object): ValidateFunction {
+  const hit = byObject.get(schema);
+  if (hit) return hit;
+  const key = JSON.stringify(schema);
+  let fn = byJson.get(key);
+  if (!fn) {
+    const draft = schemaDraft(schema);
+    if (draft === 'unsupported' || draft === 'unknown') throw new SchemaCompileError(`unsupported $schema ${(schema as { $schema?: unknown }).$schema}`);
+    const ajv = getAjv(draft);
+    try {
+      fn = ajv.compile(structuredClone(schema));
+    } catch (e) {
+      throw new SchemaCompileError((e as Error).message);
+    }
+    if (byJson.size >= MAX_CACHED) byJson.delete(byJson.keys().next().value as string);
+    byJson.set(key, fn);
+  }
+  byObject.set(schema, fn);
+  return fn;
+}
+
+/** Compile check for the reader: result cached by content so identical schemas cost once. */
+const checkCache = new Map<string, string | null>();
+function compileError(schema: object, draft: SchemaDraft): string | null {
+  const key = draft + JSON.stringify(schema);
+  const cached = checkCache.get(key);
+  if (cached !== undefined) return cached;
+  const ajv = getAjv(draft);
+  const copy = structuredClone(schema) as Record<string, unknown>;
+  let err: string | null = null;
+  try {
+    ajv.compile(copy);
+  } catch (e) {
+    err = (e as Error).message;
+  } finally {
+    // The check must not grow Ajv's registry (10,000 skills) nor clash on `$id`.
+    try {
+      ajv.removeSchema(copy);
+      if (typeof copy.$id === 'string') ajv.removeSchema(copy.$id);
+    } catch {
+      /* not registered */
+    }
+  }
+  if (checkCache.size >= 5000) checkCache.delete(checkCache.keys().next().value as string);
+  checkCache.set(key, err);
+  return err;
+}
+
+// ---------------------------------------------------------------------------
+// $resolve
+//
+// Our reading of the seed (agent-apps-tool-interface.md, "Dynamic Schema Resolution"):
+// `$resolve` is a dotted path into the invocation context (e.g.
+// `nonlocals.gateway.sendSchema`). Before the runtime describes a tool or validates its
+// params/returns, it calls resolveJsonSchema(schema, ctx): when the path resolves to a
+// non-null object, that object REPLACES the schema that carries `$resolve`; otherwise
+// the static schema is used as written. We apply the same rule to nested subschemas
+// (properties, items, ...) so a single property can be specialised, and resolve the
+// result again (bounded) in case the resolved schema itself carries `$resolve`.
+// Paths read own properties only: `__proto__`, `constructor` and `prototype` never
+// resolve, so a schema cannot reach into the context's prototype chain.
+// ---------------------------------------------------------------------------
+
+const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
+
+export function pathGet(root: unknown, path: string): unknown {
+  const segments = path.replace(/\[(\d+)\]/g, '.$1').split('.').filter((s) => s !== '');
+  let cur: unknown = root;
+  for (const seg of segments) {
+    if (FORBIDDEN_SEGMENTS.has(seg)) return undefined;
+    if (cur === null || (typeof cur !== 'object' && typeof cur !== 'function')) return undefined;
+    if (!Object.prototype.hasOwnProperty.call(cur, seg)) return undefined;
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return cur;
+}
+
+const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+const SUBSCHEMA_ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'additionalItems'];
+const SUBSCHEMA_LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+
+export function resolveJsonSchema<T>(schema: T, ctx: unknown, depth = 0): T {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema) || depth > 16) return schema;
+  const s = schema as Record<string, unknown>;
+  if (typeof s.$resolve === 'string') {
+    const resolved = pathGet(ctx, s.$resolve);
+    if (resolved !== null && typeof resolved === 'object' && !Array.isArray(resolved) && resolved !== schema) {
+      return resolveJsonSchema(resolved as T, ctx, depth + 1);
+    }
+  }
+  let out: Record<string, unknown> | null = null;
+  const set = (k: string, v: unknown) => {
+    if (v === s[k]) return;
+    out ??= { ...s };
+    out[k] = v;
+  };
+  for (const k of SUBSCHEMA_MAPS) {
+    const m = s[k];
+    if (m && typeof m === 'object' && !Array.isArray(m)) {
+      let changed: Record<string, unknown> | null = null;
+      for (const [name, sub] of Object.entries(m)) {
+        const r = resolveJsonSchema(sub, ctx, depth + 1);
+        if (r !== sub) (changed ??= { ...(m as Record<string, unknown>) })[name] = r;
+      }
+      if (changed) set(k, changed);
+    }
+  }
+  for (const k of SUBSCHEMA_ONE) if (s[k] && typeof s[k] === 'object') set(k, resolveJsonSchema(s[k], ctx, depth + 1));
+  for (const k of SUBSCHEMA_LIST) {
+    const list = s[k];
+    if (Array.isArray(list)) {
+      const r = list.map((x) => resolveJsonSchema(x, ctx, depth + 1));
+      if (r.some((x, i) => x !== list[i])) set(k, r);
+    }
+  }
+  return (out ?? schema) as T;
+}
+
+// ---------------------------------------------------------------------------
+// Authoring checks (reader side)
+// ---------------------------------------------------------------------------
+
+const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+
+export type CheckSchemaOptions = { role: 'params' | 'returns'; maxDepth: number };
+
+/**
+ * Check a params/returns schema and report problems under `base` (JSON pointer of the
+ * schema in its file). Returns the schema when usable, null when it must be dropped.
+ */
+export function checkToolSchema(schema: unknown, scope: FileScope, base: string, opts: CheckSchemaOptions): Record<string, unknown> | null {
+  if (schema === null || schema === undefined) return null;
+  if (typeof schema !== 'object' || Array.isArray(schema)) {
+    scope.error('schema/not-object', `${opts.role} must be a JSON Schema object`, base);
+    return null;
+  }
+  const s = schema as Record<string, unknown>;
+  if (exceedsDepth(s, opts.maxDepth)) {
+    scope.error('schema/too-deep', `${opts.role} schema is nested deeper than ${opts.maxDepth} levels`, base);
+    return null;
+  }
+  const draft = schemaDraft(s);
+  if (draft === 'unsupported') {
+    scope.error('schema/draft-unsupported', `$schema ${String(s.$schema)} is not supported (use draft 2020-12, 2019-09 or draft-07)`, ptr(base, '$schema'));
+    return null;
+  }
+  if (draft === 'unknown') scope.warn('schema/draft-unknown', `unknown $schema ${JSON.stringify(s.$schema)}; checked as draft 2020-12`, ptr(base, '$schema'));
+  if (opts.role === 'params') {
+    if (s.type === undefined && s.$resolve === undefined && s.$ref === undefined) scope.warn('schema/params-type-missing', 'params schema should declare "type": "object"', base);
+    else if (s.type !== undefined && s.type !== 'object') {
+      scope.error('schema/params-not-object', `params must be a schema of type "object" (tool arguments are an object), not ${JSON.stringify(s.type)}`, ptr(base, 'type'));
+    }
+  }
+  const before = scope.sink.list.length;
+  walkSchema(s, base, scope, 0);
+  const walkErrors = scope.sink.list.slice(before).some((d) => d.severity === 'error');
+  if (!walkErrors) {
+    const err = compileError(s, draft === 'unknown' ? '2020-12' : draft);
+    if (err) {
+      scope.error('schema/compile-failed', `${opts.role} schema does not compile: ${err}`, base);
+      return null;
+    }
+  }
+  return walkErrors ? null : s;
+}
+
+function walkSchema(s: unknown, at: string, scope: FileScope, depth: number): void {
+  if (s === null || typeof s !== 'object' || Array.isArray(s) || depth > 64) return;
+  const o = s as Record<string, unknown>;
+  if (o.type !== undefined) {
+    const types = Array.isArray(o.type) ? o.type : [o.type];
+    for (const t of types) {
+      if (typeof t !== 'string' || !TYPES.has(t)) scope.error('schema/type-invalid', `${JSON.stringify(t)} is not a JSON Schema type (string, number, integer, boolean, object, array, null)`, ptr(at, 'type'));
+    }
+  }
+  if (o.pattern !== undefined) {
+    if (typeof o.pattern !== 'string') scope.error('schema/pattern-invalid', 'pattern must be a string', ptr(at, 'pattern'));
+    else {
+      try {
+        new RegExp(o.pattern, 'u');
+      } catch (e) {
+        scope.error('schema/pattern-invalid', `pattern ${JSON.stringify(o.pattern)} is not a valid regular expression: ${(e as Error).message}`, ptr(at, 'pattern'));
+      }
+    }
+  }
+  if (o.patternProperties && typeof o.patternProperties === 'object') {
+    for (const k of Object.keys(o.patternProperties)) {
+      try {
+        new RegExp(k, 'u');
+      } catch (e) {
+        scope.error('schema/pattern-invalid', `patternProperties key ${JSON.stringify(k)} is not a valid regular expression: ${(e as Error).message}`, ptr(ptr(at, 'patternProperties'), k));
+      }
+    }
+  }
+  if (o.enum !== undefined) {
+    if (!Array.isArray(o.enum)) scope.error('schema/enum-invalid', 'enum must be an array', ptr(at, 'enum'));
+    else if (o.enum.length === 0) scope.error('schema/enum-empty', 'enum must have at least one value', ptr(at, 'enum'));
+  }
+  if (o.required !== undefined) {
+    if (!Array.isArray(o.required) || o.required.some((r) => typeof r !== 'string')) scope.error('schema/required-invalid', 'required must be an array of property names', ptr(at, 'required'));
+    else if (o.properties && typeof o.properties === 'object' && !o.additionalProperties && !o.patternProperties) {
+      for (const r of o.required as string[]) {
+        if (!Object.prototype.hasOwnProperty.call(o.properties, r)) scope.warn('schema/required-unknown', `required property "${r}" is not listed in properties`, ptr(at, 'required'));
+      }
+    }
+  }
+  for (const k of SUBSCHEMA_MAPS) {
+    const m = o[k];
+    if (m && typeof m === 'object' && !Array.isArray(m)) for (const [name, sub] of Object.entries(m)) walkSchema(sub, ptr(ptr(at, k), name), scope, depth + 1);
+  }
+  for (const k of SUBSCHEMA_ONE) if (o[k] && typeof o[k] === 'object') walkSchema(o[k], ptr(at, k), scope, depth + 1);
+  for (const k of SUBSCHEMA_LIST) if (Array.isArray(o[k])) (o[k] as unknown[]).forEach((x, i) => walkSchema(x, ptr(ptr(at, k), i), scope, depth + 1));
+}

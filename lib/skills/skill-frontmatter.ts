@@ -1,0 +1,203 @@
+// The frontmatter rules of the agent-apps / Agent Skills formats (shared by SKILL.md,
+// *.skill.md, inline://markdown delegates and the exported `frontmatter` of code
+// skills): only name, description, allowed-tools and metadata are top-level; every
+// other field is moved into metadata; `$` cascade annotations are kept verbatim.
+
+import type { FileScope, LineMap } from './diagnostic-sink';
+import { ptr } from './diagnostic-sink';
+import { parseYamlLocated } from './located-yaml';
+import { LocatedParseError } from './located-json';
+import { isSemver, isValidSkillName, normalizeTags } from './names';
+import { isPlainObject, type Pkg } from './package';
+import { checkToolSchema } from './schema';
+import { splitFrontmatter } from './frontmatter';
+import { utf8Length } from './text';
+import type { ToolManifest } from './types';
+
+export const CASCADE_ANNOTATIONS = new Set(['$inherit', '$private', '$public', '$local', '$global', '$dynamic', '$static', '$merge', '$order', '$remove', '$self', '$hook']);
+
+/** Agent Skills top-level fields that are fine where they are (moved into metadata silently). */
+const AGENT_SKILLS_FIELDS = new Set(['license', 'compatibility']);
+/** Fields the agent-apps spec says live inside metadata. */
+const METADATA_FIELDS = new Set(['role', 'params', 'returns', 'visibility', 'tags', 'delegate', 'version']);
+/** Keys inside metadata whose values are JSON Schema (where `$ref`, `$defs`... are normal). */
+const SCHEMA_KEYS = new Set(['params', 'returns']);
+
+export type SkillFrontmatter = {
+  name: string | null;
+  description: string;
+  allowedTools: string | null;
+  metadata: Record<string, unknown>;
+  version: string | null;
+  /** tool-level fields read from metadata */
+  role: ToolManifest['role'];
+  visibility: ToolManifest['visibility'];
+  tags: string[];
+  params: Record<string, unknown> | null;
+  returns: Record<string, unknown> | null;
+  delegate: string | null;
+};
+
+export type MarkdownSkill = { fm: SkillFrontmatter | null; body: string; bodyLine: number };
+
+/** Parse a markdown skill file's frontmatter and body. `fm` is null when unusable. */
+export function readMarkdownSkill(text: string, pkg: Pkg, scope: FileScope): MarkdownSkill {
+  const split = splitFrontmatter(text);
+  const bodyLine = split.yaml === null ? 1 : split.yamlLine + split.yaml.split('\n').length;
+  if (split.yaml === null) {
+    scope.error('frontmatter/missing', 'the file must start with YAML frontmatter between --- lines (name, description)', undefined, 1);
+    return { fm: null, body: split.body, bodyLine };
+  }
+  if (split.unterminated) {
+    scope.error('frontmatter/unterminated', 'the frontmatter has no closing --- line', undefined, split.yamlLine - 1);
+    return { fm: null, body: '', bodyLine };
+  }
+  let parsed;
+  try {
+    parsed = parseYamlLocated(split.yaml, { maxAliasCount: pkg.opts.limits.maxYamlAliasCount, maxDepth: pkg.opts.limits.maxDepth });
+  } catch (e) {
+    const err = e as LocatedParseError;
+    const code = err.code === 'depth' ? 'yaml/limit-exceeded' : 'yaml/invalid';
+    scope.error(code, `frontmatter: ${err.message}`, undefined, (err.line ?? 1) + split.yamlLine - 1);
+    return { fm: null, body: split.body, bodyLine };
+  }
+  const fmScope = scope.with(parsed.lines, split.yamlLine - 1);
+  for (const w of parsed.warnings) fmScope.warn('yaml/warning', w.message, undefined, w.line + split.yamlLine - 1);
+  const fm = readFrontmatterObject(parsed.value, pkg, fmScope);
+  return { fm, body: split.body, bodyLine };
+}
+
+/** Apply the frontmatter rules to a parsed object (YAML or a code skill's literal). */
+export function readFrontmatterObject(raw: unknown, pkg: Pkg, scope: FileScope): SkillFrontmatter | null {
+  if (!isPlainObject(raw)) {
+    scope.error('frontmatter/not-mapping', 'frontmatter must be a mapping of fields (name, description, ...)', '');
+    return null;
+  }
+  const limits = pkg.opts.limits;
+  const fm: SkillFrontmatter = { name: null, description: '', allowedTools: null, metadata: {}, version: null, role: null, visibility: null, tags: [], params: null, returns: null, delegate: null };
+
+  if (raw.name === undefined || raw.name === null || raw.name === '') scope.error('skill/name-missing', 'frontmatter has no name', '');
+  else if (typeof raw.name !== 'string') scope.error('skill/name-invalid', `name must be a string, got ${typeof raw.name}`, '/name');
+  else {
+    fm.name = raw.name;
+    if (!isValidSkillName(raw.name)) {
+      scope.error('skill/name-invalid', `name "${raw.name}" must be 1-64 characters of a-z, 0-9 and single hyphens, not starting or ending with a hyphen`, '/name');
+    }
+  }
+
+  if (raw.description === undefined || raw.description === null || (typeof raw.description === 'string' && raw.description.trim() === '')) {
+    scope.error('skill/description-missing', 'frontmatter has no description (agents choose skills by it)', '');
+  } else if (typeof raw.description !== 'string') scope.error('skill/description-invalid', 'description must be a string', '/description');
+  else {
+    fm.description = raw.description.trim();
+    if (fm.description.length > limits.maxDescriptionChars) {
+      scope.warn('skill/description-too-long', `description is ${fm.description.length} characters; listings truncate it at ${limits.maxDescriptionChars}`, '/description');
+    }
+  }
+
+  const at = raw['allowed-tools'];
+  if (at !== undefined && at !== null) {
+    if (typeof at === 'string') fm.allowedTools = at.trim();
+    else if (Array.isArray(at) && at.every((x) => typeof x === 'string')) fm.allowedTools = at.map((x) => x.trim()).join(' ');
+    else scope.error('skill/allowed-tools-invalid', 'allowed-tools must be a space-delimited string or a list of strings', '/allowed-tools');
+    if (fm.allowedTools !== null && !balancedParens(fm.allowedTools)) {
+      scope.error('skill/allowed-tools-invalid', 'allowed-tools has unbalanced parentheses in a tool(key=value) specifier', '/allowed-tools');
+    }
+  }
+
+  let metadata: Record<string, unknown> = {};
+  if (raw.metadata !== undefined && raw.metadata !== null) {
+    if (isPlainObject(raw.metadata)) metadata = { ...raw.metadata };
+    else scope.error('skill/metadata-invalid', 'metadata must be a mapping', '/metadata');
+  }
+  for (const [k, v] of Object.entries(raw)) {
+    if (k === 'name' || k === 'description' || k === 'allowed-tools' || k === 'metadata') continue;
+    if (Object.prototype.hasOwnProperty.call(metadata, k)) {
+      scope.warn('frontmatter/field-shadowed', `top-level "${k}" is ignored because metadata.${k} is also set`, ptr('', k));
+      continue;
+    }
+    if (METADATA_FIELDS.has(k)) scope.warn('frontmatter/field-not-in-metadata', `"${k}" belongs inside metadata (only name, description, allowed-tools and metadata are top-level); read as metadata.${k}`, ptr('', k));
+    else if (!AGENT_SKILLS_FIELDS.has(k) && !k.startsWith('$')) scope.warn('frontmatter/unknown-field', `unknown top-level field "${k}" was moved into metadata`, ptr('', k));
+    metadata[k] = v;
+  }
+  // `$` annotations are only meaningful as direct children of metadata.
+  const mbase = Object.prototype.hasOwnProperty.call(raw, 'metadata') ? '/metadata' : '';
+  for (const [k, v] of Object.entries(metadata)) {
+    const p = ptr(mbase, k);
+    if (k.startsWith('$') && !CASCADE_ANNOTATIONS.has(k)) scope.warn('metadata/unknown-annotation', `unknown cascade annotation "${k}" (known: ${[...CASCADE_ANNOTATIONS].join(' ')})`, p);
+    if (!SCHEMA_KEYS.has(k)) {
+      const nested = findNestedDollarKey(v, p, 0);
+      if (nested) scope.warn('metadata/nested-annotation', `"$"-keys are cascade annotations and belong directly under metadata; found one at ${nested}`, nested);
+    }
+  }
+  fm.metadata = metadata;
+  const mp = (k: string) => ptr(mbase, k);
+
+  if (metadata.version !== undefined) {
+    const v = typeof metadata.version === 'number' ? String(metadata.version) : metadata.version;
+    if (isSemver(v)) fm.version = v;
+    else scope.warn('version/not-semver', `version ${JSON.stringify(metadata.version)} is not semantic versioning (X.Y.Z)`, mp('version'));
+  }
+  if (metadata.role !== undefined) {
+    if (metadata.role === 'main' || metadata.role === 'middleware' || metadata.role === 'context') fm.role = metadata.role;
+    else scope.error('metadata/role-invalid', `role must be main, middleware or context, got ${JSON.stringify(metadata.role)}`, mp('role'));
+  }
+  if (metadata.visibility !== undefined) {
+    if (metadata.visibility === 'hidden') fm.visibility = 'hidden';
+    else scope.error('metadata/visibility-invalid', `visibility can only be "hidden", got ${JSON.stringify(metadata.visibility)}`, mp('visibility'));
+  }
+  if (metadata.tags !== undefined) {
+    const tags = typeof metadata.tags === 'string' ? metadata.tags.split(/[,\s]+/) : metadata.tags;
+    if (Array.isArray(tags) && tags.every((t) => typeof t === 'string')) {
+      fm.tags = normalizeTags(tags);
+      metadata.tags = fm.tags;
+    } else scope.error('metadata/tags-invalid', 'tags must be a list of strings', mp('tags'));
+  }
+  fm.params = checkToolSchema(metadata.params, scope, mp('params'), { role: 'params', maxDepth: limits.maxDepth });
+  fm.returns = checkToolSchema(metadata.returns, scope, mp('returns'), { role: 'returns', maxDepth: limits.maxDepth });
+  if (metadata.delegate !== undefined && metadata.delegate !== null) {
+    if (typeof metadata.delegate === 'string' && metadata.delegate.trim()) fm.delegate = metadata.delegate.trim();
+    else scope.error('delegate/invalid', 'metadata.delegate must be a path or an inline:// ref', mp('delegate'));
+  }
+  return fm;
+}
+
+function balancedParens(s: string): boolean {
+  let d = 0;
+  for (const c of s) {
+    if (c === '(') d++;
+    else if (c === ')' && --d < 0) return false;
+  }
+  return d === 0;
+}
+
+function findNestedDollarKey(v: unknown, at: string, depth: number): string | null {
+  if (depth > 64 || v === null || typeof v !== 'object') return null;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const r = findNestedDollarKey(v[i], ptr(at, i), depth + 1);
+      if (r) return r;
+    }
+    return null;
+  }
+  for (const [k, x] of Object.entries(v)) {
+    if (k.startsWith('$')) return ptr(at, k);
+    const r = findNestedDollarKey(x, ptr(at, k), depth + 1);
+    if (r) return r;
+  }
+  return null;
+}
+
+/** Instructions body checks shared by SKILL.md and .skill.md. */
+export function checkInstructions(body: string, pkg: Pkg, scope: FileScope, line: number): string | null {
+  const trimmed = body.replace(/^\s*\n/, '');
+  if (!trimmed.trim()) return null;
+  const max = pkg.opts.limits.maxInstructionsBytes;
+  if (utf8Length(trimmed) > max) {
+    scope.error('skill/instructions-too-large', `instructions are ${utf8Length(trimmed)} bytes; the limit is ${max}`, undefined, line);
+    return trimmed.slice(0, max);
+  }
+  return trimmed;
+}
+
+export type { LineMap };
