@@ -73,13 +73,13 @@ export async function run(argv: string[], io: Out = stdio): Promise<number> {
   const task = args.positionals.join(' ').trim();
   const fail = (msg: string) => (io.err(`skillyard agent: ${msg}\n\n${usage}\n`), 2);
   if (!task) return fail('a task is required');
-  const int = (v: string | undefined, what: string) => {
+  const int = (v: string | undefined) => {
     if (v === undefined) return undefined;
     const n = Number(v);
     return Number.isInteger(n) && n > 0 ? n : NaN;
   };
-  const maxTurns = int(o['max-turns'], 'max-turns');
-  const maxSteps = int(o['max-steps'], 'max-steps');
+  const maxTurns = int(o['max-turns']);
+  const maxSteps = int(o['max-steps']);
   if (Number.isNaN(maxTurns) || Number.isNaN(maxSteps)) return fail('--max-turns and --max-steps take a positive integer');
 
   let config: ProviderConfig;
@@ -194,7 +194,7 @@ async function findPackageRoot(base: string, manifest: SkillManifest): Promise<s
     for (const f of probe) if (!(await fsp.stat(path.join(dir, f)).catch(() => null))) return false;
     return true;
   };
-  if (await holds(base)) return base;
+  if (probe.length === 0 || (await holds(base))) return base;
   const queue = [base];
   for (let depth = 0; depth < 4 && queue.length; depth++) {
     for (const dir of queue.splice(0)) {
@@ -202,7 +202,7 @@ async function findPackageRoot(base: string, manifest: SkillManifest): Promise<s
       for (const e of entries) {
         if (!e.isDirectory() || e.name === 'node_modules' || e.name.startsWith('.git')) continue;
         const sub = path.join(dir, e.name);
-        if ((e.name === manifest.name || probe.length > 0) && (await holds(sub))) return sub;
+        if (await holds(sub)) return sub;
         queue.push(sub);
       }
     }
