@@ -150,6 +150,24 @@ for (const mode of ['worker processes', 'in-process'] as const) {
   });
 }
 
+describe('worker processes', () => {
+  it('do not inherit the server environment (no secrets)', async () => {
+    process.env.SKILLYARD_TEST_SECRET = 'hunter2';
+    const pool = createSandboxPool({ workers: 1 });
+    try {
+      expect(await pool.run(job('export default () => 1'), handler)).toMatchObject({ ok: true });
+      const [pid] = pool.workerPids();
+      const { readFileSync } = await import('node:fs');
+      const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      expect(env.some((line) => line.includes('hunter2'))).toBe(false);
+      expect(env.some((line) => line.startsWith('SKILLYARD_SANDBOX_WORKER='))).toBe(true);
+    } finally {
+      delete process.env.SKILLYARD_TEST_SECRET;
+      await pool.close();
+    }
+  });
+});
+
 describe('pieces', () => {
   it('transpileTs reports TypeScript syntax errors as compile errors', () => {
     expect(() => transpileTs('export default (: =>')).toThrow(SandboxFailure);
