@@ -22,7 +22,8 @@ export function parseDelegate(ref: string, depth = 0): Delegate {
   const payload = ref.slice(comma + 1);
   switch (tag) {
     case 'code':
-      return { kind: 'code', source: payload, ref };
+      // The seed escapes `\${` in YAML against metadata interpolation; the code itself means `${`.
+      return { kind: 'code', source: payload.replace(/\\\$\{/g, '${'), ref };
     case 'markdown':
       return { kind: 'markdown', markdown: payload, ref };
     case 'base64': {

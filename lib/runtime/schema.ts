@@ -1,68 +1,70 @@
-// The kernel's only Ajv use. lib/skills will export compileToolSchema/resolveJsonSchema;
-// once it does, this module can delegate to them without touching its callers.
+// The kernel's only Ajv use. `$resolve` and draft detection come from lib/skills; the
+// validators are our own Ajv instances because the runtime applies `default`s to the
+// arguments a tool receives (Rye parameters declare them), which the reader's shared
+// instances must not do.
 
 import { createRequire } from 'node:module';
 import type { ValidateFunction, ErrorObject } from 'ajv';
+import { pathGet, resolveJsonSchema as resolveSkillSchema, schemaDraft } from '../skills/schema';
+
+export { pathGet };
 
 const require = createRequire(import.meta.url);
 // ajv ships CommonJS; createRequire avoids default-export interop differences between tsx, vitest and tsc.
 const Ajv2020 = require('ajv/dist/2020').default as typeof import('ajv/dist/2020').default;
+const Ajv2019 = require('ajv/dist/2019').default as typeof import('ajv/dist/2019').default;
 const AjvDraft07 = require('ajv').default as typeof import('ajv').default;
 const addFormats = require('ajv-formats').default as typeof import('ajv-formats').default;
 
 type AjvInstance = InstanceType<typeof AjvDraft07>;
+type Draft = '2020-12' | '2019-09' | 'draft-07';
 
-function makeAjv(kind: '2020' | '07'): AjvInstance {
-  const opts = { strict: false, allErrors: true, allowUnionTypes: true, useDefaults: true, validateFormats: true };
-  const ajv = (kind === '2020' ? new Ajv2020(opts) : new AjvDraft07(opts)) as AjvInstance;
-  addFormats(ajv);
-  // `$resolve` is an annotation read by resolveJsonSchema, never a validation error.
-  ajv.addKeyword({ keyword: '$resolve', schemaType: 'string' });
+const instances = new Map<Draft, AjvInstance>();
+function ajvFor(draft: Draft): AjvInstance {
+  let ajv = instances.get(draft);
+  if (!ajv) {
+    const opts = { strict: false, allErrors: true, allowUnionTypes: true, useDefaults: true, logger: false as const };
+    const Ctor = (draft === '2020-12' ? Ajv2020 : draft === '2019-09' ? Ajv2019 : AjvDraft07) as typeof AjvDraft07;
+    ajv = new Ctor(opts);
+    addFormats(ajv);
+    // `$resolve` is an annotation read by resolveJsonSchema, never a validation error.
+    ajv.addKeyword({ keyword: '$resolve', schemaType: 'string' });
+    instances.set(draft, ajv);
+  }
   return ajv;
 }
 
-let ajv2020: AjvInstance | null = null;
-let ajv07: AjvInstance | null = null;
 const compiled = new WeakMap<object, ValidateFunction>();
 
-/** Compiles a params/returns schema (draft 2020-12 by default, draft-07 when it says so); cached per schema object. */
+/** Compiles a params/returns schema (draft picked by `$schema`, 2020-12 by default); cached per schema object. */
 export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
   const hit = compiled.get(schema);
   if (hit) return hit;
-  const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
-  const draft07 = /draft-0[4-7]/.test(declared);
-  const ajv = draft07 ? (ajv07 ??= makeAjv('07')) : (ajv2020 ??= makeAjv('2020'));
-  // Ajv refuses to compile two schemas with the same $id; drop it, the kernel never looks schemas up by id.
-  const { $id: _id, ...rest } = schema;
-  const fn = ajv.compile(rest);
+  const d = schemaDraft(schema);
+  if (d === 'unsupported') throw new Error(`unsupported $schema ${String(schema.$schema)}`);
+  // Ajv refuses two schemas with one $id; the kernel never looks schemas up by id.
+  const { $id: _id, ...rest } = structuredClone(schema);
+  const fn = ajvFor(d === 'unknown' ? '2020-12' : d).compile(rest);
   compiled.set(schema, fn);
   return fn;
 }
 
-/** Follows a dotted path (`nonlocals.gateway.sendSchema`) into an object. */
-export function pathGet(root: unknown, path: string): unknown {
-  let cur: unknown = root;
-  for (const part of path.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[part];
-  }
-  return cur;
-}
-
-/** `$resolve`: when the path names a non-null object in `context`, it replaces the static schema. */
+/** `$resolve`: when the path names a non-null object in `context`, it replaces the static schema (nested too). */
 export function resolveJsonSchema(
   schema: Record<string, unknown> | null,
   context: Record<string, unknown> | undefined,
 ): Record<string, unknown> | null {
-  if (!schema || typeof schema.$resolve !== 'string' || !context) return schema;
-  const found = pathGet(context, schema.$resolve);
-  return found && typeof found === 'object' && !Array.isArray(found) ? (found as Record<string, unknown>) : schema;
+  if (!schema || !context) return schema;
+  return resolveSkillSchema(schema, context);
 }
 
 export function formatSchemaErrors(errors: ErrorObject[] | null | undefined): string {
   if (!errors?.length) return 'does not match the schema';
   return errors
     .slice(0, 5)
-    .map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}${e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : ''}`)
+    .map((e) => {
+      const extra = e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : '';
+      return `${e.instancePath || '/'} ${e.message ?? 'is invalid'}${extra}`;
+    })
     .join('; ');
 }
