@@ -17,6 +17,7 @@ import type { LoadedSkill } from '../../lib/runtime/types';
 import { createSandboxPool } from '../../lib/sandbox/pool';
 import { readSkillsFromPath } from '../../lib/skills/read-path';
 import type { SkillManifest } from '../../lib/skills/types';
+import type { Command } from '../command';
 
 export const name = 'agent';
 export const summary = 'Run the agent loop on local skills and print its trace';
@@ -270,5 +271,6 @@ function humanPrinter(io: Out) {
   };
 }
 
-const agentCommand = { name, summary, usage, run };
-export default agentCommand;
+/** Registered in cli/commands/index.ts as `agent` (the Command shape of cli/command.ts). */
+export const agent: Command = { name, summary, usage, run };
+export default agent;
