@@ -8,10 +8,17 @@ import { RuntimeError } from './errors';
 import { wrapGuestModule } from './guest';
 
 const cache = new Map<string, Promise<string>>();
+const hashes = new Map<string, string>();
 const MAX_CACHE = 500;
 
+/** Short content hash; remembered for compiled modules, which are hashed on every job. */
 export function sourceHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  const hit = hashes.get(text);
+  if (hit) return hit;
+  const h = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  if (hashes.size >= MAX_CACHE) hashes.delete(hashes.keys().next().value as string);
+  hashes.set(text, h);
+  return h;
 }
 
 export function compileHandlerModule(source: string, loader: 'js' | 'ts'): Promise<string> {

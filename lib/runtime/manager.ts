@@ -37,6 +37,20 @@ export function createToolManager(opts: ToolManagerOptions): ToolManager {
   const outsideSpec = parseAllowedTools(opts.allowedTools ?? null);
   const skillSpecs = new Map<LoadedSkill, AllowedToolsSpec | null>(opts.skills.map((s) => [s, parseAllowedTools(s.manifest.allowedTools)]));
   const moduleCache = new Map<string, Promise<string>>();
+  // Per-tool facts that never change while the manager lives (computed on first use).
+  const statics = new Map<ToolEntry, { convention: ReturnType<typeof conventionFor>; granted: CapabilityName[]; hostMethods: string[] }>();
+  const staticsOf = (entry: ToolEntry) => {
+    let s = statics.get(entry);
+    if (!s) {
+      const convention = conventionFor(entry.skill.manifest, entry.tool);
+      const granted = grantedCapabilities(entry.tool);
+      const hostMethods = hostMethodsFor(granted);
+      if (convention === 'agent-apps') hostMethods.push('invoke', 'next');
+      s = { convention, granted, hostMethods };
+      statics.set(entry, s);
+    }
+    return s;
+  };
 
   const namesOf = (e: ToolEntry) => [e.tool.name, e.ref];
   const schemaOf = (s: Record<string, unknown> | null) => resolveJsonSchema(s, opts.resolveContext);
@@ -118,12 +132,11 @@ export function createToolManager(opts: ToolManagerOptions): ToolManager {
     if (!schema) return;
     let validate;
     try {
-      validate = compileSchema(schema);
+      validate = compileSchema(schema, false);
     } catch (err) {
       throw new RuntimeError('schema/invalid', `returns schema of '${entry.ref}' does not compile: ${(err as Error).message}`);
     }
-    // Validate a copy: Ajv's useDefaults must not change what the caller receives.
-    if (!validate(structuredClone(result ?? null))) {
+    if (!validate(result ?? null)) {
       throw new RuntimeError('returns/invalid', `'${entry.ref}' returned a value that does not match its returns schema: ${formatSchemaErrors(validate.errors)}`);
     }
   }
@@ -162,7 +175,7 @@ export function createToolManager(opts: ToolManagerOptions): ToolManager {
     isMiddleware: boolean,
   ): Promise<unknown> {
     const { skill, tool } = entry;
-    const convention = conventionFor(skill.manifest, tool);
+    const { convention } = staticsOf(entry);
     let ref = tool.handler.ref;
     let kind = tool.handler.kind;
     if (ref?.startsWith('inline://')) {
@@ -246,8 +259,7 @@ export function createToolManager(opts: ToolManagerOptions): ToolManager {
       moduleCache.set(cacheKey, mod);
     }
     const source = await mod;
-    const convention = conventionFor(skill.manifest, tool);
-    const granted = grantedCapabilities(tool);
+    const { convention, granted, hostMethods } = staticsOf(entry);
     const payload: GuestPayload & { ctxArgs: unknown } = {
       convention,
       skill: skill.manifest.name,
@@ -262,8 +274,6 @@ export function createToolManager(opts: ToolManagerOptions): ToolManager {
       projectPath: opts.workDir ?? '/workspace',
       hasNext,
     };
-    const hostMethods = hostMethodsFor(granted);
-    if (convention === 'agent-apps') hostMethods.push('invoke', 'next');
     const job: SandboxJob = {
       // Warm isolates are per caller, tool and code: state never leaks across callers.
       key: `${opts.caller.kind}:${opts.caller.id}|${entry.ref}|${sourceHash(source)}`,

@@ -19,33 +19,37 @@ const addFormats = require('ajv-formats').default as typeof import('ajv-formats'
 type AjvInstance = InstanceType<typeof AjvDraft07>;
 type Draft = '2020-12' | '2019-09' | 'draft-07';
 
-const instances = new Map<Draft, AjvInstance>();
-function ajvFor(draft: Draft): AjvInstance {
-  let ajv = instances.get(draft);
+const instances = new Map<string, AjvInstance>();
+function ajvFor(draft: Draft, useDefaults: boolean): AjvInstance {
+  let ajv = instances.get(`${draft}:${useDefaults}`);
   if (!ajv) {
-    const opts = { strict: false, allErrors: true, allowUnionTypes: true, useDefaults: true, logger: false as const };
+    const opts = { strict: false, allErrors: true, allowUnionTypes: true, useDefaults, logger: false as const };
     const Ctor = (draft === '2020-12' ? Ajv2020 : draft === '2019-09' ? Ajv2019 : AjvDraft07) as typeof AjvDraft07;
     ajv = new Ctor(opts);
     addFormats(ajv);
     // `$resolve` is an annotation read by resolveJsonSchema, never a validation error.
     ajv.addKeyword({ keyword: '$resolve', schemaType: 'string' });
-    instances.set(draft, ajv);
+    instances.set(`${draft}:${useDefaults}`, ajv);
   }
   return ajv;
 }
 
-const compiled = new WeakMap<object, ValidateFunction>();
+const compiled = { true: new WeakMap<object, ValidateFunction>(), false: new WeakMap<object, ValidateFunction>() };
 
-/** Compiles a params/returns schema (draft picked by `$schema`, 2020-12 by default); cached per schema object. */
-export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
-  const hit = compiled.get(schema);
+/**
+ * Compiles a params/returns schema (draft picked by `$schema`, 2020-12 by default); cached per
+ * schema object. With `useDefaults` (params) validation fills in declared defaults.
+ */
+export function compileSchema(schema: Record<string, unknown>, useDefaults = true): ValidateFunction {
+  const cache = compiled[useDefaults ? 'true' : 'false'];
+  const hit = cache.get(schema);
   if (hit) return hit;
   const d = schemaDraft(schema);
   if (d === 'unsupported') throw new Error(`unsupported $schema ${String(schema.$schema)}`);
   // Ajv refuses two schemas with one $id; the kernel never looks schemas up by id.
   const { $id: _id, ...rest } = structuredClone(schema);
-  const fn = ajvFor(d === 'unknown' ? '2020-12' : d).compile(rest);
-  compiled.set(schema, fn);
+  const fn = ajvFor(d === 'unknown' ? '2020-12' : d, useDefaults).compile(rest);
+  cache.set(schema, fn);
   return fn;
 }
 
