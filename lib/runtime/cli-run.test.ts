@@ -1,0 +1,55 @@
+// `skillyard run` (cli/commands/run.ts) against skills on disk, read by lib/skills.
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import cmd from '../../cli/commands/run';
+
+function skillFolder(): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'run-cli-'));
+  const dir = path.join(root, 'count-words');
+  mkdirSync(path.join(dir, 'scripts'), { recursive: true });
+  writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: count-words\ndescription: Count words\n---\nCount words.\n');
+  writeFileSync(
+    path.join(dir, 'tools.json'),
+    JSON.stringify([{ name: 'count_words', description: 'Count words', script: 'scripts/count_words.js', parameters: { text: { type: 'string', description: 'text' } } }]),
+  );
+  writeFileSync(path.join(dir, 'scripts', 'count_words.js'), 'export default async (args) => ({ count: args.text.split(/\\s+/).length });');
+  writeFileSync(
+    path.join(root, 'greet.skill.md'),
+    '---\nname: greet\ndescription: Greets\nmetadata:\n  delegate: "inline://code,export default async function(ctx, { name }) { return `Hello, \\\\${name}!`; }"\n---\nGreet.\n',
+  );
+  return root;
+}
+
+async function runCli(argv: string[]): Promise<{ code: number; out: string }> {
+  let out = '';
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true));
+  const errSpy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    const code = await cmd.run(argv);
+    return { code, out };
+  } finally {
+    spy.mockRestore();
+    errSpy.mockRestore();
+  }
+}
+
+describe('skillyard run', () => {
+  const root = skillFolder();
+  it('runs a Skill Tools folder skill and prints {ok, result}', async () => {
+    const r = await runCli(['count_words', '--skill', path.join(root, 'count-words'), '--args', '{"text":"a b c"}', '--json']);
+    expect(r).toEqual({ code: 0, out: '{"ok":true,"result":{"count":3}}\n' });
+  });
+  it('runs a .skill.md inline delegate', async () => {
+    const r = await runCli(['greet', '--skill', path.join(root, 'greet.skill.md'), '--args', '{"name":"Ada"}', '--json']);
+    expect(JSON.parse(r.out)).toEqual({ ok: true, result: 'Hello, Ada!' });
+  });
+  it('a failing call prints {ok:false, error} and exits 1; usage errors exit 2', async () => {
+    const bad = await runCli(['count_words', '--skill', path.join(root, 'count-words'), '--args', '{}', '--json']);
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.out).error).toMatchObject({ code: 'params/invalid' });
+    expect((await runCli(['count_words', '--args', '{'])).code).toBe(2);
+    expect((await runCli(['x', '--skill', path.join(root, 'nope'), '--json'])).code).toBe(2);
+  });
+});
