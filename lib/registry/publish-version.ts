@@ -46,7 +46,9 @@ export async function publishVersion(db: Db, input: PublishInput): Promise<Publi
   const sizeBytes = input.files.reduce((n, f) => n + f.content.byteLength, 0);
   const tags = Array.from(new Set(manifest.tools.flatMap((t) => t.tags))).slice(0, 32);
 
-  return db.$transaction(async (tx) => {
+  // Two publishes of the same skill at once can collide on a unique key; the retry then
+  // sees the other's rows and answers as usual (for example version-exists).
+  const attempt = () => db.$transaction(async (tx) => {
     const skill = await tx.skill.upsert({
       where: { scopeName_name: { scopeName: scope, name: manifest.name } },
       create: {
@@ -112,4 +114,10 @@ export async function publishVersion(db: Db, input: PublishInput): Promise<Publi
       findings,
     };
   });
+  try {
+    return await attempt();
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'P2002') throw err;
+    return attempt();
+  }
 }

@@ -14,12 +14,17 @@ export type SeedReport = { published: string[]; unchanged: string[]; invalid: st
 async function ensureBundledScope(db: Db): Promise<void> {
   const existing = await db.scope.findUnique({ where: { name: BUNDLED_SCOPE } });
   if (existing) return;
-  const team = await db.team.upsert({
-    where: { slug: BUNDLED_SCOPE },
-    create: { slug: BUNDLED_SCOPE, name: 'Skillyard' },
-    update: {},
-  });
-  await db.scope.create({ data: { name: BUNDLED_SCOPE, kind: 'team', teamId: team.id } });
+  try {
+    const team = await db.team.upsert({
+      where: { slug: BUNDLED_SCOPE },
+      create: { slug: BUNDLED_SCOPE, name: 'Skillyard' },
+      update: {},
+    });
+    await db.scope.upsert({ where: { name: BUNDLED_SCOPE }, create: { name: BUNDLED_SCOPE, kind: 'team', teamId: team.id }, update: {} });
+  } catch (err) {
+    // a concurrent start created it between our read and write (unique violation)
+    if ((err as { code?: string }).code !== 'P2002') throw err;
+  }
 }
 
 export async function seedBundledSkills(db: Db, root = path.join(process.cwd(), 'skills')): Promise<SeedReport> {
@@ -31,7 +36,8 @@ export async function seedBundledSkills(db: Db, root = path.join(process.cwd(), 
     .sort();
   for (const dir of dirs) {
     const files = await readPackageDir(path.join(root, dir));
-    const { skills } = readSkillsFromFiles(files);
+    // under its folder name, which names a package that has no name of its own (Rye)
+    const { skills } = readSkillsFromFiles(files.map((f) => ({ path: `${dir}/${f.path}`, content: f.content })));
     for (const manifest of skills) {
       const version = manifest.version ?? '0.1.0';
       const label = `@${BUNDLED_SCOPE}/${manifest.name}@${version}`;
@@ -47,8 +53,14 @@ export async function seedBundledSkills(db: Db, root = path.join(process.cwd(), 
         report.unchanged.push(label);
         continue;
       }
-      await publishVersion(db, { scope: BUNDLED_SCOPE, manifest, files, version });
-      report.published.push(label);
+      try {
+        await publishVersion(db, { scope: BUNDLED_SCOPE, manifest, files, version });
+        report.published.push(label);
+      } catch (err) {
+        // another instance starting at the same moment published it first
+        if ((err as { code?: string }).code !== 'publish/version-exists') throw err;
+        report.unchanged.push(label);
+      }
     }
   }
   return report;

@@ -71,6 +71,8 @@ export async function executeRun(db: Db, run: ClaimedRun, signal: AbortSignal): 
         onObject: (component) => log.append('object', { component, timestamp: Date.now() }),
       },
       allowSubprocess: subprocessAllowed(),
+      // the kernel checks the run's allowed-tools too, not only the agent's policy
+      allowedTools: run.config.allowedTools || null,
     });
     const outcome = await runAgent({
       runId: run.id,

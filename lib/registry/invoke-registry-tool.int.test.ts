@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDb } from '../../test/db';
+import { sealSecret } from '../auth/secret-box';
+import { invokeRegistryTool } from './invoke-registry-tool';
+import { seedBundledSkills } from './seed-bundled-skills';
+import { serverSandbox } from './server-sandbox';
+
+let userId: string;
+
+beforeAll(async () => {
+  await seedBundledSkills(testDb());
+  const user = await testDb().user.create({ data: { name: 'Tokenholder' } });
+  userId = user.id;
+});
+afterAll(async () => {
+  await serverSandbox().close();
+});
+
+describe('invoking registry tools', () => {
+  it('runs a bundled tool in the sandbox through the whole pipeline', async () => {
+    const out = await invokeRegistryTool(testDb(), {
+      tool: 'count-words',
+      args: { text: 'One two three. Four five!' },
+      userId: null,
+    });
+    expect(out.skill).toBe('@skillyard/text-stats');
+    expect(out.result).toMatchObject({ words: 5, sentences: 2 });
+  });
+
+  it('answers a clear error for unknown tools and bad arguments, and keeps serving', async () => {
+    await expect(invokeRegistryTool(testDb(), { tool: 'no-such-tool', args: {}, userId: null })).rejects.toMatchObject({
+      code: 'tool/not-found',
+    });
+    await expect(invokeRegistryTool(testDb(), { tool: 'count-words', args: { text: 42 }, userId: null })).rejects.toMatchObject({
+      code: 'params/invalid',
+    });
+    const again = await invokeRegistryTool(testDb(), { tool: 'count-words', args: { text: 'still here' }, userId: null });
+    expect(again.result).toMatchObject({ words: 2 });
+  });
+
+  it('refuses a token-gated tool to a caller without the token', async () => {
+    await expect(invokeRegistryTool(testDb(), { tool: 'list-my-repos', args: {}, userId: null })).rejects.toMatchObject({
+      code: expect.stringMatching(/^(token\/missing|tool\/not-found)$/),
+    });
+    await expect(invokeRegistryTool(testDb(), { tool: 'list-my-repos', args: {}, userId })).rejects.toMatchObject({
+      code: expect.stringMatching(/^(token\/missing|tool\/not-found)$/),
+    });
+  });
+
+  it('lets a caller holding the OAuth token past the gate', async () => {
+    await testDb().heldToken.create({
+      data: { userId, issuer: '@oauth/github', claims: ['account'], secret: sealSecret('gho_test'), expiresAt: null },
+    });
+    // past the gate the tool tries the network, which is unreachable here: any error now
+    // comes from the handler or the net capability, never from the token gate
+    const outcome = await invokeRegistryTool(testDb(), { tool: 'list-my-repos', args: { limit: 1 }, userId }).then(
+      (out) => ({ ok: true as const, out }),
+      (err: { code?: string }) => ({ ok: false as const, code: err.code }),
+    );
+    if (!outcome.ok) expect(outcome.code).not.toMatch(/^token\//);
+  });
+});
