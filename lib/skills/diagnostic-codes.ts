@@ -113,6 +113,7 @@ export const DIAGNOSTIC_CODES = {
   'schema/type-invalid': e('type is not a JSON Schema type', `${RY} rule 7`),
   'signature/hash-mismatch': e('the file changed after it was signed', SP),
   'signature/invalid': e('the Ed25519 signature does not verify with the known key', SP),
+  'signature/placeholder': w('the signature line is the unfilled template rye:signed:TIMESTAMP:HASH:SIGNATURE:KEYID', RY),
   'signature/malformed': e('a rye:signed comment cannot be parsed', SP),
   'skill/allowed-tools-invalid': e('allowed-tools is not a string/list, or a specifier is unbalanced', AA),
   'skill/description-invalid': e('description is not a string', AS),

@@ -220,6 +220,7 @@ export function checkToolSchema(schema: unknown, scope: FileScope, base: string,
     if (s.type === undefined && s.$resolve === undefined && s.$ref === undefined) scope.warn('schema/params-type-missing', 'params schema should declare "type": "object"', base);
     else if (s.type !== undefined && s.type !== 'object') {
       scope.error('schema/params-not-object', `params must be a schema of type "object" (tool arguments are an object), not ${JSON.stringify(s.type)}`, ptr(base, 'type'));
+      return null;
     }
   }
   const before = scope.sink.list.length;

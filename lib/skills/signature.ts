@@ -18,7 +18,7 @@ export type ParsedSignature = {
   lineIndex: number;
 };
 
-export type SignatureFinding = { signature: ParsedSignature } | { malformed: string; lineIndex: number } | null;
+export type SignatureFinding = { signature: ParsedSignature } | { malformed: string; lineIndex: number } | { placeholder: true; lineIndex: number } | null;
 
 /** Accepted forms of a trusted key: PEM text (public or private), raw 32 bytes, or a KeyObject. */
 export type TrustedKey = string | Uint8Array | KeyObject;
@@ -45,6 +45,7 @@ export function findSignature(text: string): SignatureFinding {
   for (let idx = 0; idx < lines.length; idx++) {
     const m = SIGNATURE_LINE.exec(lines[idx].replace(/\r?\n$/, ''));
     if (!m) continue;
+    if (m[1] === 'TIMESTAMP:HASH:SIGNATURE:KEYID') return { placeholder: true, lineIndex: idx };
     const parts = m[1].split(':');
     if (parts.length < 4) return { malformed: 'expected rye:signed:TIMESTAMP:HASH:SIGNATURE:KEYID', lineIndex: idx };
     const keyId = parts.pop()!;
@@ -156,7 +157,7 @@ export function signText(
   let index = 0;
   let body = text;
   if (found) {
-    index = found && 'signature' in found ? found.signature.lineIndex : found.lineIndex;
+    index = 'signature' in found ? found.signature.lineIndex : found.lineIndex;
     body = removeLine(text, index);
   } else if (text.startsWith('#!')) index = 1;
   const hash = hashSignedText(body);

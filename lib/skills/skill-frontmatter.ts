@@ -38,7 +38,7 @@ export type SkillFrontmatter = {
   delegate: string | null;
 };
 
-export type MarkdownSkill = { fm: SkillFrontmatter | null; body: string; bodyLine: number };
+export type MarkdownSkill = { fm: SkillFrontmatter | null; body: string; bodyLine: number; /** scope with the frontmatter's line map */ fmScope: FileScope };
 
 /** Parse a markdown skill file's frontmatter and body. `fm` is null when unusable. */
 export function readMarkdownSkill(text: string, pkg: Pkg, scope: FileScope): MarkdownSkill {
@@ -46,11 +46,11 @@ export function readMarkdownSkill(text: string, pkg: Pkg, scope: FileScope): Mar
   const bodyLine = split.yaml === null ? 1 : split.yamlLine + split.yaml.split('\n').length;
   if (split.yaml === null) {
     scope.error('frontmatter/missing', 'the file must start with YAML frontmatter between --- lines (name, description)', undefined, 1);
-    return { fm: null, body: split.body, bodyLine };
+    return { fm: null, body: split.body, bodyLine, fmScope: scope };
   }
   if (split.unterminated) {
     scope.error('frontmatter/unterminated', 'the frontmatter has no closing --- line', undefined, split.yamlLine - 1);
-    return { fm: null, body: '', bodyLine };
+    return { fm: null, body: '', bodyLine, fmScope: scope };
   }
   let parsed;
   try {
@@ -59,12 +59,12 @@ export function readMarkdownSkill(text: string, pkg: Pkg, scope: FileScope): Mar
     const err = e as LocatedParseError;
     const code = err.code === 'depth' ? 'yaml/limit-exceeded' : 'yaml/invalid';
     scope.error(code, `frontmatter: ${err.message}`, undefined, (err.line ?? 1) + split.yamlLine - 1);
-    return { fm: null, body: split.body, bodyLine };
+    return { fm: null, body: split.body, bodyLine, fmScope: scope };
   }
   const fmScope = scope.with(parsed.lines, split.yamlLine - 1);
   for (const w of parsed.warnings) fmScope.warn('yaml/warning', w.message, undefined, w.line + split.yamlLine - 1);
   const fm = readFrontmatterObject(parsed.value, pkg, fmScope);
-  return { fm, body: split.body, bodyLine };
+  return { fm, body: split.body, bodyLine, fmScope };
 }
 
 /** Apply the frontmatter rules to a parsed object (YAML or a code skill's literal). */

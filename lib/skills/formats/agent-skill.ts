@@ -15,13 +15,13 @@ export function readAgentSkill(pkg: Pkg): SkillManifest {
   if (text === null) return m;
   const scope = pkg.scope('SKILL.md');
   m.signature = verifyFileSignature(text, pkg, 'SKILL.md');
-  const { fm, body, bodyLine } = readMarkdownSkill(text, pkg, scope);
+  const { fm, body, bodyLine, fmScope } = readMarkdownSkill(text, pkg, scope);
   m.instructions = checkInstructions(body, pkg, scope, bodyLine);
   if (!fm) return m;
   if (fm.name) {
     m.name = fm.name;
     if (pkg.dirName !== null && fm.name !== pkg.dirName) {
-      scope.error('skill/name-dir-mismatch', `name "${fm.name}" must match the folder name "${pkg.dirName}"`, '/name');
+      fmScope.error('skill/name-dir-mismatch', `name "${fm.name}" must match the folder name "${pkg.dirName}"`, '/name');
     }
   } else m.name = nameFromPath(pkg.dirName ?? 'unnamed');
   m.description = fm.description;
@@ -32,7 +32,7 @@ export function readAgentSkill(pkg: Pkg): SkillManifest {
   if (pkg.has('tools.json')) m.tools.push(...readToolsJson(pkg, 'tools.json', 'skill-tools'));
   if (fm.delegate) {
     // A delegating folder skill is itself a tool named after the skill.
-    const d = resolveDelegate(fm.delegate, pkg, scope, '/metadata/delegate', '');
+    const d = resolveDelegate(fm.delegate, pkg, fmScope, '/metadata/delegate', '');
     const t = newTool(m.name, m.name);
     t.description = m.description;
     t.role = fm.role ?? 'context';
@@ -41,10 +41,10 @@ export function readAgentSkill(pkg: Pkg): SkillManifest {
     t.params = fm.params;
     t.returns = fm.returns;
     if (d) t.handler = { kind: d.kind, ref: d.ref };
-    if (m.tools.some((x) => x.name === t.name)) scope.error('tool/duplicate-name', `tools.json already declares a tool named "${t.name}"`, '/name');
+    if (m.tools.some((x) => x.name === t.name)) fmScope.error('tool/duplicate-name', `tools.json already declares a tool named "${t.name}"`, '/name');
     else m.tools.unshift(t);
   } else if (fm.params || fm.returns) {
-    scope.warn('skill/params-without-tool', 'metadata.params/returns have no effect without metadata.delegate (an instruction-only skill takes no arguments)', '/metadata');
+    fmScope.warn('skill/params-without-tool', 'metadata.params/returns have no effect without metadata.delegate (an instruction-only skill takes no arguments)', '/metadata');
   }
   if (!m.instructions && m.tools.length === 0) scope.warn('skill/instructions-empty', 'SKILL.md has no instructions and the skill has no tools', undefined, bodyLine);
   return m;

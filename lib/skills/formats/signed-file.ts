@@ -7,6 +7,10 @@ export function verifyFileSignature(text: string, pkg: Pkg, rel: string): SkillS
   const found = findSignature(text);
   if (!found) return null;
   const scope = pkg.scope(rel);
+  if ('placeholder' in found) {
+    scope.warn('signature/placeholder', 'the signature line is the template placeholder; sign the file (skillyard sign) or remove the line', undefined, found.lineIndex + 1);
+    return null;
+  }
   if ('malformed' in found) {
     scope.error('signature/malformed', `signature comment is malformed: ${found.malformed}`, undefined, found.lineIndex + 1);
     return null;

@@ -16,12 +16,12 @@ export function readSkillMd(pkg: Pkg, rel: string): SkillManifest {
   if (text === null) return m;
   const scope = pkg.scope(rel);
   m.signature = verifyFileSignature(text, pkg, rel);
-  const { fm, body, bodyLine } = readMarkdownSkill(text, pkg, scope);
+  const { fm, body, bodyLine, fmScope } = readMarkdownSkill(text, pkg, scope);
   m.instructions = checkInstructions(body, pkg, scope, bodyLine);
   if (!fm) return m;
   if (fm.name) {
     m.name = fm.name;
-    if (fm.name !== stem) scope.warn('skill/name-file-mismatch', `name "${fm.name}" differs from the file name "${base}" (expected ${fm.name}.skill.md)`, '/name');
+    if (fm.name !== stem) fmScope.warn('skill/name-file-mismatch', `name "${fm.name}" differs from the file name "${base}" (expected ${fm.name}.skill.md)`, '/name');
   }
   m.description = fm.description;
   m.allowedTools = fm.allowedTools;
@@ -37,7 +37,7 @@ export function readSkillMd(pkg: Pkg, rel: string): SkillManifest {
   t.handler = { kind: 'markdown', ref: rel };
   if (fm.delegate) {
     const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
-    const d = resolveDelegate(fm.delegate, pkg, scope, '/metadata/delegate', dir);
+    const d = resolveDelegate(fm.delegate, pkg, fmScope, '/metadata/delegate', dir);
     if (d) {
       t.handler = { kind: d.kind, ref: d.ref };
       if (d.file && !m.files.includes(d.file)) m.files.push(d.file);

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalToolName, isSemver, isValidSkillName, isValidToolName, nameFromPath, normalizeTag, normalizeTags } from './names';
+
+describe('names', () => {
+  it('canonical tool names turn underscores into hyphens', () => {
+    expect(canonicalToolName('count_words')).toBe('count-words');
+    expect(canonicalToolName('Deploy_Service')).toBe('deploy-service');
+    expect(isValidToolName(canonicalToolName('a__b'))).toBe(true);
+    expect(isValidToolName(canonicalToolName('has space'))).toBe(false);
+    expect(isValidToolName('-leading')).toBe(false);
+  });
+  it('skill names follow the Agent Skills rule', () => {
+    expect(isValidSkillName('text-stats')).toBe(true);
+    expect(isValidSkillName('a')).toBe(true);
+    expect(isValidSkillName('a'.repeat(64))).toBe(true);
+    expect(isValidSkillName('a'.repeat(65))).toBe(false);
+    for (const bad of ['', 'Text', 'a--b', '-a', 'a-', 'a_b', 'a b', 'ä']) expect(isValidSkillName(bad), bad).toBe(false);
+  });
+  it('tags are lowercase-with-hyphens, deduplicated', () => {
+    expect(normalizeTag('Data Science')).toBe('data-science');
+    expect(normalizeTag('  C++ / Rust ')).toBe('c-rust');
+    expect(normalizeTags(['JSON', 'json', 'Web_API', '   '])).toEqual(['json', 'web-api']);
+  });
+  it('semver', () => {
+    expect(isSemver('1.0.0')).toBe(true);
+    expect(isSemver('1.0.0-beta.1+build.5')).toBe(true);
+    expect(isSemver('1.0')).toBe(false);
+    expect(isSemver('01.0.0')).toBe(false);
+  });
+  it('names from paths', () => {
+    expect(nameFromPath('My Tool.skill.md')).toBe('my-tool');
+    expect(nameFromPath('___')).toBe('unnamed');
+  });
+});
