@@ -1,0 +1,98 @@
+'use server';
+// The playground's mutations from the browser: start a run, fork one. Each parses its
+// input, checks access through lib/runs, and hands the browser the run's control token
+// as an httpOnly cookie (the API reads the same cookie for cancel and manual turns).
+import { cookies, headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { z } from 'zod';
+import { db } from '@/lib/db/client';
+import { isAppError } from '@/lib/errors';
+import { runCookieName } from '@/lib/api/run-access';
+import { createRun } from '@/lib/runs/create-run';
+import { forkRun } from '@/lib/runs/fork-run';
+import { RunConfigSchema } from '@/lib/runs/run-config';
+
+export type StartRunState = { error: string | null; field?: string };
+
+// Runs are anonymous for now (no web sign-in yet): the control token is the creator's key.
+const RUN_COOKIE_MAX_AGE = 60 * 60 * 24 * 30;
+
+async function rememberControlToken(runId: string, controlToken: string) {
+  const h = await headers();
+  // tests and local use run over plain http: mark the cookie secure only behind https
+  const proto = h.get('x-forwarded-proto')?.split(',')[0]?.trim() ?? (h.get('origin')?.startsWith('https:') ? 'https' : 'http');
+  (await cookies()).set(runCookieName(runId), controlToken, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: proto === 'https',
+    maxAge: RUN_COOKIE_MAX_AGE,
+  });
+}
+
+const optionalInt = (v: FormDataEntryValue | null) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined);
+const optionalText = (v: FormDataEntryValue | null) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+
+function describe(err: z.ZodError): StartRunState {
+  const issue = err.issues[0];
+  const field = issue?.path.map(String).join('.') || undefined;
+  return { error: `${issue?.message ?? 'invalid input'}${field ? ` (${field})` : ''}`, field: field?.split('.')[0] };
+}
+
+export async function startRun(_prev: StartRunState, form: FormData): Promise<StartRunState> {
+  const provider = String(form.get('provider') ?? '');
+  let script: unknown = undefined;
+  const scriptText = optionalText(form.get('script'));
+  if (provider === 'scripted' && scriptText) {
+    try {
+      script = JSON.parse(scriptText);
+    } catch (err) {
+      return { error: `The script is not valid JSON: ${(err as Error).message}`, field: 'script' };
+    }
+  }
+  const parsed = RunConfigSchema.safeParse({
+    skills: form.getAll('skill').map(String).filter(Boolean),
+    allowedTools: optionalText(form.get('allowedTools')) ?? null,
+    provider,
+    model: optionalText(form.get('model')) ?? null,
+    script: script ?? null,
+    task: String(form.get('task') ?? '').trim(),
+    maxTurns: optionalInt(form.get('maxTurns')),
+    maxSteps: optionalInt(form.get('maxSteps')),
+    visibility: optionalText(form.get('visibility')),
+  });
+  if (!parsed.success) return describe(parsed.error);
+
+  let id: string;
+  try {
+    const run = await createRun(db(), { config: parsed.data, userId: null });
+    await rememberControlToken(run.id, run.controlToken);
+    id = run.id;
+  } catch (err) {
+    if (isAppError(err)) return { error: err.message };
+    if (err instanceof z.ZodError) return describe(err);
+    console.error('[playground] could not start a run:', err);
+    return { error: 'Something went wrong on our side; the run was not started.' };
+  }
+  redirect(`/playground/runs/${id}`);
+}
+
+const RunId = z.string().regex(/^[a-z0-9]{20,40}$/);
+
+export async function forkRunAction(runId: string): Promise<{ error: string }> {
+  const id = RunId.safeParse(runId);
+  if (!id.success) return { error: 'No such run.' };
+  const jar = await cookies();
+  let forkId: string;
+  try {
+    // anyone who can see the run may fork it; the fork is theirs (a new control token)
+    const fork = await forkRun(db(), id.data, { userId: null, controlToken: jar.get(runCookieName(id.data))?.value ?? null });
+    await rememberControlToken(fork.id, fork.controlToken);
+    forkId = fork.id;
+  } catch (err) {
+    if (isAppError(err)) return { error: err.message };
+    console.error('[playground] could not fork a run:', err);
+    return { error: 'Something went wrong on our side; the run was not forked.' };
+  }
+  redirect(`/playground/runs/${forkId}`);
+}

@@ -1,0 +1,43 @@
+import type { Metadata } from 'next';
+import { db } from '@/lib/db/client';
+import { getSkill } from '@/lib/registry/get-skill';
+import { parseSkillRef } from '@/lib/registry/load-skill-version';
+import { availableProviders } from '@/lib/runs/server-providers';
+import { PlaygroundForm, type SelectedSkill } from './playground-form';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Playground' };
+
+const DEFAULT_SKILL = '@skillyard/slugify';
+
+async function preselect(ref: string): Promise<SelectedSkill | null> {
+  try {
+    const { scope, name } = parseSkillRef(ref);
+    const skill = await getSkill(db(), { scope, name });
+    return {
+      ref: `@${skill.scope}/${skill.name}`,
+      description: skill.description,
+      tools: skill.manifest.tools.filter((t) => t.visibility !== 'hidden').map((t) => t.name),
+    };
+  } catch {
+    return null;
+  }
+}
+
+export default async function PlaygroundPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const requested = typeof params.skill === 'string' ? params.skill : null;
+  const initial = (requested && (await preselect(requested))) || (await preselect(DEFAULT_SKILL));
+  return (
+    <div className="space-y-6">
+      <header className="space-y-2">
+        <h1 className="text-3xl font-semibold tracking-tight">Playground</h1>
+        <p className="max-w-3xl text-zinc-600 dark:text-zinc-400">
+          Give an agent some skills and a task. It works in code: each turn it writes JavaScript that calls the skills&apos;
+          tools in a sandbox, and you watch every step live. Runs are unlisted: anyone with the link can watch them.
+        </p>
+      </header>
+      <PlaygroundForm providers={availableProviders()} initialSkills={initial ? [initial] : []} />
+    </div>
+  );
+}
