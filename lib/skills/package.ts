@@ -63,7 +63,7 @@ export class Pkg {
     else if (f.symlink) {
       /* reported once by the tree walk */
     } else if (f.tooLarge || (f.content && f.content.length > this.opts.limits.maxFileBytes)) {
-      scope.error('file/too-large', `${rel} is ${f.size} bytes; the limit for one file is ${this.opts.limits.maxFileBytes}`);
+      scope.error('file/too-large', `${this.treePath(rel)} is ${f.size} bytes; the limit for one file is ${this.opts.limits.maxFileBytes}`);
     } else if (f.unreadable || !f.content) scope.error('file/unreadable', `${rel} could not be read${f.unreadable ? `: ${f.unreadable}` : ''}`);
     else {
       const d = decodeText(f.content);
