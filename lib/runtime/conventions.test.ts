@@ -95,6 +95,21 @@ describe('handler calling conventions (each seed format runs unchanged)', () => 
     await expect(manager.invoke('fails', {})).rejects.toMatchObject({ code: 'tool/failed', message: "'rye/fails' failed: disk full" });
   });
 
+  it('relative imports of package files are bundled (.js specifiers find .ts files); escapes are refused', async () => {
+    const s = skill('pkg', [tool('use-helper', { params: obj, handler: { kind: 'ts', ref: 'src/tools/use_helper.ts' } }), tool('escape', { handler: { kind: 'js', ref: 'src/esc.js' } })], {
+      format: 'malv',
+      files: {
+        'src/tools/use_helper.ts': "import { shout } from './lib/text.js';\nimport data from '../data.json';\nexport default async (input: { w: string }) => shout(input.w) + data.suffix;",
+        'src/tools/lib/text.ts': 'export const shout = (s: string): string => s.toUpperCase();',
+        'src/data.json': '{ "suffix": "!" }',
+        'src/esc.js': "import x from '../../outside.js'; export default () => x;",
+      },
+    });
+    const { manager } = createManager(sb(), [s]);
+    expect(await manager.invoke('use-helper', { w: 'hi' })).toBe('HI!');
+    await expect(manager.invoke('escape')).rejects.toMatchObject({ code: 'runtime/compile-error', message: expect.stringContaining('outside the package') });
+  });
+
   it('a module without a matching export says so', async () => {
     const s = skill('x', [tool('x', { handler: { kind: 'js', ref: 'x.js' } })], { files: { 'x.js': 'export const y = 1;' } });
     await expect(createManager(sb(), [s]).manager.invoke('x')).rejects.toMatchObject({ code: 'tool/no-handler' });

@@ -7,7 +7,7 @@ import type { ToolManifest } from '../skills/types';
 import { checkAllowedTools, mayListTool, parseAllowedTools, type AllowedToolsSpec } from './allowed-tools';
 import { callCapability, grantedCapabilities, hostMethodsFor } from './capabilities/grant';
 import type { CapabilityName, CapabilityScope } from './capabilities/types';
-import { compileHandlerModule, sourceHash } from './compile';
+import { compileHandlerModule, compileHandlerPackage, sourceHash } from './compile';
 import { conventionFor, ryeFailure } from './conventions';
 import { markdownBody, parseDelegate } from './delegates';
 import { RuntimeError, isRuntimeErrorCode, toRuntimeError } from './errors';
@@ -190,9 +190,11 @@ export function createToolManager(opts: ToolManagerOptions): ToolManager {
       case 'ts':
       case 'inline-code': {
         const path = requireRef(entry, ref);
-        const loader = /\.(c|m)?ts$/.test(path) || kind === 'ts' ? 'ts' : 'js';
         const key = `file:${skill.manifest.name}@${skill.manifest.version ?? ''}:${path}`;
-        return runSandboxed(entry, frame, lctx, args, tokens, ctxArgs, isMiddleware, key, async () => compileHandlerModule(await readPackageFile(skill, path), loader));
+        const files = skill.manifest.files.includes(path) ? skill.manifest.files : [...skill.manifest.files, path];
+        return runSandboxed(entry, frame, lctx, args, tokens, ctxArgs, isMiddleware, key, () =>
+          compileHandlerPackage(path, files, (p) => readPackageFile(skill, p)),
+        );
       }
       case 'markdown': {
         if (ref && !ref.endsWith('.skill.md')) {
