@@ -1,7 +1,7 @@
 // Agent Skills folder: SKILL.md (+ optional Skill Tools tools.json and scripts/).
 
 import { resolveDelegate } from '../delegate';
-import { nameFromPath } from '../names';
+import { canonicalToolName, isValidToolName, nameFromPath } from '../names';
 import { newManifest, newTool, type Pkg } from '../package';
 import { checkInstructions, readMarkdownSkill } from '../skill-frontmatter';
 import { verifyFileSignature } from './signed-file';
@@ -33,7 +33,7 @@ export function readAgentSkill(pkg: Pkg): SkillManifest {
   if (fm.delegate) {
     // A delegating folder skill is itself a tool named after the skill.
     const d = resolveDelegate(fm.delegate, pkg, fmScope, '/metadata/delegate', '');
-    const t = newTool(m.name, m.name);
+    const t = newTool(isValidToolName(canonicalToolName(m.name)) ? canonicalToolName(m.name) : nameFromPath(m.name), m.name);
     t.description = m.description;
     t.role = fm.role ?? 'context';
     t.visibility = fm.visibility;

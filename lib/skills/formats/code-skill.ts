@@ -2,7 +2,7 @@
 // `export const frontmatter = {...}` read from the AST (never imported).
 
 import { ptr } from '../diagnostic-sink';
-import { canonicalToolName, nameFromPath } from '../names';
+import { canonicalToolName, isValidToolName, nameFromPath } from '../names';
 import { newManifest, newTool, type Pkg } from '../package';
 import { readFrontmatterObject } from '../skill-frontmatter';
 import { parseTsModule } from '../ts-literal';
@@ -43,7 +43,7 @@ export function readCodeSkill(pkg: Pkg, rel: string): SkillManifest {
   m.allowedTools = fm.allowedTools;
   m.metadata = fm.metadata;
   m.version = fm.version;
-  t.name = canonicalToolName(m.name);
+  if (isValidToolName(canonicalToolName(m.name))) t.name = canonicalToolName(m.name);
   t.sourceName = m.name;
   t.description = m.description;
   t.role = fm.role;

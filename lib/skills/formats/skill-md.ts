@@ -1,7 +1,7 @@
 // Single-file skill: <name>.skill.md, itself one tool (markdown, or its delegate).
 
 import { resolveDelegate } from '../delegate';
-import { canonicalToolName, nameFromPath } from '../names';
+import { canonicalToolName, isValidToolName, nameFromPath } from '../names';
 import { newManifest, newTool, type Pkg } from '../package';
 import { checkInstructions, readMarkdownSkill } from '../skill-frontmatter';
 import { verifyFileSignature } from './signed-file';
@@ -27,7 +27,8 @@ export function readSkillMd(pkg: Pkg, rel: string): SkillManifest {
   m.allowedTools = fm.allowedTools;
   m.metadata = fm.metadata;
   m.version = fm.version;
-  const t = newTool(canonicalToolName(m.name), m.name);
+  // An invalid name is reported once (skill/name-invalid); the tool ref still has to be valid.
+  const t = newTool(isValidToolName(canonicalToolName(m.name)) ? canonicalToolName(m.name) : nameFromPath(stem), m.name);
   t.description = m.description;
   t.role = fm.role;
   t.visibility = fm.visibility;

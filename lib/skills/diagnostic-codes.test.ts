@@ -1,0 +1,34 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DIAGNOSTIC_CODES } from './diagnostic-codes';
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? (e.name === 'fixtures' ? [] : sources(path.join(dir, e.name))) : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [path.join(dir, e.name)] : [],
+  );
+}
+
+describe('diagnostic codes', () => {
+  const emitted = new Set<string>();
+  for (const f of sources(__dirname)) {
+    if (f.endsWith('diagnostic-codes.ts')) continue;
+    for (const m of readFileSync(f, 'utf8').matchAll(/(?:error|warn|add)\(\s*(?:'(?:error|warning)',\s*)?'([a-z]+\/[a-z0-9-]+)'|'([a-z]+\/[a-z0-9-]+)' : '([a-z]+\/[a-z0-9-]+)'|code: '([a-z]+\/[a-z0-9-]+)'/g)) {
+      for (const c of m.slice(1)) if (c) emitted.add(c);
+    }
+  }
+
+  it('every code the readers emit is registered, and every registered code is emitted', () => {
+    const registered = Object.keys(DIAGNOSTIC_CODES);
+    expect([...emitted].filter((c) => !registered.includes(c)).sort()).toEqual([]);
+    expect(registered.filter((c) => !emitted.has(c)).sort()).toEqual([]);
+    expect(emitted.size).toBeGreaterThan(100);
+  });
+
+  it('docs/diagnostics.md lists every code with its severity', () => {
+    const doc = readFileSync(path.join(__dirname, '../../docs/diagnostics.md'), 'utf8');
+    for (const [code, e] of Object.entries(DIAGNOSTIC_CODES)) {
+      expect(doc, code).toMatch(new RegExp(`\\| \`${code.replace('/', '\\/')}\` \\| ${e.severity} \\|`));
+    }
+  });
+});
