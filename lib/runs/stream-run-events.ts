@@ -10,7 +10,8 @@ const HEARTBEAT_MS = 15_000;
 const encoder = new TextEncoder();
 
 function frame(event: StoredRunEvent): Uint8Array {
-  const payload = JSON.stringify({ seq: event.seq, type: event.type, createdAt: event.createdAt, ...event.data });
+  // the run's seq wins over the agent's own `seq` inside the data (they differ once the run adds events)
+  const payload = JSON.stringify({ ...event.data, seq: event.seq, type: event.type, createdAt: event.createdAt });
   return encoder.encode(`id: ${event.seq}\ndata: ${payload}\n\n`);
 }
 
