@@ -182,7 +182,7 @@ export function PlaygroundForm({ providers, initialSkills }: { providers: string
   };
 
   return (
-    <form action={formAction} className="grid gap-6 lg:grid-cols-[1fr_20rem]" data-testid="playground-form">
+    <form action={formAction} className="grid gap-6 lg:grid-cols-[1fr_23rem]" data-testid="playground-form">
       <div className="min-w-0 space-y-6">
         <section className="space-y-4 rounded-xl border border-zinc-200 p-5 dark:border-zinc-800">
           <SkillPicker selected={skills} onChange={setSkills} />

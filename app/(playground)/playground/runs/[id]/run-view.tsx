@@ -58,7 +58,10 @@ function useRunTrace(runId: string, initialStatus: RunStatus) {
     source.onopen = () => setConnection('live');
     source.onmessage = (m) => {
       try {
-        queue.push(JSON.parse(m.data) as RunEvent);
+        const event = JSON.parse(m.data) as RunEvent;
+        // the SSE id is the run's sequence number (what a reconnect resumes after)
+        const id = Number(m.lastEventId);
+        queue.push(Number.isInteger(id) && id > 0 ? { ...event, seq: id } : event);
         schedule();
       } catch {
         // a malformed frame is skipped; the seq check will show the gap

@@ -100,7 +100,7 @@ const InvokeCall = memo(
   (a, b) => a.node === b.node && a.rev === b.rev,
 );
 
-function describeNote(e: RunEvent): { tone: 'info' | 'warn' | 'error' | 'ok'; title: string; detail?: React.ReactNode; testId: string } {
+function describeNote(e: RunEvent, resolved: boolean): { tone: 'info' | 'warn' | 'error' | 'ok'; title: string; detail?: React.ReactNode; testId: string } {
   const err = (e.error ?? {}) as TraceError;
   switch (e.type) {
     case 'agent-start': {
@@ -127,7 +127,9 @@ function describeNote(e: RunEvent): { tone: 'info' | 'warn' | 'error' | 'ok'; ti
       };
     }
     case 'awaiting-input':
-      return { tone: 'warn', testId: 'awaiting-input', title: `Waiting for the code of turn ${String(e.turnNumber)}` };
+      return resolved
+        ? { tone: 'info', testId: 'input-received', title: `Turn ${String(e.turnNumber)} written by a person` }
+        : { tone: 'warn', testId: 'awaiting-input', title: `Waiting for the code of turn ${String(e.turnNumber)}…` };
     case 'error':
       return { tone: 'error', testId: 'model-error', title: `Model request failed (attempt ${String(e.attempt ?? 1)})`, detail: <ErrorBox error={err} /> };
     case 'retry':
@@ -165,7 +167,8 @@ const TONES = {
   ok: 'border-emerald-200 bg-emerald-50 text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-200',
 };
 
-const NoteView = memo(function NoteView({ note }: { note: NoteBlock }) {
+const NoteView = memo(
+  function NoteView({ note }: { note: NoteBlock; rev: number }) {
   const e = note.event;
   if (e.type === 'object') {
     return (
@@ -174,7 +177,7 @@ const NoteView = memo(function NoteView({ note }: { note: NoteBlock }) {
       </li>
     );
   }
-  const { tone, title, detail, testId } = describeNote(e);
+  const { tone, title, detail, testId } = describeNote(e, !!note.resolved);
   return (
     <li data-testid="trace-item" data-type={e.type} data-seqs={note.seqs.join(',')}>
       <div data-testid={testId} className={`space-y-1.5 rounded-lg border px-3 py-2 text-sm ${TONES[tone]}`}>
@@ -183,7 +186,9 @@ const NoteView = memo(function NoteView({ note }: { note: NoteBlock }) {
       </div>
     </li>
   );
-});
+  },
+  (a, b) => a.note === b.note && a.rev === b.rev,
+);
 
 const TurnView = memo(
   function TurnView({ turn }: { turn: TurnBlock; rev: number }) {
@@ -215,19 +220,18 @@ const TurnView = memo(
             {turn.text}
           </p>
         )}
-        {turn.calls.map((c) =>
-          c.via === 'model' ? <InvokeCall key={c.key} node={c} rev={c.rev} /> : (
+        {turn.items.map((c) =>
+          c.kind === 'note' ? (
+            <ul key={c.key}>
+              <NoteView note={c} rev={c.rev} />
+            </ul>
+          ) : c.via === 'model' ? (
+            <InvokeCall key={c.key} node={c} rev={c.rev} />
+          ) : (
             <ul key={c.key}>
               <CodeCall node={c} rev={c.rev} />
             </ul>
           ),
-        )}
-        {turn.notes.length > 0 && (
-          <ul className="space-y-2">
-            {turn.notes.map((n) => (
-              <NoteView key={n.key} note={n} />
-            ))}
-          </ul>
         )}
       </li>
     );
@@ -238,7 +242,7 @@ const TurnView = memo(
 export function Timeline({ blocks }: { blocks: Block[] }) {
   return (
     <ol data-testid="timeline" className="space-y-3" aria-label="Run trace">
-      {blocks.map((b) => (b.kind === 'turn' ? <TurnView key={b.key} turn={b} rev={b.rev} /> : <NoteView key={b.key} note={b} />))}
+      {blocks.map((b) => (b.kind === 'turn' ? <TurnView key={b.key} turn={b} rev={b.rev} /> : <NoteView key={b.key} note={b} rev={b.rev} />))}
     </ol>
   );
 }

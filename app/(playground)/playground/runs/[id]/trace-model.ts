@@ -6,6 +6,7 @@ export type RunEvent = { seq: number; type: string; createdAt: string; [field: s
 export type TraceError = { code: string; message: string };
 
 export type CallNode = {
+  kind: 'call';
   key: string;
   rev: number;
   seqs: number[];
@@ -33,13 +34,13 @@ export type TurnBlock = {
   endedAt?: string;
   text: string;
   reasoning: string;
-  calls: CallNode[];
-  notes: NoteBlock[];
+  /** model tool calls (with their code's calls nested) and notes, in order */
+  items: Array<CallNode | NoteBlock>;
   end?: { toolCalls: number; finished: boolean; directive: unknown };
 };
 
 /** An event shown on its own: start, errors, retries, objects, awaiting input, the end. */
-export type NoteBlock = { kind: 'note'; key: string; rev: number; seqs: number[]; event: RunEvent };
+export type NoteBlock = { kind: 'note'; key: string; rev: number; seqs: number[]; event: RunEvent; resolved?: boolean };
 
 export type Block = TurnBlock | NoteBlock;
 
@@ -77,6 +78,7 @@ export class TraceBuilder {
   private invokes = new Map<string, CallNode>();
   private pendingCode = new Map<string, CallNode[]>();
   private openTurn: TurnBlock | null = null;
+  private waiting: { note: Block | CallNode | NoteBlock | undefined; turn: TurnBlock | undefined } | null = null;
 
   constructor(status: RunStatus) {
     this.state = emptyTrace(status);
@@ -90,7 +92,7 @@ export class TraceBuilder {
     const n = asNumber(event.turnNumber) ?? 0;
     let turn = this.turns.get(n);
     if (!turn) {
-      turn = { kind: 'turn', key: `t${n}`, rev: 0, seqs: [], turnNumber: n, startedAt: event.createdAt, text: '', reasoning: '', calls: [], notes: [] };
+      turn = { kind: 'turn', key: `t${n}`, rev: 0, seqs: [], turnNumber: n, startedAt: event.createdAt, text: '', reasoning: '', items: [] };
       this.turns.set(n, turn);
       this.state.blocks.push(turn);
       this.openTurn = turn;
@@ -111,7 +113,16 @@ export class TraceBuilder {
     s.count++;
     if (s.status === 'queued') s.status = 'running';
     s.startedAt ??= event.createdAt;
-    if (s.awaitingTurn !== null && event.type !== 'awaiting-input') s.awaitingTurn = null;
+    if (s.awaitingTurn !== null && event.type !== 'awaiting-input') {
+      s.awaitingTurn = null;
+      // the wait is over: its note now says so
+      if (this.waiting?.note?.kind === 'note') {
+        this.waiting.note.resolved = true;
+        this.waiting.note.rev++;
+        if (this.waiting.turn) this.waiting.turn.rev++;
+      }
+      this.waiting = null;
+    }
 
     switch (event.type) {
       case 'turn-start': {
@@ -147,6 +158,7 @@ export class TraceBuilder {
         const callId = asText(event.callId);
         const via = event.via === 'code' ? 'code' : 'model';
         const node: CallNode = {
+          kind: 'call',
           key: `c${event.seq}`,
           rev: 0,
           seqs: [event.seq],
@@ -162,7 +174,7 @@ export class TraceBuilder {
         if (parent) {
           parent.children.push(node);
           parent.rev++;
-        } else turn.calls.push(node);
+        } else turn.items.push(node);
         if (via === 'model') this.invokes.set(callId, node);
         else this.pendingCode.set(callId, [...(this.pendingCode.get(callId) ?? []), node]);
         break;
@@ -179,7 +191,7 @@ export class TraceBuilder {
           if (i >= 0) [node] = queue.splice(i, 1);
         } else node = this.invokes.get(callId);
         if (!node) {
-          turn.notes.push({ kind: 'note', key: `n${event.seq}`, rev: 0, seqs: [event.seq], event });
+          turn.items.push({ kind: 'note', key: `n${event.seq}`, rev: 0, seqs: [event.seq], event });
           break;
         }
         node.rev++;
@@ -205,8 +217,9 @@ export class TraceBuilder {
         const turn = n !== undefined ? this.turns.get(n) : undefined;
         if (turn && !turn.end) {
           turn.rev++;
-          turn.notes.push({ kind: 'note', key: `n${event.seq}`, rev: 0, seqs: [event.seq], event });
+          turn.items.push({ kind: 'note', key: `n${event.seq}`, rev: 0, seqs: [event.seq], event });
         } else this.note(event);
+        if (event.type === 'awaiting-input') this.waiting = { note: turn?.items.at(-1) ?? s.blocks.at(-1), turn };
         break;
       }
       case 'run-end': {
