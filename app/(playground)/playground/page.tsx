@@ -34,7 +34,7 @@ export default async function PlaygroundPage({ searchParams }: { searchParams: P
         <h1 className="text-3xl font-semibold tracking-tight">Playground</h1>
         <p className="max-w-3xl text-zinc-600 dark:text-zinc-400">
           Give an agent some skills and a task. It works in code: each turn it writes JavaScript that calls the skills&apos;
-          tools in a sandbox, and you watch every step live. Runs are unlisted: anyone with the link can watch them.
+          tools in a sandbox, and you watch every step live. Runs are unlisted by default: anyone with the link can watch them.
         </p>
       </header>
       <PlaygroundForm providers={availableProviders()} initialSkills={initial ? [initial] : []} />

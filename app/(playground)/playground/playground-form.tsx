@@ -143,7 +143,9 @@ function SkillPicker({ selected, onChange }: { selected: SelectedSkill[]; onChan
               >
                 <div className="font-mono font-medium">
                   @{o.scope}/{o.name}
-                  <span className="ml-2 font-sans text-xs font-normal text-zinc-500">{o.tools.length} tools</span>
+                  <span className="ml-2 font-sans text-xs font-normal text-zinc-500">
+                    {o.tools.length === 0 ? 'instructions only' : `${o.tools.length} ${o.tools.length === 1 ? 'tool' : 'tools'}`}
+                  </span>
                 </div>
                 <div className="line-clamp-1 text-xs text-zinc-600 dark:text-zinc-400">{o.description}</div>
               </li>
@@ -182,7 +184,7 @@ export function PlaygroundForm({ providers, initialSkills }: { providers: string
   };
 
   return (
-    <form action={formAction} className="grid gap-6 lg:grid-cols-[1fr_23rem]" data-testid="playground-form">
+    <form action={formAction} className="grid gap-6 lg:grid-cols-[1fr_24rem]" data-testid="playground-form">
       <div className="min-w-0 space-y-6">
         <section className="space-y-4 rounded-xl border border-zinc-200 p-5 dark:border-zinc-800">
           <SkillPicker selected={skills} onChange={setSkills} />
@@ -286,7 +288,7 @@ export function PlaygroundForm({ providers, initialSkills }: { providers: string
             data-testid="provider"
             value={provider}
             onChange={(e) => setProvider(e.target.value)}
-            className={inputClass}
+            className={`${inputClass} pr-1 pl-2`}
           >
             {providers.map((p) => (
               <option key={p} value={p}>
