@@ -103,3 +103,36 @@ describe('the reader never throws', () => {
     );
   });
 });
+
+describe('the reader\'s cheap compile check agrees with a real Ajv compile', () => {
+  const leaf = fc.oneof(
+    fc.record({ type: fc.constantFrom('string', 'number', 'integer', 'boolean', 'null', 'object', 'array', 'bogus') }),
+    fc.record({ $ref: fc.constantFrom('#/$defs/a', '#/$defs/missing', '#/properties/x', '#', '#/$defs/a~1b', '#/definitions/d') }),
+    fc.record({ enum: fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }) }),
+    fc.record({ type: fc.constant('string'), minLength: fc.oneof(fc.nat(5), fc.constant(-1), fc.constant('x')) }),
+    fc.record({ items: fc.oneof(fc.constant({ type: 'string' }), fc.constant([{ type: 'string' }]), fc.constant(true)) }),
+    fc.record({ required: fc.oneof(fc.constant(['x']), fc.constant('x'), fc.constant([1])) }),
+  );
+  const schemaArb = fc.record(
+    {
+      type: fc.constant('object'),
+      properties: fc.dictionary(fc.constantFrom('x', 'y', 'a/b'), leaf, { maxKeys: 3 }),
+      $defs: fc.dictionary(fc.constantFrom('a', 'b', 'a/b'), leaf, { maxKeys: 2 }),
+      definitions: fc.dictionary(fc.constantFrom('d'), leaf, { maxKeys: 1 }),
+      additionalProperties: fc.oneof(fc.boolean(), leaf),
+      $schema: fc.constantFrom('https://json-schema.org/draft/2020-12/schema', 'http://json-schema.org/draft-07/schema#'),
+    },
+    { requiredKeys: ['type'] },
+  );
+
+  it('for generated schemas', async () => {
+    const { schemaCompileError, fullCompileError, schemaDraft } = await import('./schema');
+    fc.assert(
+      fc.property(schemaArb, (s) => {
+        const draft = schemaDraft(s) as '2020-12' | 'draft-07';
+        expect(schemaCompileError(s, draft) === null).toBe(fullCompileError(s, draft) === null);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,97 @@
+// Validation throughput: generate a tree of N skills (a mix of all five formats) in a
+// temp dir, read and validate it with readSkillsFromPath, print JSON figures.
+//   npx tsx bench/validate.ts [--skills 10000] [--keep]
+// Every schema is distinct (property names carry the skill index), so Ajv's compile
+// cache does not hide the cost of compiling them.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { readSkillsFromPath } from '../lib/skills';
+
+const { values } = parseArgs({ options: { skills: { type: 'string', default: '10000' }, keep: { type: 'boolean' } } });
+const N = Number(values.skills);
+const root = mkdtempSync(path.join(os.tmpdir(), 'skillyard-bench-'));
+
+let files = 0;
+const write = (rel: string, text: string) => {
+  const abs = path.join(root, rel);
+  mkdirSync(path.dirname(abs), { recursive: true });
+  writeFileSync(abs, text);
+  files++;
+};
+
+const schema = (i: number) => ({
+  type: 'object',
+  properties: { [`text_${i}`]: { type: 'string', description: 'Input text', maxLength: 1000 + i }, [`mode_${i % 97}`]: { type: 'string', enum: ['a', 'b', `c${i}`] }, limit: { type: 'integer', minimum: 1, maximum: 100 } },
+  required: [`text_${i}`],
+});
+
+const t0 = performance.now();
+for (let i = 0; i < N; i++) {
+  const name = `skill-${i}`;
+  switch (i % 20) {
+    case 0: case 1: case 2: case 3: case 4: case 5: // agent-skill, 30%
+      write(`${name}/SKILL.md`, `---\nname: ${name}\ndescription: Benchmark skill ${i} that counts words.\nlicense: MIT\nmetadata:\n  version: 1.0.${i}\n  tags: [bench, Text Tools]\n---\n\n# Skill ${i}\n\nUse the tool to count words in a text.\n`);
+      write(`${name}/tools.json`, JSON.stringify([{ name: `count_words_${i}`, description: 'Count words', script: 'scripts/count.js', parameters: { text: { type: 'string', description: 'Text' }, [`max_${i}`]: { type: 'integer', description: 'Max', optional: true } } }], null, 2));
+      write(`${name}/scripts/count.js`, `export default async function handler(args) {\n  return { count: String(args.text).split(/\\s+/).filter(Boolean).length, id: ${i} };\n}\n`);
+      break;
+    case 6: case 7: case 8: case 9: // skill-md, 20%
+      write(`${name}/${name}.skill.md`, `---\nname: ${name}\ndescription: Benchmark single-file skill ${i}.\nmetadata:\n  version: 1.0.0\n  params: ${JSON.stringify(schema(i))}\n  delegate: "inline://code,export default async (ctx, args) => ({ ok: ${i} })"\n---\nAnswer briefly.\n`);
+      break;
+    case 10: case 11: case 12: case 13: // code-skill, 20%
+      write(`${name}/${name}.skill.ts`, `export const frontmatter = {\n  name: '${name}',\n  description: 'Benchmark code skill ${i}',\n  metadata: { version: '1.0.0', params: ${JSON.stringify(schema(i))} },\n};\nexport default async function (ctx: unknown, args: { text: string }) {\n  return { length: args.text.length + ${i} };\n}\n`);
+      break;
+    case 14: case 15: case 16: // malv, 15%
+      write(`${name}/package.json`, JSON.stringify({ name: `@bench/${name}`, version: '1.0.0', description: `Benchmark malv app ${i}` }));
+      write(`${name}/tools.json`, JSON.stringify([{ name: `tool_${i}`, description: 'Does a thing', capabilities: ['storage'], input_tokens: { '@oauth/github': { required: ['account'] } }, input_schema: schema(i), output_schema: { type: 'object', properties: { ok: { type: 'boolean' } } } }], null, 2));
+      write(`${name}/src/tools/tool_${i}.ts`, `export default async function tool_${i}(input: unknown, capabilities: unknown) {\n  return { ok: true };\n}\n`);
+      break;
+    default: // rye, 15%
+      write(`${name}/.ai/tools/bench/t_${i}.py`, `"""Bench tool ${i}."""\n\n__version__ = "1.0.0"\n__tool_type__ = "python"\n__executor_id__ = "rye/core/runtimes/python/function"\n__category__ = "bench"\n__tool_description__ = "Bench tool ${i}"\n\nCONFIG_SCHEMA = ${JSON.stringify(schema(i), null, 4).replace(/true/g, 'True')}\n\n\ndef execute(params: dict, project_path: str) -> dict:\n    return {"success": True, "output": ${i}}\n`);
+      write(`${name}/.ai/tools/bench/y-${i}.yaml`, `tool_id: y-${i}\ntool_type: yaml\nversion: "1.0.0"\nexecutor_id: rye/core/runtimes/python/script\ncategory: bench\ndescription: YAML bench tool ${i}\nparameters:\n  - name: text_${i}\n    type: string\n    required: true\n    description: Text\n  - name: n\n    type: integer\n    default: 3\n    description: Count\n`);
+  }
+}
+const generateSeconds = (performance.now() - t0) / 1000;
+
+let peakRss = process.memoryUsage().rss;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+const t1 = performance.now();
+const cpu0 = process.cpuUsage();
+const result = await readSkillsFromPath(root, { limits: { maxTreeFiles: Math.max(200_000, files * 2) } });
+const cpu = process.cpuUsage(cpu0);
+const seconds = (performance.now() - t1) / 1000;
+clearInterval(sampler);
+peakRss = Math.max(peakRss, process.memoryUsage().rss);
+
+const diagnostics = result.diagnostics.length + result.skills.reduce((s, k) => s + k.diagnostics.length, 0);
+const byFormat: Record<string, number> = {};
+for (const s of result.skills) byFormat[s.format] = (byFormat[s.format] ?? 0) + 1;
+console.log(
+  JSON.stringify(
+    {
+      files,
+      skills: result.skills.length,
+      tools: result.skills.reduce((s, k) => s + k.tools.length, 0),
+      byFormat,
+      diagnostics,
+      seconds: Number(seconds.toFixed(3)),
+      cpuSeconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(3)),
+      filesPerSecond: Math.round(files / seconds),
+      skillsPerSecond: Math.round(result.skills.length / seconds),
+      peakRssMb: Math.round(peakRss / 1024 / 1024),
+      generateSeconds: Number(generateSeconds.toFixed(3)),
+      node: process.version,
+    },
+    null,
+    2,
+  ),
+);
+if (diagnostics > 0) {
+  const first = [...result.diagnostics, ...result.skills.flatMap((s) => s.diagnostics)].slice(0, 5);
+  console.error('unexpected diagnostics (the generated skills should be valid):', JSON.stringify(first, null, 2));
+  process.exitCode = 1;
+}
+if (!values.keep) rmSync(root, { recursive: true, force: true });
+else console.error(`tree kept at ${root}`);

@@ -1,0 +1,107 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from './main';
+
+const ROOT = path.join(__dirname, '..');
+
+function capture() {
+  let out = '';
+  let err = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((err += String(s)), true));
+  return { out: () => out, err: () => err };
+}
+
+describe('skillyard CLI', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'skillyard-cli-'));
+  const home = path.join(dir, 'home');
+  beforeEach(() => {
+    process.env.SKILLYARD_HOME = home;
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('validate --json prints {ok, skills} and exits 0 for valid skills', async () => {
+    const io = capture();
+    const code = await main(['validate', path.join(ROOT, 'skills/slugify'), '--json']);
+    expect(code).toBe(0);
+    const json = JSON.parse(io.out());
+    expect(json.ok).toBe(true);
+    expect(json.diagnostics).toBeUndefined();
+    expect(json.skills[0]).toMatchObject({ name: 'slugify', format: 'skill-md', tools: [{ name: 'slugify', handler: { kind: 'inline-code' } }] });
+  });
+
+  it('exits 1 with file:line diagnostics for an invalid skill, 2 for usage errors', async () => {
+    const bad = path.join(dir, 'bad-skill');
+    mkdirSync(bad);
+    writeFileSync(path.join(bad, 'SKILL.md'), '---\nname: other\ndescription: x\n---\nBody\n');
+    let io = capture();
+    expect(await main(['validate', bad])).toBe(1);
+    expect(io.out()).toContain(`${path.join(bad, 'SKILL.md')}:2: error name "other" must match the folder name "bad-skill" [skill/name-dir-mismatch]`);
+    expect(io.out()).not.toContain('\x1b['); // not a TTY: no colours
+    vi.restoreAllMocks();
+    io = capture();
+    expect(await main(['validate'])).toBe(2);
+    expect(io.err()).toContain('Usage: skillyard validate');
+    vi.restoreAllMocks();
+    io = capture();
+    expect(await main(['validate', '--nope', 'x'])).toBe(2);
+    vi.restoreAllMocks();
+    io = capture();
+    expect(await main(['frobnicate'])).toBe(2);
+    vi.restoreAllMocks();
+    io = capture();
+    expect(await main(['validate', path.join(dir, 'missing'), '--json'])).toBe(1);
+    expect(JSON.parse(io.out())).toMatchObject({ ok: false, skills: [], diagnostics: [{ code: 'path/not-found' }] });
+  });
+
+  it('keygen + sign + validate --keys verifies the signature', async () => {
+    const keys = path.join(dir, 'keys');
+    let io = capture();
+    expect(await main(['keygen', '--out', keys])).toBe(0);
+    const priv = readdirSync(keys).find((f) => f.endsWith('.key.pem'))!;
+    const keyId = priv.slice(0, 16);
+    expect(io.out()).toContain(`key id   ${keyId}`);
+    const pkg = path.join(dir, 'signed/.ai/tools/util');
+    mkdirSync(pkg, { recursive: true });
+    const file = path.join(pkg, 'hello.yaml');
+    writeFileSync(file, 'tool_id: hello\ntool_type: yaml\nversion: 1.0.0\nexecutor_id: x\ncategory: util\ndescription: Hello\n');
+    vi.restoreAllMocks();
+    io = capture();
+    expect(await main(['sign', file, '--key', path.join(keys, priv)])).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(new RegExp(`^# rye:signed:[^\\n]*:${keyId}\\n`));
+    vi.restoreAllMocks();
+    io = capture();
+    expect(await main(['validate', path.join(dir, 'signed'), '--json', '--keys', keys])).toBe(0);
+    expect(JSON.parse(io.out()).skills[0].signature).toMatchObject({ verified: true, keyId });
+    vi.restoreAllMocks();
+    io = capture();
+    expect(await main(['validate', path.join(dir, 'signed'), '--json'])).toBe(0);
+    expect(JSON.parse(io.out()).skills[0].signature).toMatchObject({ verified: null, reason: `unknown key ${keyId}` });
+    vi.restoreAllMocks();
+    io = capture();
+    expect(await main(['sign', file])).toBe(2);
+  });
+
+  it('--help lists the commands; each command has its own help', async () => {
+    const io = capture();
+    expect(await main(['--help'])).toBe(0);
+    for (const c of ['validate', 'sign', 'keygen']) expect(io.out()).toContain(`  ${c}`);
+    expect(await main(['sign', '--help'])).toBe(0);
+    expect(io.out()).toContain('Usage: skillyard sign');
+  });
+
+  it('bin/skillyard.mjs runs through tsx with --no-node-snapshot', () => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'bin/skillyard.mjs'), 'validate', path.join(ROOT, 'skills/json-query'), '--json'], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).skills[0].name).toBe('json-query');
+    const help = execFileSync(process.execPath, [path.join(ROOT, 'bin/skillyard.mjs'), '--help'], { encoding: 'utf8' });
+    expect(help).toContain('skillyard <command>');
+  });
+});
