@@ -58,14 +58,25 @@ export class FileScope {
     readonly file: string,
     readonly lines?: LineMap,
     readonly lineOffset = 0,
+    /** every diagnostic gets this line (text embedded in one line of the file, e.g. an inline delegate) */
+    readonly pinnedLine?: number,
   ) {}
   error(code: string, message: string, path?: string, line?: number): void {
-    this.sink.error(code, message, { file: this.file, path, line, lines: this.lines, lineOffset: this.lineOffset });
+    this.sink.error(code, message, this.where(path, line));
   }
   warn(code: string, message: string, path?: string, line?: number): void {
-    this.sink.warn(code, message, { file: this.file, path, line, lines: this.lines, lineOffset: this.lineOffset });
+    this.sink.warn(code, message, this.where(path, line));
+  }
+  private where(path?: string, line?: number): Where {
+    if (this.pinnedLine !== undefined) return { file: this.file, path, line: this.pinnedLine };
+    return { file: this.file, path, line, lines: this.lines, lineOffset: this.lineOffset };
   }
   with(lines: LineMap | undefined, lineOffset = 0): FileScope {
-    return new FileScope(this.sink, this.file, lines, lineOffset);
+    return new FileScope(this.sink, this.file, lines, lineOffset, this.pinnedLine);
+  }
+  /** A scope for text embedded at `pointer` of this file. */
+  embedded(pointer: string): FileScope {
+    const l = this.pinnedLine ?? lineOf(this.lines, pointer);
+    return new FileScope(this.sink, this.file, undefined, 0, l === undefined ? undefined : l + (this.pinnedLine === undefined ? this.lineOffset : 0));
   }
 }

@@ -54,6 +54,9 @@ describe('single-file .skill.md', () => {
     expect(m.diagnostics).toEqual([]);
     const bad = one({ 'g.skill.md': skillMd('name: g\ndescription: d\nmetadata:\n  delegate: "inline://markdown,no frontmatter"') });
     expect(codes(bad)).toContain('delegate/markdown-invalid');
+    // problems inside the inline text point at the delegate's line of the outer file
+    const inner = one({ 'g.skill.md': skillMd('name: g\ndescription: d\nmetadata:\n  delegate: "inline://markdown,---\\nname: Bad Name\\ndescription: x\\n---\\nDo."') });
+    expect(inner.diagnostics.map((d) => [d.code, d.line])).toEqual([['skill/name-invalid', 5]]);
   });
 
   it('path delegates resolve beside the file and never outside it', () => {
