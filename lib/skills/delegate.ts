@@ -54,6 +54,10 @@ function resolveInline(ref: string, pkg: Pkg, scope: FileScope, pointer: string,
     return null;
   }
   const [, tag, payload] = m;
+  // The seed: "Escape \${ in YAML to prevent metadata interpolation" (base64 needs no escaping).
+  if (depth === 0 && (tag === 'code' || tag === 'markdown') && /(^|[^\\])\$\{/.test(payload)) {
+    scope.warn('delegate/unescaped-interpolation', 'inline delegate contains ${...}: write \\${ so metadata interpolation leaves it alone (or use inline://base64)', pointer);
+  }
   if (tag === 'code') {
     const mod = parseTsModule(payload, 'inline.js', { maxDepth: pkg.opts.limits.maxDepth });
     if (mod.syntaxErrors.length) {

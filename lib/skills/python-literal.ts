@@ -21,6 +21,8 @@ export type PyModule = {
   nonLiteral: Map<string, number>;
   functions: Map<string, { line: number; async: boolean }>;
   classes: Map<string, number>;
+  /** `return {...}` statements of the module-level execute(): the dict's literal string keys (null when not a dict display) */
+  executeReturns: { line: number; keys: string[] | null }[];
   syntaxError: { message: string; line: number } | null;
 };
 
@@ -255,7 +257,7 @@ function parseLiteral(toks: Tok[], pos: number, pointer: string, lines: LineMap,
 }
 
 export function parsePythonModule(src: string, opts: { maxDepth: number }): PyModule {
-  const mod: PyModule = { docstring: null, assignments: new Map(), nonLiteral: new Map(), functions: new Map(), classes: new Map(), syntaxError: null };
+  const mod: PyModule = { docstring: null, assignments: new Map(), nonLiteral: new Map(), functions: new Map(), classes: new Map(), executeReturns: [], syntaxError: null };
   let toks: Tok[];
   try {
     toks = tokenize(src.charCodeAt(0) === 0xfeff ? src.slice(1) : src);
@@ -264,12 +266,35 @@ export function parsePythonModule(src: string, opts: { maxDepth: number }): PyMo
     return mod;
   }
   let first = true;
+  let inExecute = false;
   for (let p = 0; p < toks.length; p++) {
+    const t0 = toks[p];
+    // Inside `def execute`: collect `return {...}` shapes (Rye rule 11: {success: bool, ...}).
+    if (inExecute && t0.t === 'name' && t0.v === 'return' && !(t0.bol && t0.col === 0)) {
+      const next = toks[p + 1];
+      if (next?.t === 'op' && next.v === '{') {
+        const keys: string[] = [];
+        let depth = 0;
+        for (let q = p + 1; q < toks.length; q++) {
+          const tq = toks[q];
+          if (tq.t === 'op' && '([{'.includes(tq.v)) depth++;
+          else if (tq.t === 'op' && ')]}'.includes(tq.v)) {
+            if (--depth === 0) break;
+          } else if (depth === 1 && tq.t === 'str' && toks[q + 1]?.t === 'op' && toks[q + 1].v === ':') keys.push(tq.v);
+          else if (depth === 1 && tq.t === 'op' && tq.v === '**') {
+            keys.length = 0;
+            break;
+          }
+        }
+        mod.executeReturns.push({ line: t0.line, keys: toks[p + 2]?.v === '**' ? null : keys });
+      } else mod.executeReturns.push({ line: t0.line, keys: null });
+    }
     const tok = toks[p];
     if (!tok.bol) continue;
     const stmtFirst = first;
     first = false;
     if (tok.col !== 0) continue; // only module-level statements
+    inExecute = (tok.v === 'def' && toks[p + 1]?.v === 'execute') || (tok.v === 'async' && toks[p + 2]?.v === 'execute');
     if (stmtFirst && tok.t === 'str') {
       let s = '';
       let q = p;

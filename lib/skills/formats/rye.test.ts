@@ -154,7 +154,7 @@ describe('rye tools', () => {
   it('reports missing metadata, executor rules, category and version', () => {
     const py = (body: string, path = 'p/.ai/tools/cat/t.py') => one({ [path]: body });
     const m = py('__version__ = "1.0"\n__tool_type__ = "python"\n__category__ = "other"\n\ndef execute(params, project_path):\n    return {}\n');
-    expect(codes(m).sort()).toEqual(['rye/category-mismatch', 'rye/executor-missing', 'rye/field-missing', 'version/not-semver']);
+    expect(codes(m).sort()).toEqual(['rye/category-mismatch', 'rye/execute-return', 'rye/executor-missing', 'rye/field-missing', 'version/not-semver']);
     expect(find(m, 'rye/category-mismatch')).toMatchObject({ line: 3, path: '/__category__' });
     const nul = py('__version__ = "1.0.0"\n__tool_type__ = "python"\n__executor_id__ = None\n__category__ = "cat"\n__tool_description__ = "d"\ndef execute(p, q):\n    pass\n');
     expect(codes(nul)).toEqual(['rye/executor-null']);
@@ -190,5 +190,13 @@ describe('rye tools', () => {
     expect(m.name).toBe('demo');
     expect(m.tools[0].name).toBe('hello-node');
     expect(m.description).toBe('Greet a user by name');
+  });
+});
+
+describe('rye execute() returns', () => {
+  it('warns when a returned dict has no success key (rule 11)', () => {
+    const py = '__version__ = "1.0.0"\n__tool_type__ = "python"\n__executor_id__ = "x"\n__category__ = "c"\n__tool_description__ = "d"\n\ndef execute(params, project_path):\n    if params.get("x"):\n        return {"output": 1}\n    result = {"success": True}\n    return result\n\ndef other():\n    return {"nope": 1}\n';
+    const m = one({ 'p/.ai/tools/c/t.py': py });
+    expect(m.diagnostics.map((d) => [d.code, d.line])).toEqual([['rye/execute-return', 9]]);
   });
 });

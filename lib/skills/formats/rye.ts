@@ -127,6 +127,9 @@ function readRecord(pkg: Pkg, rel: string, text: string): RyeRecord | null {
       const a = mod.assignments.get(py);
       return { present: !!a || mod.nonLiteral.has(py), value: a?.value, path: ptr('', py) };
     };
+    for (const r of mod.executeReturns) {
+      if (r.keys && !r.keys.includes('success')) scope.warn('rye/execute-return', 'execute() must return a dict with at least "success": bool', undefined, r.line);
+    }
     const rec: RyeRecord = { rel, scope, get: field, params: null, kind: 'python', hasEntry: mod.functions.has('execute') || mod.functions.has('main') || mod.classes.size > 0 };
     if (!field('description').present && mod.docstring) {
       rec.get = (f) => (f === 'description' ? { present: false, value: mod.docstring!.trim().split('\n')[0], path: '/__tool_description__' } : field(f));

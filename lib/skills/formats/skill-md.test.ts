@@ -83,3 +83,14 @@ describe('single-file .skill.md', () => {
     expect(m.tools[0].params).toBeNull();
   });
 });
+
+describe('inline delegate interpolation', () => {
+  it('warns about an unescaped ${ in inline code, not about \\${ or base64', () => {
+    const w = one({ 'g.skill.md': skillMd('name: g\ndescription: d\nmetadata:\n  delegate: "inline://code,export default async (ctx, { n }) => `Hi ${n}`"') });
+    expect(codes(w)).toEqual(['delegate/unescaped-interpolation']);
+    const ok = one({ 'g.skill.md': skillMd('name: g\ndescription: d\nmetadata:\n  delegate: "inline://code,export default async (ctx, { n }) => `Hi \\\\${n}`"') });
+    expect(codes(ok)).toEqual([]);
+    const b = Buffer.from('inline://code,export default async (ctx, { n }) => `Hi ${n}`').toString('base64');
+    expect(codes(one({ 'g.skill.md': skillMd(`name: g\ndescription: d\nmetadata:\n  delegate: "inline://base64,${b}"`) }))).toEqual([]);
+  });
+});
