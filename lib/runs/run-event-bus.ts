@@ -59,10 +59,14 @@ class RunEventBus {
     this.notifier.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(msg)]).catch(() => {});
   }
 
-  /** After the event is stored: deliver it here, announce it elsewhere. */
-  publishEvent(runId: string, event: StoredRunEvent) {
+  /** Delivers an event to this process's subscribers at once (it may not be stored yet). */
+  publishLocal(runId: string, event: StoredRunEvent) {
     this.emitter.emit(`run:${runId}`, { kind: 'event', runId, event, origin: ORIGIN });
-    this.notify({ kind: 'announce', runId, seq: event.seq, origin: ORIGIN });
+  }
+
+  /** Tells other instances that events up to `seq` are stored and can be read. */
+  announceStored(runId: string, seq: number) {
+    this.notify({ kind: 'announce', runId, seq, origin: ORIGIN });
   }
 
   /** `onEvent` gets the event itself (same process) or just its seq (another instance). */

@@ -1,11 +1,13 @@
-// Appends a run's events in order: each gets the next seq at once, is stored (one insert
-// at a time, so the table never has a gap that later fills), then published live.
+// Appends a run's events in order. Each event gets the next seq at once and goes live to
+// this process's subscribers at once; storage follows in batches (one insert for all
+// events waiting), and other app instances are told only after their batch is stored,
+// so what they read from the database never has a gap.
 import type { Db } from '../db/client';
 import { runEventBus, type StoredRunEvent } from './run-event-bus';
 
 export type RunEventLog = {
   append(type: string, data: Record<string, unknown>): void;
-  /** resolves when everything appended so far is stored and published */
+  /** resolves when everything appended so far is stored */
   flush(): Promise<void>;
 };
 
@@ -21,25 +23,35 @@ function capped(data: Record<string, unknown>): Record<string, unknown> {
 export async function openRunEventLog(db: Db, runId: string): Promise<RunEventLog> {
   const last = await db.runEvent.findFirst({ where: { runId }, orderBy: { seq: 'desc' }, select: { seq: true } });
   let seq = last?.seq ?? 0;
-  let chain: Promise<void> = Promise.resolve();
+  let waiting: StoredRunEvent[] = [];
+  let writing: Promise<void> | null = null;
   let failure: unknown = null;
+
+  async function writeLoop() {
+    while (waiting.length > 0 && !failure) {
+      const batch = waiting;
+      waiting = [];
+      try {
+        await db.runEvent.createMany({
+          data: batch.map((e) => ({ runId, seq: e.seq, type: e.type, data: e.data as object, createdAt: new Date(e.createdAt) })),
+        });
+        runEventBus().announceStored(runId, batch[batch.length - 1].seq);
+      } catch (err) {
+        failure = err;
+      }
+    }
+    writing = null;
+  }
+
   return {
     append(type, data) {
       const event: StoredRunEvent = { seq: ++seq, type, data: capped(data), createdAt: new Date().toISOString() };
-      chain = chain.then(async () => {
-        if (failure) return;
-        try {
-          await db.runEvent.create({
-            data: { runId, seq: event.seq, type: event.type, data: event.data as object, createdAt: new Date(event.createdAt) },
-          });
-          runEventBus().publishEvent(runId, event);
-        } catch (err) {
-          failure = err;
-        }
-      });
+      runEventBus().publishLocal(runId, event);
+      waiting.push(event);
+      writing ??= writeLoop();
     },
     async flush() {
-      await chain;
+      while (writing) await writing;
       if (failure) throw failure;
     },
   };

@@ -19,13 +19,31 @@ export function createInProcessSandbox(options: Options): SandboxPool {
   let running = 0;
   let closed = false;
 
+  const pump = () => {
+    while (running < options.slots && queue.length > 0) launch(queue.shift()!);
+  };
+  // A job waiting on a host call gives up its slot meanwhile: the host call may itself run
+  // a sandbox job (a tool invoked from agent code), which must not wait behind its caller.
+  const parking = (handler: HostCallHandler): HostCallHandler => {
+    let outstanding = 0;
+    return async (method, args) => {
+      if (outstanding++ === 0) {
+        running--;
+        pump();
+      }
+      try {
+        return await handler(method, args);
+      } finally {
+        if (--outstanding === 0) running++;
+      }
+    };
+  };
   const launch = (w: Waiting) => {
     running++;
-    engine.run(w.job, w.handler).then((result) => {
+    engine.run(w.job, parking(w.handler)).then((result) => {
       running--;
       w.resolve(result);
-      const next = queue.shift();
-      if (next) launch(next);
+      pump();
     });
   };
 

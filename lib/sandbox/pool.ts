@@ -48,6 +48,8 @@ type Pending = {
   worker: Worker | null;
   timer: NodeJS.Timeout | null;
   done: boolean;
+  /** host calls of this job still unanswered */
+  hostCalls: number;
 };
 
 /** Grace on top of a job's wallMs before the pool gives up on a silent worker and kills it. */
@@ -122,7 +124,7 @@ class WorkerPool implements SandboxPool {
     if (invalid) return Promise.resolve(failed('sandbox/host-error', `invalid sandbox job: ${invalid}`));
     if (job.signal?.aborted) return Promise.resolve(failed('sandbox/timeout', CANCELLED));
     return new Promise((resolve) => {
-      const p: Pending = { id: ++this.lastId, job, handler, resolve, worker: null, timer: null, done: false };
+      const p: Pending = { id: ++this.lastId, job, handler, resolve, worker: null, timer: null, done: false, hostCalls: 0 };
       if (job.signal) {
         const onAbort = () => this.cancel(p);
         job.signal.addEventListener('abort', onAbort, { once: true });
@@ -221,9 +223,21 @@ class WorkerPool implements SandboxPool {
       reply(false, hostErrorJson(new Error(`host method ${JSON.stringify(message.m)} is not available`)));
       return;
     }
+    // While it waits on the host the job gives up its slot: the host call may run another
+    // sandbox job (a tool invoked from agent code), which must not queue behind its caller.
+    if (p.hostCalls++ === 0) this.dispatch();
+    const unpark = () => {
+      p.hostCalls--;
+    };
     callHandlerRaw(p.handler, message.m, message.a).then(
-      (json) => !p.done && reply(true, json),
-      (error) => !p.done && reply(false, hostErrorJson(error)),
+      (json) => {
+        unpark();
+        if (!p.done) reply(true, json);
+      },
+      (error) => {
+        unpark();
+        if (!p.done) reply(false, hostErrorJson(error));
+      },
     );
   }
 
@@ -268,11 +282,17 @@ class WorkerPool implements SandboxPool {
 
   private pick(key: string): Worker | null {
     const affine = this.affinity.get(key);
-    if (affine && affine.alive && affine.ready && affine.jobs.size < this.concurrency) return affine;
+    // jobs waiting on a host call hold no slot (see onHostCall)
+    const busy = (w: Worker) => {
+      let n = 0;
+      for (const job of w.jobs.values()) if (job.hostCalls === 0) n++;
+      return n;
+    };
+    if (affine && affine.alive && affine.ready && busy(affine) < this.concurrency) return affine;
     let best: Worker | null = null;
     for (const w of this.live) {
-      if (!w.alive || !w.ready || w.jobs.size >= this.concurrency) continue;
-      if (!best || w.jobs.size < best.jobs.size) best = w;
+      if (!w.alive || !w.ready || busy(w) >= this.concurrency) continue;
+      if (!best || busy(w) < busy(best)) best = w;
     }
     return best;
   }

@@ -1,0 +1,121 @@
+// The agent benchmark of issue 5, printed as JSON:
+// - loop overhead per step without a model (bench/agent-loop.ts, run as a child);
+// - with 50 concurrent scripted runs on the real worker, Postgres and an HTTP SSE
+//   endpoint: the time from an event's creation to its arrival at an SSE client
+//   (p50/p95/max) and the number of events lost or duplicated.
+// Run: node --no-node-snapshot --import tsx bench/agent.ts [--runs 50] [--turns 8]
+import { spawnSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { createDb } from '../lib/db/client';
+import { applyMigrations } from '../lib/db/migrate';
+import { withScratchDatabase } from '../lib/db/scratch-database';
+import { seedBundledSkills } from '../lib/registry/seed-bundled-skills';
+import { serverSandbox } from '../lib/registry/server-sandbox';
+import { createRun } from '../lib/runs/create-run';
+import { runEventBus } from '../lib/runs/run-event-bus';
+import { startRunWorker } from '../lib/runs/run-worker';
+import { streamRunEvents } from '../lib/runs/stream-run-events';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '50' }, turns: { type: 'string', default: '8' } } });
+const RUNS = Number(values.runs);
+const TURNS = Number(values.turns);
+
+function loopOverhead(): unknown {
+  const child = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'bench/agent-loop.ts'], { encoding: 'utf8' });
+  try {
+    return JSON.parse(child.stdout.slice(child.stdout.indexOf('{')));
+  } catch {
+    return { error: child.stderr.slice(0, 500) };
+  }
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+async function sseLatency(url: string) {
+  await applyMigrations(url);
+  const db = createDb(url);
+  await seedBundledSkills(db);
+  await runEventBus().connect(url);
+  const worker = startRunWorker(db, { concurrency: RUNS });
+  const server = http.createServer(async (req, res) => {
+    const id = req.url!.split('/').pop()!;
+    const abort = new AbortController();
+    req.on('close', () => abort.abort());
+    res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+    const reader = streamRunEvents(db, id, 0, abort.signal).getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+    res.end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+
+  const script = Array.from({ length: TURNS }, (_, i) => `return (await ctx.invoke("count-words", { text: "turn ${i} of the benchmark" })).words;`);
+  script.push('ctx.finish("done")');
+  const latencies: number[] = [];
+  let received = 0;
+  let duplicates = 0;
+  const started = Date.now();
+  const ids = await Promise.all(
+    Array.from({ length: RUNS }, () =>
+      createRun(db, {
+        config: { skills: ['@skillyard/text-stats'], provider: 'scripted', script, task: 'bench', maxSteps: TURNS + 1, maxTurns: TURNS + 2 },
+        userId: null,
+      }).then((r) => r.id),
+    ),
+  );
+  await Promise.all(
+    ids.map(async (id) => {
+      const res = await fetch(`http://127.0.0.1:${port}/events/${id}`);
+      const seen = new Set<number>();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        const now = Date.now();
+        buffer += decoder.decode(chunk, { stream: true });
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          if (!block.startsWith('id: ')) continue;
+          const seq = Number(block.slice(4, block.indexOf('\n')));
+          const data = JSON.parse(block.slice(block.indexOf('data: ') + 6));
+          if (seen.has(seq)) duplicates++;
+          seen.add(seq);
+          received++;
+          latencies.push(now - Date.parse(data.createdAt));
+        }
+      }
+    }),
+  );
+  const wallMs = Date.now() - started;
+  const stored = await db.runEvent.count({ where: { runId: { in: ids } } });
+  const statuses = await db.run.groupBy({ by: ['status'], where: { id: { in: ids } }, _count: true });
+  await worker.stop();
+  await new Promise((r) => server.close(r));
+  await runEventBus().close();
+  await serverSandbox().close();
+  await db.$disconnect();
+  latencies.sort((a, b) => a - b);
+  return {
+    runs: RUNS,
+    turnsPerRun: TURNS,
+    eventsStored: stored,
+    eventsReceived: received,
+    eventsLost: stored - (received - duplicates),
+    duplicates,
+    latencyMs: { p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: latencies.at(-1) ?? NaN },
+    wallMs,
+    runStatuses: Object.fromEntries(statuses.map((s) => [s.status, s._count])),
+  };
+}
+
+const loop = loopOverhead();
+const sse = await withScratchDatabase(sseLatency);
+console.log(JSON.stringify({ benchmark: 'agent', loopOverhead: loop, sse, target: { loopMsPerStep: 2, sseP95Ms: 50, eventsLost: 0 } }, null, 2));
+process.exit(0);
