@@ -70,10 +70,11 @@ function printHuman(skills: SkillManifest[], top: Diagnostic[], ok: boolean, qui
     const warns = sk.diagnostics.length - errs;
     if (quiet && sk.diagnostics.length === 0) continue;
     const mark = errs ? s.red('✗') : warns ? s.yellow('!') : s.green('✓');
-    const tools = sk.tools.length ? ` — ${sk.tools.length} tool${sk.tools.length > 1 ? 's' : ''}: ${sk.tools.map((t) => t.name).join(', ')}` : ' — instructions';
+    const tools = sk.tools.length ? ` — ${sk.tools.length} tool${sk.tools.length > 1 ? 's' : ''}: ${sk.tools.map((t) => t.name).join(', ')}` : sk.instructions ? ' — instructions' : '';
     const sig = sk.signature ? ` ${sk.signature.verified === true ? s.green('signed✓') : sk.signature.verified === false ? s.red('signature✗') : s.dim(`signed (${sk.signature.reason ?? 'unverified'})`)}` : '';
     out.push(`${mark} ${s.bold(sk.name)} ${s.dim(`(${sk.format}${sk.version ? ` ${sk.version}` : ''})`)}${tools}${sig}`);
-    for (const d of sk.diagnostics) out.push(line(d));
+    const sorted = [...sk.diagnostics].sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0));
+    for (const d of sorted) out.push(line(d));
   }
   const errors = [...top, ...skills.flatMap((k) => k.diagnostics)].filter((d) => d.severity === 'error').length;
   const warnings = [...top, ...skills.flatMap((k) => k.diagnostics)].length - errors;
