@@ -4,7 +4,7 @@
 //   endpoint: the time from an event's creation to its arrival at an SSE client
 //   (p50/p95/max) and the number of events lost or duplicated.
 // Run: node --no-node-snapshot --import tsx bench/agent.ts [--runs 50] [--turns 8]
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -57,9 +57,17 @@ async function sseLatency(url: string) {
 
   const script = Array.from({ length: TURNS }, (_, i) => `return (await ctx.invoke("count-words", { text: "turn ${i} of the benchmark" })).words;`);
   script.push('ctx.finish("done")');
-  const latencies: number[] = [];
-  let received = 0;
-  let duplicates = 0;
+  // the clients run in their own process, as browsers would, and are connected first
+  const clients = spawn(process.execPath, ['--import', 'tsx', 'bench/sse-clients.ts', `http://127.0.0.1:${port}/events`], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let out = '';
+  await new Promise<void>((resolve) =>
+    clients.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.startsWith('ready\n')) resolve();
+    }),
+  );
   const started = Date.now();
   const ids = await Promise.all(
     Array.from({ length: RUNS }, () =>
@@ -69,30 +77,10 @@ async function sseLatency(url: string) {
       }).then((r) => r.id),
     ),
   );
-  await Promise.all(
-    ids.map(async (id) => {
-      const res = await fetch(`http://127.0.0.1:${port}/events/${id}`);
-      const seen = new Set<number>();
-      const decoder = new TextDecoder();
-      let buffer = '';
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        const now = Date.now();
-        buffer += decoder.decode(chunk, { stream: true });
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          if (!block.startsWith('id: ')) continue;
-          const seq = Number(block.slice(4, block.indexOf('\n')));
-          const data = JSON.parse(block.slice(block.indexOf('data: ') + 6));
-          if (seen.has(seq)) duplicates++;
-          seen.add(seq);
-          received++;
-          latencies.push(now - Date.parse(data.createdAt));
-        }
-      }
-    }),
-  );
+  clients.stdin.end(JSON.stringify(ids) + '\n');
+  await new Promise((resolve) => clients.once('exit', resolve));
+  out = out.slice('ready\n'.length);
+  const { received, duplicates, latencies } = JSON.parse(out) as { received: number; duplicates: number; latencies: number[] };
   const wallMs = Date.now() - started;
   const stored = await db.runEvent.count({ where: { runId: { in: ids } } });
   const statuses = await db.run.groupBy({ by: ['status'], where: { id: { in: ids } }, _count: true });
