@@ -20,7 +20,7 @@ import type { SkillManifest } from '../../lib/skills/types';
 import type { Command } from '../command';
 
 export const name = 'agent';
-export const summary = 'Run the agent loop on local skills and print its trace';
+export const summary = 'run the agent loop on local skills and print its trace';
 export const usage = `Usage: skillyard agent [--skill <path>]... --provider <openai|anthropic|scripted> [options] "<task>"
 
 Options:

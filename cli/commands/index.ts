@@ -5,5 +5,8 @@ import type { Command } from '../command';
 import { validate } from './validate';
 import { sign } from './sign';
 import { keygen } from './keygen';
+import runCommand from './run';
+import { agent } from './agent';
 
-export const commands: Command[] = [validate, sign, keygen];
+export const commands: Command[] = [validate, runCommand, agent, sign, keygen];
+

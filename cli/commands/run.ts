@@ -21,7 +21,7 @@ import {
 import type { SkillManifest } from '../../lib/skills/types';
 
 export const name = 'run';
-export const summary = 'Run a tool of a local skill through the full pipeline (no server)';
+export const summary = 'run a tool of a local skill through the full pipeline (no server)';
 export const usage = `Usage: skillyard run <tool> --skill <path> [--skill <path>...] [--args '<json>'] [options]
 
   <tool>               tool name, or skill/tool
