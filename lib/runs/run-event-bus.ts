@@ -32,20 +32,38 @@ class RunEventBus {
   /** Connects LISTEN/NOTIFY (idempotent); without it the bus still works in-process. */
   connect(databaseUrl: string): Promise<void> {
     this.connecting ??= (async () => {
+      this.closed = false;
       this.notifier = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      client.on('notification', (n) => {
-        if (n.channel !== CHANNEL || !n.payload) return;
-        const msg = JSON.parse(n.payload) as Message;
-        if (msg.origin === ORIGIN) return;
-        this.deliver(msg);
-      });
-      client.on('error', (err) => console.error('[runs] LISTEN connection failed:', err.message));
-      await client.query(`LISTEN ${CHANNEL}`);
-      this.listener = client;
+      this.notifier.on('error', () => {}); // an idle client dropping is not a failure
+      await this.listen(databaseUrl);
     })();
     return this.connecting;
+  }
+
+  private closed = false;
+
+  /** LISTENs on a connection of its own, and reconnects when that connection drops. */
+  private async listen(databaseUrl: string): Promise<void> {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    const retry = () => {
+      if (this.closed || this.listener !== client) return;
+      this.listener = null;
+      client.end().catch(() => {});
+      console.warn('[runs] the LISTEN connection dropped; reconnecting');
+      setTimeout(() => !this.closed && this.listen(databaseUrl).catch(retryLater), 1_000).unref();
+    };
+    const retryLater = () => setTimeout(() => !this.closed && this.listen(databaseUrl).catch(retryLater), 5_000).unref();
+    client.on('notification', (n) => {
+      if (n.channel !== CHANNEL || !n.payload) return;
+      const msg = JSON.parse(n.payload) as Message;
+      if (msg.origin === ORIGIN) return;
+      this.deliver(msg);
+    });
+    client.on('error', retry);
+    client.on('end', retry);
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    this.listener = client;
   }
 
   private deliver(msg: Message) {
@@ -64,8 +82,12 @@ class RunEventBus {
     this.emitter.emit(`run:${runId}`, { kind: 'event', runId, event, origin: ORIGIN });
   }
 
-  /** Tells other instances that events up to `seq` are stored and can be read. */
+  /**
+   * Events up to `seq` are stored: subscribers here that missed some (they subscribed
+   * while those were in flight) and other instances can now read them.
+   */
   announceStored(runId: string, seq: number) {
+    this.emitter.emit(`run:${runId}`, { kind: 'announce', runId, seq, origin: ORIGIN });
     this.notify({ kind: 'announce', runId, seq, origin: ORIGIN });
   }
 
@@ -100,7 +122,10 @@ class RunEventBus {
   }
 
   async close() {
-    await this.listener?.end().catch(() => {});
+    this.closed = true;
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => {});
     await this.notifier?.end().catch(() => {});
     this.listener = null;
     this.notifier = null;

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { db } from '@/lib/db/client';
 import { isAppError } from '@/lib/errors';
@@ -41,6 +42,13 @@ export default async function SkillPage({ params }: { params: Promise<Params> })
             {skill.yanked && <span className="rounded bg-red-100 px-2 py-0.5 text-xs text-red-800">yanked</span>}
           </div>
           <p className="text-zinc-600 dark:text-zinc-400">{skill.description}</p>
+          <Link
+            href={`/playground?skill=${encodeURIComponent(`@${skill.scope}/${skill.name}`)}`}
+            className="inline-block rounded-lg bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-700"
+            data-testid="try-in-playground"
+          >
+            Try in playground
+          </Link>
         </header>
 
         <section aria-labelledby="tools-heading" className="space-y-3">
