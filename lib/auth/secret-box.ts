@@ -16,7 +16,7 @@ function loadKey(): Buffer {
     cachedKey = key;
     return key;
   }
-  const dir = process.env.SKILLYARD_DATA_DIR ?? path.join(process.env.SKILLYARD_ROOT ?? process.cwd(), '.data');
+  const dir = process.env.SKILLYARD_DATA_DIR ?? path.join(/* turbopackIgnore: true */ process.env.SKILLYARD_ROOT ?? process.cwd(), '.data');
   const file = path.join(dir, 'secret-key');
   try {
     cachedKey = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
