@@ -7,6 +7,7 @@ import type { HostCallHandler } from '../sandbox/types';
 import { checkToolCall } from './allowed-tools';
 import { runAgentCode } from './agent-code';
 import { DISCOVERY_TOOLS, resolveVisibleTools, skillDescribe, skillList } from './discovery';
+import { sleep } from './providers/http';
 import { AgentError, describeError } from './errors';
 import { buildInvokeTool, buildSystemPrompt, returnsReminder } from './prompt';
 import { runProviderLoop } from './provider-loop';
@@ -271,16 +272,5 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunAgentResult> {
 }
 
 function waitOrAbort(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new AgentError('agent/cancelled', 'run cancelled'));
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new AgentError('agent/cancelled', 'run cancelled'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+  return sleep(ms, signal, () => new AgentError('agent/cancelled', 'run cancelled'));
 }

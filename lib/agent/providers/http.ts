@@ -43,16 +43,21 @@ export function redact(text: string, secrets: Array<string | null | undefined>):
   return out;
 }
 
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`, or rejects with `abortError()` as soon as `signal` aborts. */
+export function sleep(
+  ms: number,
+  signal: AbortSignal,
+  abortError: () => Error = () => new AgentError('provider/aborted', 'request cancelled'),
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new AgentError('provider/aborted', 'request cancelled'));
+    if (signal.aborted) return reject(abortError());
     const t = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(t);
-      reject(new AgentError('provider/aborted', 'request cancelled'));
+      reject(abortError());
     };
     signal.addEventListener('abort', onAbort, { once: true });
   });

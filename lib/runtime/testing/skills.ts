@@ -2,25 +2,10 @@
 
 import type { SkillManifest, ToolManifest } from '../../skills/types';
 import type { LoadedSkill } from '../types';
+import { newTool } from '../../skills/package';
 
 export function tool(name: string, over: Partial<ToolManifest> = {}): ToolManifest {
-  return {
-    name,
-    sourceName: name,
-    description: `${name} tool`,
-    role: null,
-    visibility: null,
-    tags: [],
-    params: null,
-    returns: null,
-    capabilities: [],
-    inputTokens: {},
-    outputTokens: {},
-    handler: { kind: 'none', ref: null },
-    executor: null,
-    timeoutMs: null,
-    ...over,
-  };
+  return { ...newTool(name, name), description: `${name} tool`, ...over };
 }
 
 export function skill(
