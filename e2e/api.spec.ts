@@ -42,3 +42,11 @@ test.describe('POST /api/v1/tools/{name}/invoke', () => {
     expect(after.status()).toBe(200);
   });
 });
+
+test('/api/v1/openapi.json describes the API', async ({ request }) => {
+  const res = await request.get('/api/v1/openapi.json');
+  expect(res.status()).toBe(200);
+  const doc = await res.json();
+  expect(doc.openapi).toBe('3.1.0');
+  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/tools/{name}/invoke', '/api/v1/runs/{id}/events']));
+});

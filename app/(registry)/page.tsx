@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { db } from '@/lib/db/client';
 import { listSkills } from '@/lib/registry/list-skills';
 import { FormatBadge } from '../_components/format-badge';
+import { LockIcon } from '../_components/lock-icon';
 
 export const dynamic = 'force-dynamic';
 
@@ -75,7 +76,11 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
                     <span>
                       {s.toolCount} {s.toolCount === 1 ? 'tool' : 'tools'}
                     </span>
-                    {s.tokenGated && <span title="Some tools need a login to unlock">🔒 token-gated</span>}
+                    {s.tokenGated && (
+                      <span title="Some tools need a login to unlock" className="inline-flex items-center gap-1">
+                        <LockIcon /> token-gated
+                      </span>
+                    )}
                   </div>
                 </Link>
               </li>

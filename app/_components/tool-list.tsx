@@ -1,4 +1,5 @@
 import type { ToolManifest } from '@/lib/skills/types';
+import { LockIcon } from './lock-icon';
 
 export function ToolList({ tools }: { tools: ToolManifest[] }) {
   if (tools.length === 0) {
@@ -18,8 +19,12 @@ export function ToolList({ tools }: { tools: ToolManifest[] }) {
               {t.visibility === 'hidden' && <span className="rounded bg-zinc-100 px-1.5 text-xs dark:bg-zinc-800">hidden</span>}
               <span className="text-xs text-zinc-500">{t.handler.kind}</span>
               {gated.map((issuer) => (
-                <span key={issuer} className="rounded bg-amber-100 px-1.5 text-xs text-amber-800 dark:bg-amber-950 dark:text-amber-300">
-                  🔒 {issuer}
+                <span
+                  key={issuer}
+                  title={`Needs a ${issuer} token`}
+                  className="inline-flex items-center gap-1 rounded bg-amber-100 px-1.5 text-xs text-amber-800 dark:bg-amber-950 dark:text-amber-300"
+                >
+                  <LockIcon /> {issuer}
                 </span>
               ))}
               {t.capabilities.map((c) => (

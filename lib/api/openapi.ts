@@ -1,0 +1,81 @@
+// The OpenAPI description of /api/v1 (served at /api/v1/openapi.json).
+
+const error = {
+  description: 'An error',
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['error'],
+        properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
+      },
+    },
+  },
+};
+const json = (schema: object) => ({ content: { 'application/json': { schema } } });
+const runId = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const control = { name: 'X-Run-Control', in: 'header', required: false, schema: { type: 'string' }, description: 'the run control token (or the creator cookie)' };
+
+export const openApiDocument = {
+  openapi: '3.1.0',
+  info: { title: 'Skillyard API', version: '1', description: 'Registry tools and playground runs. Errors are `{error: {code, message}}`.' },
+  components: {
+    securitySchemes: { apiToken: { type: 'http', scheme: 'bearer', description: 'API token `sy_…` (scopes publish, invoke, runs)' } },
+  },
+  security: [{}, { apiToken: [] }],
+  paths: {
+    '/api/health': { get: { summary: 'Health and database status', responses: { 200: json({ type: 'object' }), 503: json({ type: 'object' }) } } },
+    '/api/v1/tools/{name}/invoke': {
+      post: {
+        summary: 'Invoke a registry tool through the whole pipeline',
+        parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$' } }],
+        requestBody: json({ type: 'object', properties: { args: {}, skill: { type: 'string', description: '@scope/name[@version]' } } }),
+        responses: {
+          200: json({ type: 'object', properties: { skill: { type: 'string' }, version: { type: 'string' }, tool: { type: 'string' }, result: {}, ms: { type: 'number' } } }),
+          400: error, 401: error, 403: error, 404: error, 409: error,
+        },
+      },
+    },
+    '/api/v1/runs': {
+      post: {
+        summary: 'Start a playground run',
+        requestBody: json({
+          type: 'object',
+          required: ['skills', 'provider', 'task'],
+          properties: {
+            skills: { type: 'array', items: { type: 'string' } },
+            allowedTools: { type: 'string' },
+            provider: { enum: ['scripted', 'manual', 'openai', 'anthropic'] },
+            model: { type: 'string' },
+            script: { type: 'array', items: {} },
+            task: { type: 'string' },
+            maxTurns: { type: 'integer' },
+            maxSteps: { type: 'integer' },
+            visibility: { enum: ['public', 'unlisted', 'private'] },
+          },
+        }),
+        responses: { 201: json({ type: 'object', properties: { id: { type: 'string' }, controlToken: { type: 'string' }, url: { type: 'string' }, events: { type: 'string' } } }), 400: error },
+      },
+    },
+    '/api/v1/runs/{id}': { get: { summary: 'A run', parameters: [runId], responses: { 200: json({ type: 'object' }), 404: error } } },
+    '/api/v1/runs/{id}/events': {
+      get: {
+        summary: 'The run trace as Server-Sent Events (`id:` = seq; resume with Last-Event-ID or ?after=)',
+        parameters: [runId, { name: 'Last-Event-ID', in: 'header', schema: { type: 'string' } }, { name: 'after', in: 'query', schema: { type: 'integer' } }],
+        responses: { 200: { description: 'event stream', content: { 'text/event-stream': {} } }, 404: error },
+      },
+    },
+    '/api/v1/runs/{id}/cancel': { post: { summary: 'Cancel a run', parameters: [runId, control], responses: { 200: json({ type: 'object' }), 403: error, 404: error } } },
+    '/api/v1/runs/{id}/turns': {
+      post: {
+        summary: "Give a manual run its next turn's code",
+        parameters: [runId, control],
+        requestBody: json({ type: 'object', properties: { turn: {} } }),
+        responses: { 200: json({ type: 'object' }), 403: error, 409: error },
+      },
+    },
+    '/api/v1/runs/{id}/fork': {
+      post: { summary: 'Run the same configuration again as the caller', parameters: [runId], responses: { 201: json({ type: 'object' }), 404: error } },
+    },
+  },
+} as const;
