@@ -82,13 +82,21 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunAgentResult> {
     if (!(maxSteps >= 0) || !(maxTurns >= 1)) throw new AgentError('agent/config', 'maxTurns must be >= 1 and maxSteps >= 0');
     const validateReturns: ReturnsValidator | null = opts.returns ? compileReturns(opts.returns) : null;
 
-    const visible = resolveVisibleTools(await opts.tools.listTools(), {
-      allowedTools: opts.allowedTools,
-      skillName: opts.skillName,
-      excludeTools: opts.excludeTools,
-    });
+    const listVisible = async () =>
+      resolveVisibleTools(await opts.tools.listTools(), {
+        allowedTools: opts.allowedTools,
+        skillName: opts.skillName,
+        excludeTools: opts.excludeTools,
+      });
+    let visible = await listVisible();
     mode = visible.mode;
-    const visibleByName = new Map(visible.visible.map((t) => [t.name, t]));
+    let visibleByName = new Map(visible.visible.map((t) => [t.name, t]));
+    // A tool can become visible during the run (another tool minted the token it needs),
+    // so a name not seen yet is looked up once more before it is refused.
+    const refreshVisible = async () => {
+      visible = await listVisible();
+      visibleByName = new Map(visible.visible.map((t) => [t.name, t]));
+    };
 
     emit({
       type: 'agent-start',
@@ -127,7 +135,11 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunAgentResult> {
       }
       const isDiscoveryTool = mode === 'discovery' && (DISCOVERY_TOOLS as readonly string[]).includes(ref);
       if (!isDiscoveryTool) {
-        const target = visibleByName.get(ref);
+        let target = visibleByName.get(ref);
+        if (!target) {
+          await refreshVisible();
+          target = visibleByName.get(ref);
+        }
         if (!target) {
           throw new AgentError(
             'agent/tool-unavailable',

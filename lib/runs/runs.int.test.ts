@@ -81,6 +81,27 @@ describe('playground runs', () => {
     expect(resumed.map((e) => e.id)).toEqual(live.slice(3).map((e) => e.id));
   });
 
+  it('a tool mints a token of its own scope that unlocks the next tools (notebook)', async () => {
+    const { id } = await createRun(testDb(), {
+      config: {
+        skills: ['@skillyard/notebook'],
+        provider: 'scripted',
+        script: [
+          `await ctx.invoke('open-notebook', { name: 'trip' });
+           await ctx.invoke('add-note', { note: { title: 'Pack', body: 'passport', tags: ['todo'] } });
+           const { notes } = await ctx.invoke('list-notes', { tag: 'todo' });
+           ctx.finish(notes.map((n) => n.title));`,
+        ],
+        task: 'take a note',
+      },
+      userId: null,
+    });
+    const run = await waitForEnd(id);
+    const trace = JSON.stringify(await listRunEvents(testDb(), id, 0));
+    expect(run.error, trace.slice(0, 3000)).toBeNull();
+    expect(run.result).toEqual(['Pack']);
+  });
+
   it('a maxSteps breach ends the run with an error event', async () => {
     const { id } = await createRun(testDb(), {
       config: {
