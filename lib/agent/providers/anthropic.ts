@@ -4,7 +4,7 @@
 // `message_stop`, plus `ping` and `error`.
 
 import { AgentError } from '../errors';
-import { postJson, redact, withRetries } from './http';
+import { postJson, redact, retryingProvider } from './http';
 import { parseToolArguments } from './openai';
 import { readSse } from './sse';
 import type { ChatMessage, HttpProviderOptions, ModelProvider, ModelRequest, ModelTurn, ToolCall } from './types';
@@ -114,18 +114,5 @@ export function createAnthropicProvider(opts: HttpProviderOptions): ModelProvide
     return { text, toolCalls, stopReason, usage: { inputTokens, outputTokens }, streamed: true };
   }
 
-  return {
-    name: 'anthropic',
-    model: opts.model,
-    complete(req) {
-      const state = { streamedAny: false };
-      return withRetries(
-        () => {
-          state.streamedAny = false;
-          return once(req, state);
-        },
-        { retry: opts.retry, signal: req.signal, sleep: opts.sleep, onRetry: req.onRetry, partial: () => state.streamedAny },
-      );
-    },
-  };
+  return retryingProvider('anthropic', opts, once);
 }

@@ -3,7 +3,7 @@
 // redaction so that no API key ever reaches an error message or event.
 
 import { AgentError, isAbortError } from '../errors';
-import type { RetryInfo, RetryOptions } from './types';
+import type { HttpProviderOptions, ModelProvider, ModelRequest, ModelTurn, RetryInfo, RetryOptions } from './types';
 
 export const DEFAULT_RETRY: Required<RetryOptions> = { maxAttempts: 4, baseMs: 500, capMs: 30_000 };
 
@@ -166,4 +166,29 @@ export async function withRetries<T>(
       await wait(delayMs, o.signal);
     }
   }
+}
+
+/**
+ * A provider whose `once` makes one streamed request; failed attempts are retried
+ * (429, 5xx, dropped connections) unless text already streamed out (`state.streamedAny`).
+ */
+export function retryingProvider(
+  name: string,
+  opts: HttpProviderOptions,
+  once: (req: ModelRequest, state: { streamedAny: boolean }) => Promise<ModelTurn>,
+): ModelProvider {
+  return {
+    name,
+    model: opts.model,
+    complete(req) {
+      const state = { streamedAny: false };
+      return withRetries(
+        () => {
+          state.streamedAny = false;
+          return once(req, state);
+        },
+        { retry: opts.retry, signal: req.signal, sleep: opts.sleep, onRetry: req.onRetry, partial: () => state.streamedAny },
+      );
+    },
+  };
 }

@@ -4,7 +4,7 @@
 // one JSON completion is accepted too.
 
 import { AgentError } from '../errors';
-import { postJson, redact, withRetries } from './http';
+import { postJson, redact, retryingProvider } from './http';
 import { readSse } from './sse';
 import type { ChatMessage, HttpProviderOptions, ModelProvider, ModelRequest, ModelTurn, ToolCall } from './types';
 
@@ -131,20 +131,7 @@ export function createOpenAIProvider(opts: HttpProviderOptions): ModelProvider {
     return { text, toolCalls, stopReason, usage, streamed: true };
   }
 
-  return {
-    name: 'openai',
-    model: opts.model,
-    complete(req) {
-      const state = { streamedAny: false };
-      return withRetries(
-        () => {
-          state.streamedAny = false;
-          return once(req, state);
-        },
-        { retry: opts.retry, signal: req.signal, sleep: opts.sleep, onRetry: req.onRetry, partial: () => state.streamedAny },
-      );
-    },
-  };
+  return retryingProvider('openai', opts, once);
 }
 
 function fromCompletion(json: unknown): ModelTurn {
