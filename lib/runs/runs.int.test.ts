@@ -152,6 +152,29 @@ describe('playground runs', () => {
     expect(run.status).toBe('cancelled');
   });
 
+  it('several workers share the queue and run each run exactly once', async () => {
+    const second = startRunWorker(testDb(), { concurrency: 4 });
+    try {
+      const ids = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          createRun(testDb(), {
+            config: { skills: ['@skillyard/text-stats'], provider: 'scripted', script: countScript, task: 'share' },
+            userId: null,
+          }).then((r) => r.id),
+        ),
+      );
+      const runs = await Promise.all(ids.map((id) => waitForEnd(id)));
+      expect(runs.map((r) => r.status)).toEqual(ids.map(() => 'succeeded'));
+      expect(runs.map((r) => r.attempts)).toEqual(ids.map(() => 1));
+      for (const id of ids) {
+        const starts = (await listRunEvents(testDb(), id, 0)).filter((e) => e.type === 'agent-start');
+        expect(starts.length).toBe(1);
+      }
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('a private run is invisible to others; bad configs are refused before anything is stored', async () => {
     const owner = await testDb().user.create({ data: { name: 'owner' } });
     const other = await testDb().user.create({ data: { name: 'other' } });
