@@ -86,6 +86,15 @@ async function main() {
   const coldMs = median(coldTimes.slice(10));
   await sandbox.close();
 
+  // The server's configuration: the same warm call with isolates in worker processes.
+  const pool = createSandboxPool({ workers: 1 });
+  const served = createToolManager({ skills: [skill], caller: { id: 'bench', kind: 'user', tokens: [] }, sandbox: pool });
+  await timeEach(300, () => served.invoke('count', ARGS));
+  const workerRuns = [];
+  for (let r = 0; r < 5; r++) workerRuns.push(await timeEach(500, () => served.invoke('count', ARGS)));
+  const warmWorkerMs = median(workerRuns);
+  await pool.close();
+
   const nodeScript = `const f = ${HANDLER.replace('export default ', '')}; let s = ''; process.stdin.on('data', (d) => (s += d)); process.stdin.on('end', async () => process.stdout.write(JSON.stringify(await f({}, JSON.parse(s)))));`;
   const subTimes: number[] = [];
   for (let r = 0; r < 15; r++) {
@@ -101,10 +110,12 @@ async function main() {
     node: process.version,
     rawRoundTripUs: round(rawMs * 1000),
     warmCallUs: round(warmMs * 1000),
+    warmCallViaWorkerProcessUs: round(warmWorkerMs * 1000),
     coldCallMs: round(coldMs, 2),
     subprocessMs: round(subprocessMs, 1),
     split: { sandboxRunUs: round(median(sandboxRuns) * 1000), kernelOnlyUs: round(median(kernelRuns) * 1000) },
     warmOverRaw: round(warmMs / rawMs, 2),
+    warmViaWorkerOverRaw: round(warmWorkerMs / rawMs, 2),
     subprocessOverWarm: round(subprocessMs / warmMs, 0),
     targets: {
       warmWithin3xOfRaw: warmMs <= 3 * rawMs,

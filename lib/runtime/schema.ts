@@ -34,22 +34,36 @@ function ajvFor(draft: Draft, useDefaults: boolean): AjvInstance {
   return ajv;
 }
 
-const compiled = { true: new WeakMap<object, ValidateFunction>(), false: new WeakMap<object, ValidateFunction>() };
+// Compiled validators by schema content: the server loads manifests from the database
+// per request, so identical schemas arrive as new objects. Bounded, and an evicted
+// schema is removed from Ajv's own cache too, so a long-running server does not grow.
+const MAX_COMPILED = 2000;
+const compiled = new Map<string, { fn: ValidateFunction; ajv: AjvInstance; schema: object }>();
 
 /**
- * Compiles a params/returns schema (draft picked by `$schema`, 2020-12 by default); cached per
- * schema object. With `useDefaults` (params) validation fills in declared defaults.
+ * Compiles a params/returns schema (draft picked by `$schema`, 2020-12 by default); cached by
+ * content. With `useDefaults` (params) validation fills in declared defaults.
  */
 export function compileSchema(schema: Record<string, unknown>, useDefaults = true): ValidateFunction {
-  const cache = compiled[useDefaults ? 'true' : 'false'];
-  const hit = cache.get(schema);
-  if (hit) return hit;
+  const key = `${useDefaults ? 1 : 0}${JSON.stringify(schema)}`;
+  const hit = compiled.get(key);
+  if (hit) {
+    compiled.delete(key); // most recently used goes last
+    compiled.set(key, hit);
+    return hit.fn;
+  }
   const d = schemaDraft(schema);
   if (d === 'unsupported') throw new Error(`unsupported $schema ${String(schema.$schema)}`);
   // Ajv refuses two schemas with one $id; the kernel never looks schemas up by id.
   const { $id: _id, ...rest } = structuredClone(schema);
-  const fn = ajvFor(d === 'unknown' ? '2020-12' : d, useDefaults).compile(rest);
-  cache.set(schema, fn);
+  const ajv = ajvFor(d === 'unknown' ? '2020-12' : d, useDefaults);
+  const fn = ajv.compile(rest);
+  compiled.set(key, { fn, ajv, schema: rest });
+  if (compiled.size > MAX_COMPILED) {
+    const [oldestKey, oldest] = compiled.entries().next().value as [string, { ajv: AjvInstance; schema: object }];
+    compiled.delete(oldestKey);
+    oldest.ajv.removeSchema(oldest.schema);
+  }
   return fn;
 }
 

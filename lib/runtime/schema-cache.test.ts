@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { compileSchema } from './schema';
+
+describe('compileSchema', () => {
+  it('reuses one validator for equal schemas that are different objects (manifests loaded per request)', () => {
+    const schema = { type: 'object', properties: { text: { type: 'string', default: 'x' } } };
+    const a = compileSchema(schema);
+    expect(compileSchema(structuredClone(schema))).toBe(a);
+    expect(compileSchema(structuredClone(schema), false)).not.toBe(a); // defaults differ
+    const args: Record<string, unknown> = {};
+    expect(a(args)).toBe(true);
+    expect(args.text).toBe('x');
+  });
+
+  it('keeps working past its size bound', () => {
+    for (let i = 0; i < 2100; i++) compileSchema({ type: 'object', properties: { [`p${i}`]: { type: 'integer' } } });
+    const v = compileSchema({ type: 'object', properties: { p5: { type: 'integer' } } });
+    expect(v({ p5: 1 })).toBe(true);
+    expect(v({ p5: 'no' })).toBe(false);
+  });
+});
