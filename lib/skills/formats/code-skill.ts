@@ -2,22 +2,16 @@
 // `export const frontmatter = {...}` read from the AST (never imported).
 
 import { ptr } from '../diagnostic-sink';
-import { canonicalToolName, isValidToolName, nameFromPath } from '../names';
-import { newManifest, newTool, type Pkg } from '../package';
+import { canonicalToolName, isValidToolName } from '../names';
+import { newTool, type Pkg } from '../package';
 import { readFrontmatterObject } from '../skill-frontmatter';
 import { parseTsModule } from '../ts-literal';
-import { verifyFileSignature } from './signed-file';
+import { startSingleFileSkill } from './signed-file';
 import type { SkillManifest } from '../types';
 
 export function readCodeSkill(pkg: Pkg, rel: string): SkillManifest {
-  const base = rel.split('/').pop()!;
-  const stem = base.replace(/\.skill\.(m?js|ts)$/i, '');
-  const m = newManifest(nameFromPath(stem), 'code-skill');
-  m.files = [rel];
-  const text = pkg.readText(rel);
-  if (text === null) return m;
-  const scope = pkg.scope(rel);
-  m.signature = verifyFileSignature(text, pkg, rel);
+  const { manifest: m, base, stem, text, scope } = startSingleFileSkill(pkg, rel, /\.skill\.(m?js|ts)$/i, 'code-skill');
+  if (text === null || scope === null) return m;
   const mod = parseTsModule(text, rel, { maxDepth: pkg.opts.limits.maxDepth });
   for (const e of mod.syntaxErrors.slice(0, 3)) scope.error('code/syntax-error', e.message, undefined, e.line);
   if (!mod.syntaxErrors.length && !mod.hasDefaultExport) scope.error('code/no-default-export', 'a code skill must export a default async function (ctx, args)', undefined, 1);

@@ -1,6 +1,7 @@
 import { findSignature, verifySignedText } from '../signature';
-import type { Pkg } from '../package';
-import type { SkillSignature } from '../types';
+import { nameFromPath } from '../names';
+import { newManifest, type Pkg } from '../package';
+import type { SkillFormat, SkillSignature } from '../types';
 
 /** Parse and verify a `rye:signed:` comment; report malformed and failing signatures. */
 export function verifyFileSignature(text: string, pkg: Pkg, rel: string): SkillSignature | null {
@@ -21,4 +22,21 @@ export function verifyFileSignature(text: string, pkg: Pkg, rel: string): SkillS
     scope.error(code, `signature does not verify: ${sig.reason}`, undefined, found.signature.lineIndex + 1);
   }
   return sig;
+}
+
+/**
+ * The common start of a single-file skill (`<name>.skill.md`, `<name>.skill.ts`): its
+ * manifest named after the file, its text, and its signature checked. `text` is null
+ * when the file cannot be read (the reader has said why).
+ */
+export function startSingleFileSkill(pkg: Pkg, rel: string, suffix: RegExp, format: SkillFormat) {
+  const base = rel.split('/').pop()!;
+  const stem = base.replace(suffix, '');
+  const manifest = newManifest(nameFromPath(stem), format);
+  manifest.files = [rel];
+  const text = pkg.readText(rel);
+  if (text === null) return { manifest, base, stem, text: null, scope: null };
+  const scope = pkg.scope(rel);
+  manifest.signature = verifyFileSignature(text, pkg, rel);
+  return { manifest, base, stem, text, scope };
 }

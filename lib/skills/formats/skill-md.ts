@@ -2,20 +2,14 @@
 
 import { resolveDelegate } from '../delegate';
 import { canonicalToolName, isValidToolName, nameFromPath } from '../names';
-import { newManifest, newTool, type Pkg } from '../package';
+import { newTool, type Pkg } from '../package';
 import { checkInstructions, readMarkdownSkill } from '../skill-frontmatter';
-import { verifyFileSignature } from './signed-file';
+import { startSingleFileSkill } from './signed-file';
 import type { SkillManifest } from '../types';
 
 export function readSkillMd(pkg: Pkg, rel: string): SkillManifest {
-  const base = rel.split('/').pop()!;
-  const stem = base.replace(/\.skill\.md$/i, '');
-  const m = newManifest(nameFromPath(stem), 'skill-md');
-  m.files = [rel];
-  const text = pkg.readText(rel);
-  if (text === null) return m;
-  const scope = pkg.scope(rel);
-  m.signature = verifyFileSignature(text, pkg, rel);
+  const { manifest: m, base, stem, text, scope } = startSingleFileSkill(pkg, rel, /\.skill\.md$/i, 'skill-md');
+  if (text === null || scope === null) return m;
   const { fm, body, bodyLine, fmScope } = readMarkdownSkill(text, pkg, scope);
   m.instructions = checkInstructions(body, pkg, scope, bodyLine);
   if (!fm) return m;
