@@ -23,7 +23,8 @@ export type SkillDetail = {
   versions: Array<{ version: string; createdAt: Date; yanked: boolean }>;
 };
 
-async function canSeePrivate(db: Db, scope: string, viewer: Viewer): Promise<boolean> {
+/** Whether `viewer` owns the scope or belongs to its team (who may see its private skills). */
+export async function canSeePrivate(db: Db, scope: string, viewer: Viewer): Promise<boolean> {
   if (!viewer) return false;
   const owner = await db.scope.findUnique({
     where: { name: scope },

@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import type { LoadedSkill } from '../runtime/types';
 import type { SkillManifest } from '../skills/types';
 import { AppError } from '../errors';
-import type { Viewer } from './get-skill';
+import { canSeePrivate, type Viewer } from './get-skill';
 
 export type SkillRef = { scope: string; name: string; version?: string };
 
@@ -18,17 +18,11 @@ export async function loadSkillVersion(db: Db, ref: SkillRef, viewer: Viewer): P
   const label = `@${ref.scope}/${ref.name}`;
   const skill = await db.skill.findUnique({
     where: { scopeName_name: { scopeName: ref.scope, name: ref.name } },
-    select: {
-      id: true,
-      visibility: true,
-      latestVersionId: true,
-      scope: { select: { userId: true, team: { select: { memberships: { select: { userId: true } } } } } },
-    },
+    select: { id: true, visibility: true, latestVersionId: true },
   });
-  const member =
-    viewer !== null &&
-    (skill?.scope.userId === viewer.userId || (skill?.scope.team?.memberships.some((m) => m.userId === viewer.userId) ?? false));
-  if (!skill || (skill.visibility === 'private' && !member)) throw new AppError('skill/not-found', `${label} was not found.`);
+  if (!skill || (skill.visibility === 'private' && !(await canSeePrivate(db, ref.scope, viewer)))) {
+    throw new AppError('skill/not-found', `${label} was not found.`);
+  }
   const version = await db.skillVersion.findFirst({
     where: ref.version ? { skillId: skill.id, version: ref.version } : { id: skill.latestVersionId ?? '' },
     select: { id: true, version: true, manifest: true },

@@ -12,7 +12,7 @@ import { isPlainObject, type Pkg } from './package';
 import { checkToolSchema } from './schema';
 import { splitFrontmatter } from './frontmatter';
 import { utf8Length } from './text';
-import type { ToolManifest } from './types';
+import type { SkillManifest, ToolManifest } from './types';
 
 export const CASCADE_ANNOTATIONS = new Set(['$inherit', '$private', '$public', '$local', '$global', '$dynamic', '$static', '$merge', '$order', '$remove', '$self', '$hook']);
 
@@ -201,3 +201,21 @@ export function checkInstructions(body: string, pkg: Pkg, scope: FileScope, line
 }
 
 export type { LineMap };
+
+/** The skill-level fields of a frontmatter, the same for every format that has one. */
+export function applySkillFields(m: SkillManifest, fm: SkillFrontmatter): void {
+  m.description = fm.description;
+  m.allowedTools = fm.allowedTools;
+  m.metadata = fm.metadata;
+  m.version = fm.version;
+}
+
+/** A skill that is itself one tool: the tool-level fields its frontmatter declares. */
+export function applyToolFields(t: ToolManifest, fm: SkillFrontmatter, description: string): void {
+  t.description = description;
+  t.role = fm.role;
+  t.visibility = fm.visibility;
+  t.tags = fm.tags;
+  t.params = fm.params;
+  t.returns = fm.returns;
+}

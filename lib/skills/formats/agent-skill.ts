@@ -3,7 +3,7 @@
 import { resolveDelegate } from '../delegate';
 import { canonicalToolName, isValidToolName, nameFromPath } from '../names';
 import { newManifest, newTool, type Pkg } from '../package';
-import { checkInstructions, readMarkdownSkill } from '../skill-frontmatter';
+import { applySkillFields, applyToolFields, checkInstructions, readMarkdownSkill } from '../skill-frontmatter';
 import { verifyFileSignature } from './signed-file';
 import { readToolsJson } from '../tools-json';
 import type { SkillManifest } from '../types';
@@ -24,22 +24,15 @@ export function readAgentSkill(pkg: Pkg): SkillManifest {
       fmScope.error('skill/name-dir-mismatch', `name "${fm.name}" must match the folder name "${pkg.dirName}"`, '/name');
     }
   } else m.name = nameFromPath(pkg.dirName ?? 'unnamed');
-  m.description = fm.description;
-  m.allowedTools = fm.allowedTools;
-  m.metadata = fm.metadata;
-  m.version = fm.version;
+  applySkillFields(m, fm);
 
   if (pkg.has('tools.json')) m.tools.push(...readToolsJson(pkg, 'tools.json', 'skill-tools'));
   if (fm.delegate) {
     // A delegating folder skill is itself a tool named after the skill.
     const d = resolveDelegate(fm.delegate, pkg, fmScope, '/metadata/delegate', '');
     const t = newTool(isValidToolName(canonicalToolName(m.name)) ? canonicalToolName(m.name) : nameFromPath(m.name), m.name);
-    t.description = m.description;
+    applyToolFields(t, fm, m.description);
     t.role = fm.role ?? 'context';
-    t.visibility = fm.visibility;
-    t.tags = fm.tags;
-    t.params = fm.params;
-    t.returns = fm.returns;
     if (d) t.handler = { kind: d.kind, ref: d.ref };
     if (m.tools.some((x) => x.name === t.name)) fmScope.error('tool/duplicate-name', `tools.json already declares a tool named "${t.name}"`, '/name');
     else m.tools.unshift(t);

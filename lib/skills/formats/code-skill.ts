@@ -4,7 +4,7 @@
 import { ptr } from '../diagnostic-sink';
 import { canonicalToolName, isValidToolName } from '../names';
 import { newTool, type Pkg } from '../package';
-import { readFrontmatterObject } from '../skill-frontmatter';
+import { applySkillFields, applyToolFields, readFrontmatterObject } from '../skill-frontmatter';
 import { parseTsModule } from '../ts-literal';
 import { startSingleFileSkill } from './signed-file';
 import type { SkillManifest } from '../types';
@@ -33,18 +33,10 @@ export function readCodeSkill(pkg: Pkg, rel: string): SkillManifest {
     m.name = fm.name;
     if (fm.name !== stem) scope.warn('skill/name-file-mismatch', `name "${fm.name}" differs from the file name "${base}"`, ptr('', 'name'));
   }
-  m.description = fm.description;
-  m.allowedTools = fm.allowedTools;
-  m.metadata = fm.metadata;
-  m.version = fm.version;
+  applySkillFields(m, fm);
   if (isValidToolName(canonicalToolName(m.name))) t.name = canonicalToolName(m.name);
   t.sourceName = m.name;
-  t.description = m.description;
-  t.role = fm.role;
-  t.visibility = fm.visibility;
-  t.tags = fm.tags;
-  t.params = fm.params;
-  t.returns = fm.returns;
+  applyToolFields(t, fm, m.description);
   if (fm.delegate) scope.warn('code/delegate-ignored', 'a code skill is its own handler; metadata.delegate is ignored', '/metadata/delegate');
   return m;
 }

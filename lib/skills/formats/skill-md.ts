@@ -3,7 +3,7 @@
 import { resolveDelegate } from '../delegate';
 import { canonicalToolName, isValidToolName, nameFromPath } from '../names';
 import { newTool, type Pkg } from '../package';
-import { checkInstructions, readMarkdownSkill } from '../skill-frontmatter';
+import { applySkillFields, applyToolFields, checkInstructions, readMarkdownSkill } from '../skill-frontmatter';
 import { startSingleFileSkill } from './signed-file';
 import type { SkillManifest } from '../types';
 
@@ -17,18 +17,10 @@ export function readSkillMd(pkg: Pkg, rel: string): SkillManifest {
     m.name = fm.name;
     if (fm.name !== stem) fmScope.warn('skill/name-file-mismatch', `name "${fm.name}" differs from the file name "${base}" (expected ${fm.name}.skill.md)`, '/name');
   }
-  m.description = fm.description;
-  m.allowedTools = fm.allowedTools;
-  m.metadata = fm.metadata;
-  m.version = fm.version;
+  applySkillFields(m, fm);
   // An invalid name is reported once (skill/name-invalid); the tool ref still has to be valid.
   const t = newTool(isValidToolName(canonicalToolName(m.name)) ? canonicalToolName(m.name) : nameFromPath(stem), m.name);
-  t.description = m.description;
-  t.role = fm.role;
-  t.visibility = fm.visibility;
-  t.tags = fm.tags;
-  t.params = fm.params;
-  t.returns = fm.returns;
+  applyToolFields(t, fm, m.description);
   t.handler = { kind: 'markdown', ref: rel };
   if (fm.delegate) {
     const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
