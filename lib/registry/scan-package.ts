@@ -83,3 +83,8 @@ export function scanPackage(files: Array<{ path: string; content: Uint8Array }>)
   }
   return findings;
 }
+
+/** High-severity findings that refuse a publish: a secret in any file of the package. */
+export function isBlockingFinding(f: ScanFinding): boolean {
+  return f.severity === 'danger' && f.rule.startsWith('secret/');
+}

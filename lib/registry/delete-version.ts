@@ -1,0 +1,20 @@
+// Delete a version (npm's unpublish): its files and tarball go, its number stays used
+// in UsedVersionNumber so it can never be published again.
+import type { Db } from '../db/client';
+import { AppError } from '../errors';
+import { assertScopeOwner } from './assert-scope-owner';
+import { recomputeLatest } from './recompute-latest';
+
+export async function deleteVersion(db: Db, input: { scope: string; name: string; version: string; userId: string }): Promise<{ latest: string | null }> {
+  await assertScopeOwner(db, input.scope, input.userId);
+  return db.$transaction(async (tx) => {
+    const v = await tx.skillVersion.findFirst({
+      where: { version: input.version, skill: { scopeName: input.scope, name: input.name } },
+      select: { id: true, skillId: true },
+    });
+    if (!v) throw new AppError('skill/version-not-found', `@${input.scope}/${input.name}@${input.version} does not exist.`, 404);
+    await tx.skill.updateMany({ where: { id: v.skillId, latestVersionId: v.id }, data: { latestVersionId: null } });
+    await tx.skillVersion.delete({ where: { id: v.id } });
+    return { latest: await recomputeLatest(tx, v.skillId) };
+  });
+}

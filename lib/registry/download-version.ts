@@ -1,0 +1,38 @@
+// A version's .tar.gz for `skillyard add` and the API: resolved from an exact number,
+// a tag or a range, with its integrity; every download is counted on the version and
+// on the skill.
+import type { Db } from '../db/client';
+import { AppError } from '../errors';
+import type { Viewer } from './get-skill';
+import { findVisibleSkill } from './find-visible-skill';
+import { resolveVersion } from './resolve-version';
+
+export type Download = {
+  scope: string;
+  name: string;
+  version: string;
+  integrity: string;
+  tarball: Uint8Array;
+  yanked: boolean;
+  deprecated: string | null;
+};
+
+export async function downloadVersion(db: Db, ref: { scope: string; name: string; spec?: string | null }, viewer: Viewer): Promise<Download> {
+  const skill = await findVisibleSkill(db, ref, viewer);
+  const resolved = await resolveVersion(db, skill, ref.spec);
+  const row = await db.skillVersion.findUnique({ where: { id: resolved.id }, select: { tarball: true, integrity: true } });
+  if (!row?.tarball || !row.integrity) {
+    throw new AppError('skill/tarball-not-found', `@${ref.scope}/${ref.name}@${resolved.version} was stored before tarballs were kept; publish a new version.`, 404);
+  }
+  await db.$executeRaw`UPDATE "SkillVersion" SET downloads = downloads + 1 WHERE id = ${resolved.id}`;
+  await db.$executeRaw`UPDATE "Skill" SET downloads = downloads + 1 WHERE id = ${skill.id}`;
+  return {
+    scope: skill.scopeName,
+    name: skill.name,
+    version: resolved.version,
+    integrity: row.integrity,
+    tarball: new Uint8Array(row.tarball),
+    yanked: resolved.yanked,
+    deprecated: resolved.deprecated,
+  };
+}
