@@ -1,0 +1,59 @@
+// Reads a JSON-RPC request body with a byte limit (refused early from Content-Length,
+// counted while streaming otherwise) and a nesting limit, before the SDK parses it.
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { jsonRpcError, parseError } from './json-rpc-errors';
+
+export const MCP_MAX_BODY_BYTES = 1024 * 1024;
+export const MCP_MAX_DEPTH = 64;
+
+export type BodyResult = { ok: true; body: unknown } | { ok: false; response: Response };
+
+function tooLarge(limit: number) {
+  return jsonRpcError(413, ErrorCode.InvalidRequest, `request/too-large: the request body is larger than ${limit} bytes`);
+}
+
+/** Depth of nested arrays and objects in JSON text, counted without recursion. */
+export function jsonDepthExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+export async function readMcpBody(req: Request, limit = MCP_MAX_BODY_BYTES): Promise<BodyResult> {
+  const declared = Number(req.headers.get('content-length') ?? 'NaN');
+  if (Number.isFinite(declared) && declared > limit) return { ok: false, response: tooLarge(limit) };
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        return { ok: false, response: tooLarge(limit) };
+      }
+      chunks.push(value);
+    }
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (jsonDepthExceeds(text, MCP_MAX_DEPTH)) {
+    return { ok: false, response: jsonRpcError(400, ErrorCode.InvalidRequest, `request/too-deep: JSON nested deeper than ${MCP_MAX_DEPTH}`) };
+  }
+  try {
+    return { ok: true, body: JSON.parse(text) };
+  } catch {
+    return { ok: false, response: parseError('Parse error: the request body is not valid JSON') };
+  }
+}

@@ -1,0 +1,15 @@
+// What an MCP server needs from Skillyard: the tools one caller may see, a way to call
+// them through the full pipeline, and the skills' instructions. The HTTP endpoint builds
+// it from the registry and the caller's tokens; `skillyard mcp` from local folders.
+import type { ToolSummary } from '../runtime/types';
+
+export type McpSkillInfo = { ref: string; name: string; description: string; instructions: string | null };
+
+export type McpToolHost = {
+  /** the skills served, in the order the caller chose them */
+  skills(): McpSkillInfo[];
+  /** the tools this caller may see right now (token gate, visibility, allowed-tools applied) */
+  listVisibleTools(): Promise<ToolSummary[]>;
+  /** runs `ref` (`skill/tool`) through the pipeline; throws a RuntimeError-like `{code, message}` */
+  invoke(ref: string, args: unknown): Promise<unknown>;
+};

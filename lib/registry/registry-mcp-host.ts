@@ -1,0 +1,52 @@
+// The MCP tool host for registry skills: the chosen skills' versions are loaded once per
+// MCP session (visibility checked for this caller); each list or call builds the kernel
+// with the caller's current tokens, so a token minted or connected mid-session shows.
+import type { Db } from '../db/client';
+import { AppError } from '../errors';
+import { createToolManager } from '../runtime/manager';
+import type { McpToolHost } from '../mcp/tool-host';
+import { loadSkillVersion, parseSkillRef } from './load-skill-version';
+import { callerFor, serverProviders, subprocessAllowed } from './runtime-for-caller';
+import { serverSandbox } from './server-sandbox';
+
+export const MCP_MAX_SKILLS = 20;
+
+/** `@a/b,@c/d@1.0.0` → skill refs; a stable key of the selection for session binding. */
+export function parseMcpSelection(list: string[]): { refs: ReturnType<typeof parseSkillRef>[]; key: string } {
+  const refs = list.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  if (refs.length === 0) {
+    throw new AppError('input/invalid', 'Choose the skills to serve: /api/mcp?skills=@scope/name,@scope/other or /api/mcp/<scope>/<name>.');
+  }
+  if (refs.length > MCP_MAX_SKILLS) throw new AppError('input/invalid', `At most ${MCP_MAX_SKILLS} skills in one MCP endpoint.`);
+  const parsed = refs.map(parseSkillRef);
+  return { refs: parsed, key: parsed.map((r) => `@${r.scope}/${r.name}${r.version ? `@${r.version}` : ''}`).join(',') };
+}
+
+export async function openRegistryMcpHost(db: Db, refs: ReturnType<typeof parseSkillRef>[], userId: string | null): Promise<McpToolHost> {
+  const viewer = userId ? { userId } : null;
+  const skills: Awaited<ReturnType<typeof loadSkillVersion>>[] = [];
+  for (const ref of refs) skills.push(await loadSkillVersion(db, ref, viewer));
+  // An anonymous session keeps what it minted for its own life (nothing is stored for it).
+  const anonymous = userId ? null : await callerFor(db, null);
+  const manager = async () =>
+    createToolManager({
+      skills,
+      caller: anonymous ?? (await callerFor(db, userId)),
+      sandbox: serverSandbox(),
+      providers: serverProviders(db),
+      allowSubprocess: subprocessAllowed(),
+    });
+  return {
+    skills: () =>
+      skills.map((s) => ({ ref: s.ref, name: s.manifest.name, description: s.manifest.description, instructions: s.manifest.instructions })),
+    listVisibleTools: async () => (await manager()).listVisibleTools().filter((t) => t.role !== 'middleware'),
+    invoke: async (ref, args) => {
+      const m = await manager();
+      try {
+        return await m.invoke(ref, args);
+      } finally {
+        if (anonymous) anonymous.tokens = m.heldTokens();
+      }
+    },
+  };
+}
