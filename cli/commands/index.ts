@@ -7,6 +7,7 @@ import { sign } from './sign';
 import { keygen } from './keygen';
 import runCommand from './run';
 import { agent } from './agent';
+import { mcp } from './mcp';
 
-export const commands: Command[] = [validate, runCommand, agent, sign, keygen];
+export const commands: Command[] = [validate, runCommand, agent, mcp, sign, keygen];
 

@@ -94,7 +94,7 @@ function diskReader(root: string) {
   };
 }
 
-async function loadSkills(paths: string[], scope: string | null): Promise<LoadedSkill[]> {
+export async function loadSkills(paths: string[], scope: string | null): Promise<LoadedSkill[]> {
   const out: LoadedSkill[] = [];
   for (const p of paths) {
     const res = await readSkillsFromPath(p);

@@ -4,4 +4,6 @@ export { createMcpSessions, DEFAULT_MCP_SESSION_LIMITS, type McpSessions, type M
 export { readMcpBody, jsonDepthExceeds, MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH } from './read-mcp-body';
 export { jsonRpcError } from './json-rpc-errors';
 export { nameTools } from './tool-names';
+export { localToolHost } from './local-tool-host';
+export { serveMcpOverStdio } from './serve-stdio';
 export type { McpToolHost, McpSkillInfo } from './tool-host';

@@ -1,0 +1,88 @@
+// `skillyard mcp --skill <path>...`: serves local skills of any format over MCP (stdio),
+// so any MCP client (Claude Code, Claude Desktop, Cursor, VS Code) can use a folder of
+// skills without the server. Tools run through the full kernel pipeline in the sandbox.
+import { parseArgs } from 'node:util';
+import { createSandboxPool } from '../../lib/sandbox/pool';
+import {
+  createMemoryEnvironment,
+  createMemoryEventBus,
+  createMemorySigner,
+  createMemoryStorage,
+  createMemoryVault,
+  createToolManager,
+} from '../../lib/runtime';
+import { localToolHost, serveMcpOverStdio } from '../../lib/mcp';
+import { UsageError, type Command } from '../command';
+import { loadSkills } from './run';
+
+const usage = `Usage: skillyard mcp --skill <path> [--skill <path>...] [options]
+
+Serve the tools of local skills over the Model Context Protocol on stdin/stdout.
+Every format that \`skillyard validate\` reads works; each tool is listed with its
+input and output schemas, runs through the full pipeline (allowed-tools, token gate,
+params, sandbox, returns), and each skill's instructions are an MCP prompt.
+
+Options:
+  --skill <path>       a skill folder, skill file or tree of skills (repeatable)
+  --allow-subprocess   run Python/bash handlers (also SKILLYARD_ALLOW_SUBPROCESS=1)
+  --scope <scope>      the registry scope the skills run as (for minted tokens)
+  --env NAME=VALUE     a secret for the environment capability (repeatable)
+
+Add it to an MCP client, for example Claude Code:
+  claude mcp add my-skills -- npx skillyard mcp --skill ./skills/text-stats
+
+Messages about the server go to stderr; stdout carries only the protocol.
+Exit status: 0 when the client closes the session, 2 usage or unreadable skill.
+`;
+
+export const mcp: Command = {
+  name: 'mcp',
+  summary: 'serve local skills to any MCP client over stdio',
+  usage,
+  async run(argv) {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        skill: { type: 'string', multiple: true },
+        'allow-subprocess': { type: 'boolean' },
+        scope: { type: 'string' },
+        env: { type: 'string', multiple: true },
+      },
+    });
+    if (!values.skill?.length) throw new UsageError('--skill <path> is required');
+    const env: Record<string, string> = {};
+    for (const kv of values.env ?? []) {
+      const eq = kv.indexOf('=');
+      if (eq <= 0) throw new UsageError('--env takes NAME=VALUE');
+      env[kv.slice(0, eq)] = kv.slice(eq + 1);
+    }
+    let skills;
+    try {
+      skills = await loadSkills(values.skill, values.scope?.replace(/^@/, '') ?? null);
+    } catch (e) {
+      process.stderr.write(`skillyard mcp: cannot read skill: ${(e as Error).message}\n`);
+      return 2;
+    }
+    const inProcess = process.execArgv.includes('--no-node-snapshot');
+    const sandbox = createSandboxPool({ inProcess, workers: 1 });
+    const manager = createToolManager({
+      skills,
+      caller: { id: 'local', kind: 'user', tokens: [] },
+      sandbox,
+      allowSubprocess: values['allow-subprocess'] ?? process.env.SKILLYARD_ALLOW_SUBPROCESS === '1',
+      workDir: process.cwd(),
+      providers: {
+        storage: createMemoryStorage(),
+        signer: createMemorySigner(),
+        vault: createMemoryVault(),
+        environment: createMemoryEnvironment({ local: env }),
+        events: createMemoryEventBus(),
+      },
+    });
+    const { closed } = await serveMcpOverStdio(localToolHost(skills, manager));
+    process.stderr.write(`skillyard mcp: serving ${skills.map((s) => s.manifest.name).join(', ')} over stdio\n`);
+    await closed;
+    await sandbox.close();
+    return 0;
+  },
+};

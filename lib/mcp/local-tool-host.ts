@@ -1,0 +1,19 @@
+// The MCP tool host for skills already loaded in this process (`skillyard mcp`): one
+// kernel for the whole session, so tokens a tool mints unlock tools for later calls.
+import type { ToolManager } from '../runtime/types';
+import type { LoadedSkill } from '../runtime/types';
+import type { McpToolHost } from './tool-host';
+
+export function localToolHost(skills: LoadedSkill[], manager: ToolManager): McpToolHost {
+  return {
+    skills: () =>
+      skills.map((s) => ({
+        ref: s.scope ? `@${s.scope}/${s.manifest.name}` : s.manifest.name,
+        name: s.manifest.name,
+        description: s.manifest.description,
+        instructions: s.manifest.instructions,
+      })),
+    listVisibleTools: async () => manager.listVisibleTools().filter((t) => t.role !== 'middleware'),
+    invoke: (ref, args) => manager.invoke(ref, args),
+  };
+}
