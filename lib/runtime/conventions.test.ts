@@ -159,8 +159,8 @@ describe('delegates', () => {
     expect(await manager.invoke('guide')).toBe('# Guide\nStep one.');
     expect(await manager.invoke('stub')).toEqual({ message: "Tool 'stub' has no handler; load skill 'guide' and follow its instructions.", instructions: '# Guide\nStep one.' });
   });
-  it('an MCP tool is refused as unsupported', async () => {
+  it('an MCP tool whose server the package does not define is refused, naming the server', async () => {
     const s = skill('m', [tool('q', { handler: { kind: 'mcp', ref: 'mcp/servers/context7#query-docs' } })], { format: 'rye' });
-    await expect(createManager(sb(), [s]).manager.invoke('q')).rejects.toMatchObject({ code: 'runtime/unsupported-handler' });
+    await expect(createManager(sb(), [s]).manager.invoke('q')).rejects.toMatchObject({ code: 'runtime/unsupported-handler', message: expect.stringContaining('mcp/servers/context7') });
   });
 });

@@ -18,6 +18,7 @@ import { compileSchema, formatSchemaErrors, resolveJsonSchema } from './schema';
 import { runScriptHandler } from './subprocess';
 import { checkTokenGate, tokenGateError } from './tokens';
 import { planFor } from './planner';
+import { callMcpTool } from './mcp-handler';
 import type { GrantedToken, HeldToken, LoadedSkill, ToolContext, ToolManager, ToolManagerOptions, ToolSummary } from './types';
 
 export const DEFAULT_MAX_DEPTH = 8;
@@ -229,7 +230,7 @@ export function createToolManager(opts: ToolManagerOptions): ToolManager {
           instructions: skill.manifest.instructions ?? '',
         };
       case 'mcp':
-        throw new RuntimeError('runtime/unsupported-handler', `tool '${entry.ref}' wraps an MCP server tool (${ref ?? 'unknown'}); MCP handlers are not run by this runtime`);
+        return callMcpTool(skill.manifest, tool, args, { net: providers.net, allowSubprocess: opts.allowSubprocess ?? false });
       default:
         throw new RuntimeError('runtime/unsupported-handler', `tool '${entry.ref}' has an unknown handler kind '${String(kind)}'`);
     }
