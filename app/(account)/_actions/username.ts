@@ -1,0 +1,24 @@
+'use server';
+import { redirect } from 'next/navigation';
+import { currentUser } from '@/lib/auth/current-user';
+import { assertSameOrigin } from '@/lib/auth/same-origin';
+import { safeLocalPath } from '@/lib/auth/safe-redirect';
+import { chooseUsername } from '@/lib/auth/usernames';
+import { db } from '@/lib/db/client';
+import { isAppError } from '@/lib/errors';
+
+export type UsernameState = { error: string | null };
+
+export async function chooseUsernameAction(_prev: UsernameState, form: FormData): Promise<UsernameState> {
+  await assertSameOrigin();
+  const user = await currentUser();
+  if (!user) redirect('/signin');
+  try {
+    await chooseUsername(db(), user.id, String(form.get('username') ?? ''));
+  } catch (err) {
+    if (isAppError(err)) return { error: err.message };
+    console.error('[account] could not set a username:', (err as Error).message);
+    return { error: 'Something went wrong on our side; try again.' };
+  }
+  redirect(safeLocalPath(form.get('next')));
+}

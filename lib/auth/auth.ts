@@ -1,0 +1,63 @@
+// next-auth v5 for Skillyard: database sessions through @auth/prisma-adapter, providers
+// from the environment, and the login tokens sealed in the token vault. The config is
+// built per request (lazy), so importing this module touches neither env nor database.
+import NextAuth from 'next-auth';
+import type { NextAuthConfig } from 'next-auth';
+import { db } from '../db/client';
+import { deriveKey } from './secret-box';
+import { skillyardAdapter } from './auth-adapter';
+import { authProviders } from './auth-providers';
+import { providersFromEnv } from './provider-config';
+import { safeRedirect } from './safe-redirect';
+import { storeConnectionTokens } from './oauth-connections';
+
+declare module 'next-auth' {
+  interface Session {
+    user: { id: string; handle: string | null; name?: string | null; email?: string | null; image?: string | null };
+  }
+}
+
+const SESSION_MAX_AGE = 30 * 24 * 60 * 60;
+
+export function authConfig(): NextAuthConfig {
+  return {
+    adapter: skillyardAdapter(db()),
+    session: { strategy: 'database', maxAge: SESSION_MAX_AGE, updateAge: 24 * 60 * 60 },
+    providers: authProviders(providersFromEnv()),
+    // a configured AUTH_SECRET wins; otherwise a key derived from the vault's master key
+    secret: process.env.AUTH_SECRET ?? deriveKey('next-auth').toString('base64url'),
+    trustHost: true,
+    pages: { signIn: '/signin', error: '/signin/error', verifyRequest: '/signin/check-email' },
+    callbacks: {
+      redirect: safeRedirect,
+      session({ session, user }) {
+        const u = user as typeof user & { handle?: string | null };
+        return { ...session, user: { id: u.id, handle: u.handle ?? null, name: u.name ?? null, email: u.email || null, image: u.image ?? null } };
+      },
+    },
+    events: {
+      async signIn({ user, account }) {
+        if (!user.id || !account || (account.type !== 'oauth' && account.type !== 'oidc')) return;
+        await storeConnectionTokens(db(), user.id, {
+          provider: account.provider,
+          access_token: account.access_token,
+          refresh_token: account.refresh_token,
+          expires_at: account.expires_at,
+          scope: account.scope,
+        });
+      },
+    },
+    logger: {
+      // Auth.js errors can carry request details; log the kind and message only
+      error(error) {
+        console.error(`[auth] ${error.name}: ${error.message.split('\n')[0].slice(0, 300)}`);
+      },
+      warn(code) {
+        if (code !== 'debug-enabled') console.warn(`[auth] warning: ${code}`);
+      },
+      debug() {},
+    },
+  };
+}
+
+export const { handlers, auth, signIn, signOut } = NextAuth(() => authConfig());

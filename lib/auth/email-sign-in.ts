@@ -1,0 +1,35 @@
+// E-mail sign-in: a one-time link sent by SMTP when SKILLYARD_SMTP_URL is set, printed to
+// the server's log otherwise (the sign-in page says which), so that a fresh `npm start`
+// with nothing configured still lets a person sign in.
+import type { EmailConfig } from 'next-auth/providers';
+import { createTransport } from 'nodemailer';
+
+export const emailDelivery = (): 'smtp' | 'log' => (process.env.SKILLYARD_SMTP_URL ? 'smtp' : 'log');
+
+export function emailProvider(): EmailConfig {
+  return {
+    id: 'email',
+    type: 'email',
+    name: 'Email',
+    from: process.env.SKILLYARD_SMTP_FROM ?? 'Skillyard <no-reply@localhost>',
+    maxAge: 15 * 60,
+    options: {},
+    async sendVerificationRequest({ identifier, url, provider }) {
+      const host = new URL(url).host;
+      if (emailDelivery() === 'log') {
+        // the log is the mailbox in this mode: the operator reads the link there
+        console.log(`[auth] sign-in link for ${identifier} (no SKILLYARD_SMTP_URL set; valid 15 minutes):\n${url}`);
+        return;
+      }
+      const transport = createTransport(process.env.SKILLYARD_SMTP_URL);
+      const result = await transport.sendMail({
+        to: identifier,
+        from: provider.from,
+        subject: `Sign in to Skillyard (${host})`,
+        text: `Sign in to Skillyard at ${host}:\n${url}\n\nThe link works once, for 15 minutes. If you did not ask for it, ignore this e-mail.\n`,
+      });
+      const failed = [...(result.rejected ?? []), ...(result.pending ?? [])];
+      if (failed.length) throw new Error('the sign-in e-mail could not be sent');
+    },
+  };
+}

@@ -1,0 +1,7 @@
+// Sessions are rows (database strategy): signing out everywhere deletes them all.
+import type { Db } from '../db/client';
+
+export async function endAllSessions(db: Db, userId: string): Promise<number> {
+  const { count } = await db.session.deleteMany({ where: { userId } });
+  return count;
+}

@@ -1,0 +1,40 @@
+// First sign-in picks a unique username, which is also the user's package scope
+// `@<username>` (the Scope row is created in the same transaction).
+import type { Db } from '../db/client';
+import { AppError } from '../errors';
+
+const USERNAME = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){1,38}$/;
+const RESERVED = new Set(['skillyard', 'oauth', 'admin', 'api', 'app', 'root', 'system', 'support', 'security', 'help', 'settings', 'login', 'signin', 'signout', 'me', 'anonymous', 'team', 'teams', 'user', 'users', 'www', 'playground', 'publish', 'registry', 'npm', 'official']);
+
+export function usernameProblem(name: string): string | null {
+  if (!USERNAME.test(name)) return 'A username is 2 to 39 lowercase letters, digits or single hyphens, not starting or ending with a hyphen.';
+  if (RESERVED.has(name)) return `"${name}" is reserved.`;
+  return null;
+}
+
+/** A suggestion from a display name or e-mail; the user may change it. */
+export function suggestUsername(from: string | null | undefined): string {
+  const base = (from ?? '').split('@')[0].toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 39);
+  return base.length >= 2 && !RESERVED.has(base) ? base : '';
+}
+
+export async function chooseUsername(db: Db, userId: string, raw: string): Promise<string> {
+  const name = raw.trim().toLowerCase();
+  const problem = usernameProblem(name);
+  if (problem) throw new AppError('input/invalid-username', problem);
+  const user = await db.user.findUnique({ where: { id: userId }, select: { handle: true } });
+  if (!user) throw new AppError('auth/unauthenticated', 'Sign in first.');
+  if (user.handle) throw new AppError('account/username-conflict', `Your username is already @${user.handle}.`, 409);
+  const taken = await db.scope.findUnique({ where: { name }, select: { name: true } });
+  if (taken) throw new AppError('account/username-exists', `@${name} is taken.`);
+  try {
+    await db.$transaction([
+      db.user.update({ where: { id: userId }, data: { handle: name } }),
+      db.scope.create({ data: { name, kind: 'user', userId } }),
+    ]);
+  } catch (err) {
+    if ((err as { code?: string }).code === 'P2002') throw new AppError('account/username-exists', `@${name} is taken.`);
+    throw err;
+  }
+  return name;
+}
