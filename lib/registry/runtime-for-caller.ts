@@ -6,6 +6,7 @@ import type { Caller } from '../runtime/types';
 import type { CapabilityProviders } from '../runtime/capabilities/types';
 import { createMemorySigner } from '../runtime/capabilities/memory-tokens';
 import { deriveKey } from '../auth/secret-box';
+import { refreshExpiredConnections } from '../auth/oauth-connections';
 import { createPgStorage } from './capabilities/pg-storage';
 import { createPgEnvironment } from './capabilities/pg-environment';
 import { createPgTokenVault, loadHeldTokens } from './capabilities/pg-token-vault';
@@ -16,6 +17,8 @@ export async function callerFor(db: Db, userId: string | null): Promise<Caller> 
     return { id: `anonymous:${crypto.randomUUID()}`, kind: 'anonymous', tokens: [] };
   }
   const id = `user:${userId}`;
+  // an expired OAuth connection is refreshed before the token gate looks at it
+  await refreshExpiredConnections(db, userId);
   return { id, kind: 'user', tokens: await loadHeldTokens(db, id) };
 }
 
