@@ -24,6 +24,32 @@ const WeakSetCtor = WeakSet, wsAdd = WeakSet.prototype.add, wsHas = WeakSet.prot
 // No shared memory, no WebAssembly (its compiler is a large attack surface), no Atomics.
 for (const name of ['SharedArrayBuffer', 'WebAssembly', 'Atomics']) delete G[name];
 
+// Resizable ArrayBuffers reserve their maximum up front and commit pages on resize()
+// outside the isolate's allocator: they escape memoryLimit and the heap statistics. So
+// the guest's ArrayBuffer refuses maxByteLength, and resize() does not exist. Fixed-size
+// buffers still go through isolated-vm's limited allocator and count against the limit.
+{
+  const NativeArrayBuffer = G.ArrayBuffer, abProto = NativeArrayBuffer.prototype;
+  const construct = Reflect.construct, TypeErrorCtor = TypeError;
+  const ArrayBuffer = function ArrayBuffer(length) {
+    if (new.target === undefined) throw new TypeErrorCtor("Constructor ArrayBuffer requires 'new'");
+    const options = arguments.length > 1 ? arguments[1] : undefined;
+    if (options !== null && (typeof options === 'object' || typeof options === 'function') && options.maxByteLength !== undefined) {
+      throw new TypeErrorCtor('resizable ArrayBuffers are not available in the sandbox');
+    }
+    return construct(NativeArrayBuffer, [length], new.target);
+  };
+  const descriptors = Object.getOwnPropertyDescriptors(NativeArrayBuffer);
+  for (const name of Reflect.ownKeys(descriptors)) {
+    if (name === 'length' || name === 'name' || name === 'prototype') continue;
+    defineProperty(ArrayBuffer, name, descriptors[name]);
+  }
+  defineProperty(ArrayBuffer, 'prototype', { value: abProto, writable: false, enumerable: false, configurable: false });
+  defineProperty(abProto, 'constructor', { value: ArrayBuffer, writable: true, enumerable: false, configurable: true });
+  delete abProto.resize;
+  defineProperty(G, 'ArrayBuffer', { value: ArrayBuffer, writable: true, enumerable: false, configurable: true });
+}
+
 const MAX_MESSAGE = 2000;
 let seq = 0;              // current job; 0 = no job (module top level, between jobs)
 let calls = 0, maxCalls = 0, tripped = false;

@@ -25,8 +25,8 @@ export type EngineOptions = {
   /** idle warm isolates kept (LRU); default 32 */
   maxIdleIsolates?: number;
   defaultLimits?: SandboxLimits;
-  /** V8 lost control of an isolate: the process should stop taking work */
-  onCatastrophicError?: (message: string) => void;
+  /** V8 lost control of an isolate: the process should stop taking work (`job`: the job that was using it) */
+  onCatastrophicError?: (message: string, job: SandboxJob | undefined) => void;
 };
 
 export const CANCELLED = 'the job was cancelled by its caller';
@@ -114,9 +114,9 @@ export class SandboxEngine {
     if (this.closed) disposeWarmIsolate(entry);
     else this.cache.checkin(entry);
   }
-  /** @internal */ catastrophe(message: string): void {
+  /** @internal */ catastrophe(message: string, job: SandboxJob | undefined): void {
     this.broken = message;
-    this.options.onCatastrophicError?.(message);
+    this.options.onCatastrophicError?.(message, job);
   }
 }
 
@@ -167,7 +167,7 @@ class JobRun {
 
   constructor(
     private readonly engine: SandboxEngine,
-    private readonly job: SandboxJob,
+    readonly job: SandboxJob,
     private readonly limits: ResolvedLimits,
     private readonly hostCall: RawHostCall,
     private readonly encoded: Encoded,
@@ -217,7 +217,8 @@ class JobRun {
   private async createIsolate(): Promise<WarmIsolate> {
     const { memoryMb } = this.limits;
     const engine = this.engine;
-    const isolate = new ivm.Isolate({ memoryLimit: memoryMb, onCatastrophicError: (m) => engine.catastrophe(m) });
+    const culprit = () => ((entry.active as JobRun | null) ?? this).job;
+    const isolate = new ivm.Isolate({ memoryLimit: memoryMb, onCatastrophicError: (m) => engine.catastrophe(m, culprit()) });
     const entry: WarmIsolate = {
       ...this.fingerprint,
       isolate,

@@ -350,3 +350,402 @@ describe('queue overflow', () => {
     expect(await small.run(job(`export default () => 1`), handler)).toMatchObject({ ok: false, error: { code: 'sandbox/closed' } });
   });
 });
+
+// Issue 8 item 1: every way a guest allocates memory counts against its limit or is
+// unavailable, and an isolate over its budget is never reused.
+describe('memory outside the heap limit', () => {
+  it('a resizable ArrayBuffer grown to 1 GiB is refused (regression: it passed a 16 MB limit)', async () => {
+    await contained(
+      job(`export default () => { const b = new ArrayBuffer(1, { maxByteLength: 2 ** 30 }); b.resize(2 ** 30); return b.byteLength; }`),
+      'sandbox/guest-error',
+      /resizable ArrayBuffers are not available/,
+    );
+  });
+  it('a resizable ArrayBuffer is refused through a subclass', async () => {
+    await contained(
+      job(`export default () => { class Big extends ArrayBuffer { constructor() { super(1, { maxByteLength: 2 ** 30 }); } } const b = new Big(); b.resize(2 ** 30); return b.byteLength; }`),
+      'sandbox/guest-error',
+      /resizable/,
+    );
+  });
+  it('a resizable ArrayBuffer is refused through Reflect.construct', async () => {
+    await contained(job(`export default () => Reflect.construct(ArrayBuffer, [1, { maxByteLength: 2 ** 30 }]).resizable`), 'sandbox/guest-error', /resizable/);
+  });
+  it('the native ArrayBuffer constructor is not reachable from a buffer instance', async () => {
+    await contained(
+      job(`export default () => { const AB = new Uint8Array(1).buffer.constructor; const b = new AB(1, { maxByteLength: 2 ** 30 }); b.resize(2 ** 30); return b.byteLength; }`),
+      'sandbox/guest-error',
+      /resizable/,
+    );
+  });
+  it('the native constructor is not reachable through the prototype either', async () => {
+    await contained(
+      job(`export default () => { const AB = Object.getPrototypeOf(new DataView(new ArrayBuffer(1)).buffer).constructor; return new AB(1, { maxByteLength: 2 ** 30 }).maxByteLength; }`),
+      'sandbox/guest-error',
+      /resizable/,
+    );
+  });
+  it('maxByteLength hidden behind a getter is refused', async () => {
+    await contained(job(`export default () => new ArrayBuffer(1, { get maxByteLength() { return 2 ** 30; } }).resizable`), 'sandbox/guest-error', /resizable/);
+  });
+  it('ArrayBuffer.prototype.resize does not exist', async () => {
+    const value = await containedValue(job(`export default () => [typeof ArrayBuffer.prototype.resize, 'resize' in new ArrayBuffer(8)]`));
+    expect(value).toEqual(['undefined', false]);
+  });
+  it('ArrayBuffer keeps working: fixed buffers, isView, species, instanceof, slice', async () => {
+    const value = await containedValue(
+      job(`export default () => { const b = new ArrayBuffer(8, {}); new Uint8Array(b)[0] = 7; return [b.byteLength, ArrayBuffer.isView(new Uint8Array(1)), ArrayBuffer[Symbol.species] === ArrayBuffer, b instanceof ArrayBuffer, new Uint8Array(b.slice(0, 1))[0], b.resizable, ArrayBuffer.name, ArrayBuffer.length]; }`),
+    );
+    expect(value).toEqual([8, true, true, true, 7, false, 'ArrayBuffer', 1]);
+  });
+  it('ArrayBuffer without new is a TypeError', async () => {
+    await contained(job(`export default () => ArrayBuffer(8)`), 'sandbox/guest-error', /requires 'new'/);
+  });
+  it('a growable SharedArrayBuffer is unavailable', async () => {
+    await contained(job(`export default () => new SharedArrayBuffer(1, { maxByteLength: 2 ** 30 }).grow(2 ** 30)`), 'sandbox/guest-error', /SharedArrayBuffer is not defined/);
+  });
+  it('shared WebAssembly memory is unavailable', async () => {
+    await contained(job(`export default () => new WebAssembly.Memory({ initial: 1, maximum: 16384, shared: true }).buffer`), 'sandbox/guest-error', /WebAssembly is not defined/);
+  });
+  it('ArrayBuffer.prototype.transfer to 1 GiB fails inside the limit', async () => {
+    const res = await pool.run(job(`export default () => new ArrayBuffer(8).transfer(2 ** 30).byteLength`), handler);
+    expect(res.ok).toBe(false);
+    if (!res.ok) expect(['sandbox/guest-error', 'sandbox/memory-limit']).toContain(res.error.code);
+    await expectNextJobWorks();
+  });
+  it('many 4 MB ArrayBuffers stop at the memory limit', async () => {
+    const res = await pool.run(job(`export default () => { const a = []; for (let i = 0; i < 64; i++) a.push(new ArrayBuffer(4 * 2 ** 20)); return a.length; }`), handler);
+    expect(res.ok).toBe(false);
+    if (!res.ok) expect(['sandbox/guest-error', 'sandbox/memory-limit']).toContain(res.error.code);
+    await expectNextJobWorks();
+  });
+  it('a 2 GiB typed array is refused', async () => {
+    const res = await pool.run(job(`export default () => new Float64Array(2 ** 28).length`), handler);
+    expect(res.ok).toBe(false);
+    if (!res.ok) expect(['sandbox/guest-error', 'sandbox/memory-limit']).toContain(res.error.code);
+    await expectNextJobWorks();
+  });
+  it('buffers kept in a global over the budget are not reused: the next job starts cold', async () => {
+    const key = 'hoarder';
+    const src = `export default (n) => { globalThis.keep = globalThis.keep ?? []; for (let i = 0; i < n; i++) globalThis.keep.push(new ArrayBuffer(2 ** 20)); return globalThis.keep.length; }`;
+    const first = await pool.run(job(src, { key, args: [2] }), handler);
+    expect(first).toMatchObject({ ok: true, value: 2 });
+    const over = await pool.run(job(src, { key, args: [15] }), handler);
+    expect(over.ok).toBe(false);
+    if (!over.ok) expect(['sandbox/guest-error', 'sandbox/memory-limit']).toContain(over.error.code);
+    const after = await pool.run(job(src, { key, args: [1] }), handler);
+    expect(after).toMatchObject({ ok: true, value: 1, stats: { cold: true } });
+    await expectNextJobWorks();
+  });
+  it('a 256 MB string from join over a sparse array, flattened, stops at the limit and is not kept', async () => {
+    const key = 'joiner';
+    const src = `export default (big) => { if (big) { globalThis.s = new Array(2 ** 28).join('x'); globalThis.s.indexOf('y'); } return typeof globalThis.s; }`;
+    const res = await pool.run(job(src, { key, args: [true], limits: { cpuMs: 2_000, wallMs: 5_000, memoryMb: 16 } }), handler);
+    expect(res.ok).toBe(false);
+    if (!res.ok) expect(['sandbox/guest-error', 'sandbox/memory-limit']).toContain(res.error.code);
+    const after = await pool.run(job(src, { key, args: [false] }), handler);
+    expect(after).toMatchObject({ ok: true, value: 'undefined', stats: { cold: true } });
+    await expectNextJobWorks();
+  });
+  it('a string over the engine maximum is a guest error', async () => {
+    await contained(job(`export default () => 'x'.repeat(2 ** 30).length`), 'sandbox/guest-error', /Invalid string length/);
+  });
+  it('strings kept in a global over the budget are not reused', async () => {
+    const key = 'string-hoarder';
+    const src = `export default (n) => { globalThis.keep = globalThis.keep ?? []; for (let i = 0; i < n; i++) { const s = ('y' + i).repeat(2 ** 19); s.indexOf('z'); globalThis.keep.push(s); } return globalThis.keep.length; }`;
+    const over = await pool.run(job(src, { key, args: [24], limits: { cpuMs: 2_000, memoryMb: 16 } }), handler);
+    expect(over.ok).toBe(false);
+    const after = await pool.run(job(src, { key, args: [1] }), handler);
+    expect(after).toMatchObject({ ok: true, value: 1, stats: { cold: true } });
+    await expectNextJobWorks();
+  });
+});
+
+// Issue 8 item 3 (sandbox part): the queue is fair between principals.
+describe('fair queueing between callers', () => {
+  it('600 parallel jobs from one caller do not starve another caller (regression: queue-full for everyone)', async () => {
+    const small = createSandboxPool({ workers: 1, concurrency: 2 });
+    try {
+      expect(await small.run(job(`export default () => 0`), handler)).toMatchObject({ ok: true });
+      const spin = `export default () => { const end = Date.now() + 5; while (Date.now() < end) {} return 'mallory'; }`;
+      const flood = Array.from({ length: 600 }, (_, i) => small.run(job(spin, { key: `user:mallory|spin|${i % 4}` }), handler));
+      const finished: string[] = [];
+      flood.forEach((p) => void p.then((r) => r.ok && finished.push('mallory')));
+      const innocent = await small.run(job(`export default () => 'alice'`, { key: 'user:alice|tool' }), handler);
+      expect(innocent).toMatchObject({ ok: true, value: 'alice' });
+      // alice was served after at most a few of mallory's jobs, not after the whole flood
+      expect(finished.length).toBeLessThan(40);
+      const results = await Promise.all(flood);
+      const refused = results.filter((r) => !r.ok);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const r of refused) {
+        expect(r).toMatchObject({ ok: false, error: { code: 'sandbox/queue-full', retryAfterMs: expect.any(Number) } });
+        if (!r.ok) expect(r.error.retryAfterMs).toBeGreaterThanOrEqual(1_000);
+      }
+      expect(results.filter((r) => r.ok).length).toBeGreaterThan(0);
+      expect(await small.run(job(`export default () => 'bob'`, { key: 'user:bob|tool' }), handler)).toMatchObject({ ok: true, value: 'bob' });
+    } finally {
+      await small.close();
+    }
+    await expectNextJobWorks();
+  });
+  it('one caller fills only its own share of the queue', async () => {
+    const small = createSandboxPool({ workers: 1, concurrency: 1, queueLimit: 16, perPrincipalQueueLimit: 4 });
+    try {
+      expect(await small.run(job(`export default () => 0`), handler)).toMatchObject({ ok: true });
+      const slow = (who: string) => job(`export default async () => { const end = Date.now() + 20; while (Date.now() < end) {} return '${who}'; }`, { principal: who });
+      const mallory = Array.from({ length: 10 }, () => small.run(slow('mallory'), handler));
+      const alice = Array.from({ length: 3 }, () => small.run(slow('alice'), handler));
+      const m = await Promise.all(mallory);
+      const a = await Promise.all(alice);
+      expect(a.every((r) => r.ok)).toBe(true);
+      // one running + 4 waiting; the other 5 were refused
+      expect(m.filter((r) => !r.ok && r.error.code === 'sandbox/queue-full')).toHaveLength(5);
+    } finally {
+      await small.close();
+    }
+    await expectNextJobWorks();
+  });
+  it('waiting callers are served round robin', async () => {
+    const small = createSandboxPool({ workers: 1, concurrency: 1 });
+    try {
+      expect(await small.run(job(`export default () => 0`), handler)).toMatchObject({ ok: true });
+      const order: string[] = [];
+      const slow = (who: string) => job(`export default () => { const end = Date.now() + 10; while (Date.now() < end) {} return '${who}'; }`, { principal: who });
+      const all = [
+        ...Array.from({ length: 6 }, () => small.run(slow('a'), handler)),
+        ...Array.from({ length: 2 }, () => small.run(slow('b'), handler)),
+        ...Array.from({ length: 2 }, () => small.run(slow('c'), handler)),
+      ].map((p) => p.then((r) => order.push(r.ok ? String(r.value) : 'x')));
+      await Promise.all(all);
+      // a's first job was already running; then one job per caller in turn
+      expect(order.slice(0, 7)).toEqual(['a', 'a', 'b', 'c', 'a', 'b', 'c']);
+    } finally {
+      await small.close();
+    }
+    await expectNextJobWorks();
+  });
+  it('the principal defaults to the key prefix before the first |', async () => {
+    const { principalOf } = await import('./fair-queue');
+    expect(principalOf({ key: 'user:42|greet@1|abc' })).toBe('user:42');
+    expect(principalOf({ key: 'plain' })).toBe('plain');
+    expect(principalOf({ key: 'user:42|x', principal: 'team:7' })).toBe('team:7');
+    await expectNextJobWorks();
+  });
+  it('a cancelled queued job leaves the queue', async () => {
+    const small = createSandboxPool({ workers: 1, concurrency: 1 });
+    try {
+      expect(await small.run(job(`export default () => 0`), handler)).toMatchObject({ ok: true });
+      const blocker = small.run(job(`export default () => { const end = Date.now() + 100; while (Date.now() < end) {} return 1; }`), handler);
+      const ctl = new AbortController();
+      const queued = small.run({ ...job(`export default () => 2`), signal: ctl.signal }, handler);
+      expect(small.stats().queued).toBe(1);
+      ctl.abort();
+      expect(await queued).toMatchObject({ ok: false, error: { code: 'sandbox/timeout', message: /cancelled/ } });
+      expect(small.stats().queued).toBe(0);
+      expect(await blocker).toMatchObject({ ok: true, value: 1 });
+    } finally {
+      await small.close();
+    }
+    await expectNextJobWorks();
+  });
+});
+
+// Issue 8 item 4: catastrophic guest errors cost one worker, quickly, and nobody else's job.
+describe('catastrophic guest errors', () => {
+  const catastrophes: [string, string][] = [
+    ['new Array(2**28).flat()', `export default () => new Array(2 ** 28).flat().length`],
+    ['sorting an array of length 2**32-1', `export default () => { const a = []; a.length = 2 ** 32 - 1; a.sort(); return 1; }`],
+    ['an object with millions of keys', `export default () => { const o = {}; for (let i = 0; ; i++) o['k' + i] = i; }`],
+    ['a huge Map', `export default () => { const m = new Map(); for (let i = 0; ; i++) m.set(i, { i }); }`],
+    ['a huge Set', `export default () => { const s = new Set(); for (let i = 0; ; i++) s.add('s' + i); }`],
+  ];
+  for (const [name, source] of catastrophes) {
+    it(`${name}: fails alone, within its deadline + grace; another caller's job on the same worker is retried`, async () => {
+      const single = createSandboxPool({ workers: 1, concurrency: 4 });
+      try {
+        expect(await single.run(job(`export default () => 0`), handler)).toMatchObject({ ok: true });
+        const wallMs = 3_000;
+        const t0 = performance.now();
+        const bystander = single.run(job(`export default () => { const end = Date.now() + 300; while (Date.now() < end) {} return 'done'; }`, { limits: { cpuMs: 2_000, wallMs: 10_000 } }), handler);
+        const bomb = await single.run(job(source, { limits: { cpuMs: 1_000, wallMs, memoryMb: 16 } }), handler);
+        const took = performance.now() - t0;
+        expect(bomb.ok).toBe(false);
+        if (!bomb.ok) expect(['sandbox/worker-crashed', 'sandbox/memory-limit', 'sandbox/cpu-limit', 'sandbox/timeout']).toContain(bomb.error.code);
+        expect(took).toBeLessThan(wallMs + 1_000 + 1_500);
+        expect(await bystander).toMatchObject({ ok: true, value: 'done' });
+        const next = await single.run(job('export default async (x) => (await host.echo(x)) * 2', { args: [21] }), handler);
+        expect(next).toMatchObject({ ok: true, value: 42 });
+      } finally {
+        await single.close();
+      }
+      await expectNextJobWorks();
+    }, 30_000);
+  }
+  it('jobs running beside a crash on a two-worker pool all succeed', async () => {
+    const two = createSandboxPool({ workers: 2, concurrency: 4 });
+    try {
+      await Promise.all([1, 2, 3, 4].map((i) => two.run(job(`export default () => ${i}`), handler)));
+      const work = Array.from({ length: 8 }, (_, i) =>
+        two.run(job(`export default () => { const end = Date.now() + 50; while (Date.now() < end) {} return ${i}; }`, { key: `user:bystander-${i}|t`, limits: { cpuMs: 2_000, wallMs: 10_000 } }), handler),
+      );
+      const bomb = two.run(job(`export default () => new Array(2 ** 28).flat().length`, { limits: { cpuMs: 500, wallMs: 2_000 } }), handler);
+      const results = await Promise.all(work);
+      expect(results.map((r) => (r.ok ? r.value : r.error.code))).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      expect((await bomb).ok).toBe(false);
+    } finally {
+      await two.close();
+    }
+    await expectNextJobWorks();
+  }, 30_000);
+  it('a job that already made host calls is not re-run after a crash (its effects must not repeat)', async () => {
+    const single = createSandboxPool({ workers: 1, concurrency: 4 });
+    try {
+      expect(await single.run(job(`export default () => 0`), handler)).toMatchObject({ ok: true });
+      let calls = 0;
+      let release: () => void = () => {};
+      const gate = new Promise<void>((r) => (release = r));
+      const counting: HostCallHandler = async () => {
+        calls++;
+        await gate;
+        return 1;
+      };
+      const effectful = single.run(job(`export default async () => await host.echo(1)`, { limits: { wallMs: 10_000 } }), counting);
+      while (calls === 0) await new Promise((r) => setTimeout(r, 5));
+      for (const pid of single.workerPids()) process.kill(pid, 'SIGKILL');
+      while (single.stats().restarts === 0) await new Promise((r) => setTimeout(r, 5));
+      release();
+      expect(await effectful).toMatchObject({ ok: false, error: { code: 'sandbox/worker-crashed' } });
+      expect(calls).toBe(1);
+    } finally {
+      await single.close();
+    }
+    await expectNextJobWorks();
+  }, 30_000);
+  it('a worker that stops answering is killed at wallMs + grace and its other jobs are retried', async () => {
+    const single = createSandboxPool({ workers: 1, concurrency: 4 });
+    try {
+      expect(await single.run(job(`export default () => 0`), handler)).toMatchObject({ ok: true });
+      const [pid] = single.workerPids();
+      const t0 = performance.now();
+      const stuck = single.run(job(`export default () => 1`, { limits: { wallMs: 500 } }), handler);
+      process.kill(pid, 'SIGSTOP'); // the worker freezes (as a worker stuck in V8 would)
+      const bystander = single.run(job(`export default () => 'after'`, { limits: { wallMs: 10_000 } }), handler);
+      const res = await stuck;
+      const took = performance.now() - t0;
+      // the first job may have finished before the freeze; if not, it timed out
+      if (!res.ok) {
+        expect(res.error.code).toBe('sandbox/timeout');
+        expect(took).toBeLessThan(500 + 1_000 + 1_000);
+      }
+      expect(await bystander).toMatchObject({ ok: true, value: 'after' });
+      expect(single.workerPids()).not.toContain(pid);
+    } finally {
+      await single.close();
+    }
+    await expectNextJobWorks();
+  }, 30_000);
+  it('a job is retried at most once', async () => {
+    const single = createSandboxPool({ workers: 1, concurrency: 4 });
+    try {
+      expect(await single.run(job(`export default () => 0`), handler)).toMatchObject({ ok: true });
+      const victim = single.run(job(`export default () => { const end = Date.now() + 400; while (Date.now() < end) {} return 1; }`, { limits: { cpuMs: 2_000 } }), handler);
+      for (let i = 0; i < 2; i++) {
+        await new Promise((r) => setTimeout(r, 150));
+        for (const pid of single.workerPids()) process.kill(pid, 'SIGKILL');
+        while (single.stats().restarts < i + 1 || single.stats().ready === 0) await new Promise((r) => setTimeout(r, 20));
+      }
+      const res = await victim;
+      expect(res).toMatchObject({ ok: false, error: { code: 'sandbox/worker-crashed' } });
+      expect(single.stats().retried).toBe(1);
+    } finally {
+      await single.close();
+    }
+    await expectNextJobWorks();
+  }, 30_000);
+});
+
+describe('more escape and denial-of-service attempts', () => {
+  it('catastrophic regex backtracking hits the CPU limit', async () => {
+    await contained(job(`export default () => /^(a+)+$/.test('a'.repeat(40) + 'b')`), 'sandbox/cpu-limit');
+  });
+  it('a sort comparator that never returns hits the CPU limit', async () => {
+    await contained(job(`export default () => [3, 2, 1].sort(() => { for (;;) {} })`), 'sandbox/cpu-limit');
+  });
+  it('a toJSON that loops forever hits the CPU limit', async () => {
+    await contained(job(`export default () => ({ toJSON() { for (;;) {} } })`), 'sandbox/cpu-limit');
+  });
+  it('a toJSON that returns a huge string is refused as too large', async () => {
+    await contained(job(`export default () => ({ toJSON: () => 'z'.repeat(3_000_000) })`, { limits: { memoryMb: 64 } }), 'sandbox/result-too-large');
+  });
+  it('a Proxy result whose get trap loops hits the CPU limit', async () => {
+    await contained(job(`export default () => new Proxy({ a: 1 }, { get() { for (;;) {} } })`), 'sandbox/cpu-limit');
+  });
+  it('a Proxy result whose ownKeys trap throws is a guest error', async () => {
+    await contained(job(`export default () => new Proxy({}, { ownKeys() { throw new Error('no keys') } })`), 'sandbox/guest-error', /no keys/);
+  });
+  it('host call arguments with a looping getter hit the CPU limit', async () => {
+    await contained(job(`export default () => host.echo({ get x() { for (;;) {} } })`), 'sandbox/cpu-limit');
+  });
+  it('host call arguments that are not JSON reject inside the guest', async () => {
+    const value = await containedValue(job(`export default async () => { try { await host.echo(1n); return 'no'; } catch (e) { return e.message; } }`));
+    expect(value).toMatch(/JSON/);
+  });
+  it('cyclic host call arguments reject inside the guest', async () => {
+    const value = await containedValue(job(`export default async () => { const a = {}; a.a = a; try { await host.echo(a); return 'no'; } catch (e) { return e.message; } }`));
+    expect(value).toMatch(/JSON/);
+  });
+  it('a host call left pending by a finished job does not reach the next job', async () => {
+    const key = 'leftover';
+    const first = await pool.run(job(`export default () => { globalThis.p = host.never(); return 1; }`, { key }), handler);
+    expect(first).toMatchObject({ ok: true, value: 1 });
+    const second = await pool.run(job(`export default () => { globalThis.p = host.never(); return 2; }`, { key }), handler);
+    expect(second).toMatchObject({ ok: true, value: 2 });
+    await expectNextJobWorks();
+  });
+  it('JSON.parse of deeply nested input is a guest error or a value, never a crash', async () => {
+    const res = await pool.run(job(`export default () => { const v = JSON.parse('['.repeat(200000) + ']'.repeat(200000)); return Array.isArray(v); }`), handler);
+    if (!res.ok) expect(['sandbox/guest-error', 'sandbox/memory-limit', 'sandbox/cpu-limit']).toContain(res.error.code);
+    await expectNextJobWorks();
+  });
+  it('a deeply nested result is a guest error, not a host stack overflow', async () => {
+    const res = await pool.run(job(`export default () => { let v = []; for (let i = 0; i < 200000; i++) v = [v]; return v; }`), handler);
+    expect(res.ok).toBe(false);
+    if (!res.ok) expect(['sandbox/guest-error', 'sandbox/result-too-large', 'sandbox/cpu-limit']).toContain(res.error.code);
+    await expectNextJobWorks();
+  });
+  it('Error.stackTraceLimit = Infinity with deep recursion stays a guest error', async () => {
+    await contained(job(`export default () => { Error.stackTraceLimit = Infinity; const f = (n) => f(n + 1) + 1; return f(0); }`, { limits: { cpuMs: 2_000 } }), 'sandbox/guest-error');
+  });
+  it('new Function with a million parameters is refused', async () => {
+    const res = await pool.run(job(`export default () => new Function(Array.from({ length: 1e6 }, (_, i) => 'a' + i).join(','), 'return 1')()`, { limits: { cpuMs: 2_000 } }), handler);
+    expect(res.ok).toBe(false);
+    await expectNextJobWorks();
+  });
+  it('an endless await loop hits the CPU limit', async () => {
+    await contained(job(`export default async () => { for (;;) await null; }`), 'sandbox/cpu-limit');
+  });
+  it('an async generator that never ends hits the CPU limit', async () => {
+    await contained(job(`export default async () => { async function* g() { for (;;) yield 1; } for await (const _ of g()) {} }`), 'sandbox/cpu-limit');
+  });
+  it('replacing Object.defineProperty, Reflect.apply and Promise does not break the bridge', async () => {
+    const value = await containedValue(
+      job(`export default async () => { Object.defineProperty = () => { throw 1 }; Reflect.apply = () => { throw 2 }; globalThis.Promise = function () { throw 3 }; return await host.echo('still'); }`),
+    );
+    expect(value).toBe('still');
+  });
+  it('host cannot be deleted', async () => {
+    const value = await containedValue(job(`export default () => { try { delete globalThis.host; } catch (e) {} return typeof host.echo; }`));
+    expect(value).toBe('function');
+  });
+  it('host methods have no host-realm toString source', async () => {
+    const value = (await containedValue(job(`export default () => String(host.echo)`))) as string;
+    expect(value).not.toMatch(/ivm|Reference|process|require/);
+  });
+  it('a huge split result stops at the memory limit', async () => {
+    const res = await pool.run(job(`export default () => 'a,'.repeat(2 ** 24).split(',').length`, { limits: { cpuMs: 3_000, memoryMb: 16 } }), handler);
+    expect(res.ok).toBe(false);
+    if (!res.ok) expect(['sandbox/guest-error', 'sandbox/memory-limit']).toContain(res.error.code);
+    await expectNextJobWorks();
+  });
+});

@@ -1,37 +1,43 @@
 // The Sandbox used by the server: a pool of worker processes, each running many jobs in
 // its own isolates. A catastrophic isolate failure costs one worker (restarted), never
-// the caller's process. Jobs with the same key go to the worker that ran the key last,
-// so they find their warm isolate there.
+// the caller's process, and the other callers' jobs on that worker are retried on a
+// healthy one. Jobs with the same key go to the worker that ran the key last, so they
+// find their warm isolate there. Waiting jobs queue fairly per principal (fair-queue.ts).
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CANCELLED, callHandlerRaw, decodeRawResult, hostErrorJson, validateJob } from './engine';
 import { failed } from './errors';
+import { FairQueue, principalOf } from './fair-queue';
 import { createInProcessSandbox } from './in-process';
 import { resolveLimits } from './limits';
 import type { FromWorker, ToWorker } from './protocol';
+import { poolSizing } from './sizing';
 import type { HostCallHandler, Sandbox, SandboxJob, SandboxLimits, SandboxResult } from './types';
+import { resolveWorkerFile, sandboxRoot, workerExecArgv } from './worker-build';
+
+export { resolveWorkerFile } from './worker-build';
 
 export type SandboxPoolOptions = {
-  /** worker processes (default: CPU count, at most 4) */
+  /** worker processes (default: CPUs, at most 8, fewer when memory is short; env SKILLYARD_SANDBOX_WORKERS) */
   workers?: number;
-  /** jobs waiting for a free slot before `sandbox/queue-full` (default 256) */
+  /** jobs waiting for a free slot before `sandbox/queue-full` (default 32 per slot; env SKILLYARD_SANDBOX_QUEUE) */
   queueLimit?: number;
+  /** jobs one principal may have waiting (default queueLimit / 8, at least 8; env SKILLYARD_SANDBOX_QUEUE_PER_CALLER) */
+  perPrincipalQueueLimit?: number;
+  /** refuse a job whose estimated wait for a slot is longer (default 5000 ms; env SKILLYARD_SANDBOX_MAX_QUEUE_WAIT_MS) */
+  maxQueueWaitMs?: number;
   /** limits for jobs that do not set their own */
   defaultLimits?: SandboxLimits;
   /** run isolates in this process instead of workers (benchmarks, CLI) */
   inProcess?: boolean;
-  /** jobs one worker runs at once (default 8); isolates run on their own threads */
+  /** jobs one worker runs at once (default 4; env SKILLYARD_SANDBOX_CONCURRENCY) */
   concurrency?: number;
   /** idle warm isolates kept per worker (default 32) */
   maxIdleIsolates?: number;
-  /** worker entry file; default `<SKILLYARD_ROOT or cwd>/lib/sandbox/worker.ts` */
+  /** worker entry file; default the built dist/sandbox/worker.mjs (built from lib/sandbox/worker.ts when stale) */
   workerFile?: string;
 };
 
-export type SandboxPoolStats = { workers: number; ready: number; running: number; queued: number; restarts: number };
+export type SandboxPoolStats = { workers: number; ready: number; running: number; queued: number; restarts: number; retried: number };
 
 export interface SandboxPool extends Sandbox {
   stats(): SandboxPoolStats;
@@ -39,10 +45,11 @@ export interface SandboxPool extends Sandbox {
   workerPids(): number[];
 }
 
-type Worker = { child: ChildProcess; pid: number; ready: boolean; alive: boolean; jobs: Map<number, Pending> };
+type Worker = { child: ChildProcess; pid: number; ready: boolean; alive: boolean; jobs: Map<number, Pending>; culprit: number | null; why: string | null };
 type Pending = {
   id: number;
   job: SandboxJob;
+  principal: string;
   handler: HostCallHandler;
   resolve: (result: SandboxResult) => void;
   worker: Worker | null;
@@ -50,32 +57,27 @@ type Pending = {
   done: boolean;
   /** host calls of this job still unanswered */
   hostCalls: number;
+  /** host calls ever started: a job that made one is not re-run after a crash (side effects) */
+  hostCallsMade: number;
+  /** workers this job was started on */
+  attempts: number;
+  startedAt: number;
+  parkedSince: number;
+  parkedMs: number;
 };
 
 /** Grace on top of a job's wallMs before the pool gives up on a silent worker and kills it. */
-const WORKER_GRACE_MS = 2_000;
+export const WORKER_GRACE_MS = 1_000;
+/** a job is started on at most this many workers (the first crashed under it) */
+const MAX_ATTEMPTS = 2;
 const MAX_AFFINITY = 10_000;
 const CRASH_WINDOW_MS = 10_000;
 const CRASHES_BEFORE_BACKOFF = 5;
 const STARTUP_FAILURES_BEFORE_GIVING_UP = 5;
+const MIN_RETRY_AFTER_MS = 1_000;
+const MAX_RETRY_AFTER_MS = 60_000;
 
-export function resolveWorkerFile(explicit?: string): string {
-  if (explicit) return explicit;
-  const root = process.env.SKILLYARD_ROOT ?? process.cwd();
-  const candidate = path.join(root, 'lib', 'sandbox', 'worker.ts');
-  if (existsSync(candidate)) return candidate;
-  try {
-    // Kept indirect so bundlers do not treat it as an asset reference to copy.
-    const base = import.meta.url;
-    const here = fileURLToPath(new URL('./worker.ts', base));
-    if (existsSync(here)) return here;
-  } catch {
-    // not a file: URL (bundled); fall through
-  }
-  throw new Error(`sandbox worker not found at ${candidate}; set SKILLYARD_ROOT to the project root`);
-}
-
-/** Only what node and tsx need: never the server's secrets. */
+/** Only what node needs: never the server's secrets. */
 function workerEnv(): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { SKILLYARD_SANDBOX_WORKER: '1' };
   for (const name of ['PATH', 'NODE_ENV', 'TZ', 'TMPDIR', 'TMP', 'TEMP', 'SystemRoot']) {
@@ -85,36 +87,43 @@ function workerEnv(): Record<string, string | undefined> {
 }
 
 export function createSandboxPool(opts: SandboxPoolOptions = {}): SandboxPool {
-  const workers = Math.max(1, Math.floor(opts.workers ?? Math.min(4, os.cpus().length || 1)));
-  const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 8));
-  const queueLimit = Math.max(0, Math.floor(opts.queueLimit ?? 256));
+  const sizing = poolSizing(opts);
   if (opts.inProcess) {
-    return createInProcessSandbox({ slots: workers * concurrency, queueLimit, defaultLimits: opts.defaultLimits, maxIdleIsolates: opts.maxIdleIsolates });
+    return createInProcessSandbox({
+      slots: sizing.workers * sizing.concurrency,
+      queueLimit: sizing.queueLimit,
+      defaultLimits: opts.defaultLimits,
+      maxIdleIsolates: opts.maxIdleIsolates,
+    });
   }
-  return new WorkerPool(resolveWorkerFile(opts.workerFile), workers, concurrency, queueLimit, opts);
+  return new WorkerPool(resolveWorkerFile(opts.workerFile), sizing, opts);
 }
 
 class WorkerPool implements SandboxPool {
   private readonly live = new Set<Worker>();
-  private readonly queue: Pending[] = [];
+  private readonly queue = new FairQueue<Pending>();
   private readonly affinity = new Map<string, Worker>();
   private readonly crashes: number[] = [];
   private startupFailures = 0;
   private restarts = 0;
+  private retried = 0;
   private lastId = 0;
   private closed = false;
   private broken: string | null = null;
   private readonly root: string;
+  private readonly slots: number;
+  /** moving average of the time a job holds a slot (ms), for the wait estimate */
+  private slotMs = 0;
+  private samples = 0;
 
   constructor(
     private readonly workerFile: string,
-    private readonly size: number,
-    private readonly concurrency: number,
-    private readonly queueLimit: number,
+    private readonly sizing: ReturnType<typeof poolSizing>,
     private readonly opts: SandboxPoolOptions,
   ) {
-    this.root = path.resolve(path.dirname(workerFile), '..', '..');
-    for (let i = 0; i < size; i++) this.spawn();
+    this.root = opts.workerFile ? process.cwd() : sandboxRoot();
+    this.slots = sizing.workers * sizing.concurrency;
+    for (let i = 0; i < sizing.workers; i++) this.spawn();
   }
 
   run(job: SandboxJob, handler: HostCallHandler): Promise<SandboxResult> {
@@ -124,7 +133,22 @@ class WorkerPool implements SandboxPool {
     if (invalid) return Promise.resolve(failed('sandbox/host-error', `invalid sandbox job: ${invalid}`));
     if (job.signal?.aborted) return Promise.resolve(failed('sandbox/timeout', CANCELLED));
     return new Promise((resolve) => {
-      const p: Pending = { id: ++this.lastId, job, handler, resolve, worker: null, timer: null, done: false, hostCalls: 0 };
+      const p: Pending = {
+        id: ++this.lastId,
+        job,
+        principal: principalOf(job),
+        handler,
+        resolve,
+        worker: null,
+        timer: null,
+        done: false,
+        hostCalls: 0,
+        hostCallsMade: 0,
+        attempts: 0,
+        startedAt: 0,
+        parkedSince: 0,
+        parkedMs: 0,
+      };
       if (job.signal) {
         const onAbort = () => this.cancel(p);
         job.signal.addEventListener('abort', onAbort, { once: true });
@@ -133,19 +157,39 @@ class WorkerPool implements SandboxPool {
           resolve(result);
         };
       }
-      this.queue.push(p);
+      const refused = this.admit(p);
+      if (refused) return this.settle(p, refused);
+      this.queue.push(p.principal, p);
       this.dispatch();
-      if (!p.worker && this.queue.length > this.queueLimit) {
-        this.queue.splice(this.queue.indexOf(p), 1);
-        this.settle(p, failed('sandbox/queue-full', `the sandbox queue is full (${this.queueLimit} jobs waiting)`));
-      }
     });
+  }
+
+  /** Back-pressure: refuses a job that would wait too long or overfill the queue. */
+  private admit(p: Pending): SandboxResult | null {
+    if (this.queue.size === 0 && this.pick(p.job.key)) return null; // starts at once
+    const { queueLimit, perPrincipalQueueLimit, maxQueueWaitMs } = this.sizing;
+    const wait = this.estimatedWaitMs();
+    const retryAfterMs = Math.min(MAX_RETRY_AFTER_MS, Math.max(MIN_RETRY_AFTER_MS, Math.ceil(wait)));
+    const refuse = (why: string): SandboxResult => ({ ok: false, error: { code: 'sandbox/queue-full', message: why, retryAfterMs } });
+    if (this.queue.size >= queueLimit) return refuse(`the sandbox queue is full (${queueLimit} jobs waiting)`);
+    if (this.queue.sizeOf(p.principal) >= perPrincipalQueueLimit) {
+      return refuse(`this caller already has ${perPrincipalQueueLimit} sandbox jobs waiting`);
+    }
+    if (this.samples >= 8 && wait > maxQueueWaitMs) {
+      return refuse(`the sandbox is overloaded (estimated wait ${Math.round(wait)} ms > ${maxQueueWaitMs} ms)`);
+    }
+    return null;
+  }
+
+  /** Expected wait for a new job: the jobs ahead, served by all slots at the average slot time. */
+  private estimatedWaitMs(): number {
+    return ((this.queue.size + 1) * this.slotMs) / Math.max(1, this.slots);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const p of this.queue.splice(0)) this.settle(p, failed('sandbox/closed', 'the sandbox was closed before the job ran'));
+    for (const p of this.queue.drain()) this.settle(p, failed('sandbox/closed', 'the sandbox was closed before the job ran'));
     const exits: Promise<void>[] = [];
     for (const w of this.live) {
       for (const p of w.jobs.values()) this.settle(p, failed('sandbox/closed', 'the sandbox was closed while the job ran'));
@@ -158,9 +202,12 @@ class WorkerPool implements SandboxPool {
 
   private cancel(p: Pending): void {
     if (p.done) return;
-    if (p.worker) this.send(p.worker, { t: 'cancel', j: p.id });
-    else this.queue.splice(this.queue.indexOf(p), 1);
+    if (p.worker) {
+      this.send(p.worker, { t: 'cancel', j: p.id });
+      p.worker.jobs.delete(p.id);
+    } else this.queue.remove(p.principal, p);
     this.settle(p, failed('sandbox/timeout', CANCELLED));
+    this.dispatch();
   }
 
   stats(): SandboxPoolStats {
@@ -170,7 +217,7 @@ class WorkerPool implements SandboxPool {
       if (w.ready) ready++;
       running += w.jobs.size;
     }
-    return { workers: this.live.size, ready, running, queued: this.queue.length, restarts: this.restarts };
+    return { workers: this.live.size, ready, running, queued: this.queue.size, restarts: this.restarts, retried: this.retried };
   }
 
   workerPids(): number[] {
@@ -181,10 +228,10 @@ class WorkerPool implements SandboxPool {
     const child = fork(this.workerFile, [], {
       cwd: this.root,
       env: { ...workerEnv(), SKILLYARD_SANDBOX_MAX_IDLE: String(this.opts.maxIdleIsolates ?? 32) } as unknown as NodeJS.ProcessEnv,
-      execArgv: ['--no-node-snapshot', '--import', 'tsx'],
+      execArgv: workerExecArgv(this.workerFile),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    const w: Worker = { child, pid: child.pid ?? -1, ready: false, alive: true, jobs: new Map() };
+    const w: Worker = { child, pid: child.pid ?? -1, ready: false, alive: true, jobs: new Map(), culprit: null, why: null };
     this.live.add(w);
     child.on('message', (message: FromWorker) => this.onMessage(w, message));
     child.on('error', () => {
@@ -206,13 +253,22 @@ class WorkerPool implements SandboxPool {
         const p = w.jobs.get(message.j);
         if (!p) return;
         w.jobs.delete(message.j);
+        this.observe(p);
         this.settle(p, decodeRawResult(message.r));
         this.dispatch();
         return;
       }
       case 'fatal':
+        w.culprit = message.j ?? null;
+        w.why = message.message;
         process.emitWarning(`sandbox worker ${w.pid}: catastrophic isolate error: ${message.message}`);
     }
+  }
+
+  private observe(p: Pending): void {
+    const held = performance.now() - p.startedAt - p.parkedMs;
+    this.samples++;
+    this.slotMs = this.samples === 1 ? held : this.slotMs * 0.9 + held * 0.1;
   }
 
   private onHostCall(w: Worker, message: Extract<FromWorker, { t: 'hc' }>): void {
@@ -223,11 +279,15 @@ class WorkerPool implements SandboxPool {
       reply(false, hostErrorJson(new Error(`host method ${JSON.stringify(message.m)} is not available`)));
       return;
     }
+    p.hostCallsMade++;
     // While it waits on the host the job gives up its slot: the host call may run another
     // sandbox job (a tool invoked from agent code), which must not queue behind its caller.
-    if (p.hostCalls++ === 0) this.dispatch();
+    if (p.hostCalls++ === 0) {
+      p.parkedSince = performance.now();
+      this.dispatch();
+    }
     const unpark = () => {
-      p.hostCalls--;
+      if (--p.hostCalls === 0) p.parkedMs += performance.now() - p.parkedSince;
     };
     callHandlerRaw(p.handler, message.m, message.a).then(
       (json) => {
@@ -245,16 +305,30 @@ class WorkerPool implements SandboxPool {
     w.alive = false;
     this.live.delete(w);
     const how = signal ? `signal ${signal}` : `code ${code}`;
+    // The job that brought the worker down fails; the others did nothing wrong and run
+    // again on a healthy worker, unless they already made host calls (their effects must
+    // not happen twice) or this is their second crash.
     for (const p of w.jobs.values()) {
-      this.settle(p, failed('sandbox/worker-crashed', `the sandbox worker process exited (${how}) while running the job`));
+      if (p.done) continue;
+      if (p.id === w.culprit) {
+        this.settle(p, failed('sandbox/worker-crashed', `the job crashed its sandbox worker (${w.why ?? how}); the worker was replaced`));
+      } else if (p.hostCallsMade === 0 && p.attempts < MAX_ATTEMPTS && !this.closed && !p.job.signal?.aborted) {
+        if (p.timer) clearTimeout(p.timer);
+        p.timer = null;
+        p.worker = null;
+        this.retried++;
+        this.queue.pushFront(p.principal, p);
+      } else {
+        this.settle(p, failed('sandbox/worker-crashed', `the sandbox worker process exited (${how}) while running the job`));
+      }
     }
     w.jobs.clear();
     for (const [key, owner] of this.affinity) if (owner === w) this.affinity.delete(key);
     if (this.closed) return;
 
     if (!w.ready && ++this.startupFailures >= STARTUP_FAILURES_BEFORE_GIVING_UP) {
-      this.broken = `sandbox workers fail to start (last exit: ${how}); is tsx installed and ${this.workerFile} present?`;
-      for (const p of this.queue.splice(0)) this.settle(p, failed('sandbox/worker-crashed', this.broken));
+      this.broken = `sandbox workers fail to start (last exit: ${how}); is ${this.workerFile} present and built?`;
+      for (const p of this.queue.drain()) this.settle(p, failed('sandbox/worker-crashed', this.broken));
       return;
     }
     const now = Date.now();
@@ -263,7 +337,7 @@ class WorkerPool implements SandboxPool {
     const delay = this.crashes.length >= CRASHES_BEFORE_BACKOFF ? 1_000 : 0;
     this.restarts++;
     const restart = () => {
-      if (!this.closed && this.live.size < this.size) this.spawn();
+      if (!this.closed && this.live.size < this.sizing.workers) this.spawn();
     };
     if (delay > 0) setTimeout(restart, delay).unref();
     else restart();
@@ -271,11 +345,11 @@ class WorkerPool implements SandboxPool {
   }
 
   private dispatch(): void {
-    while (this.queue.length > 0) {
-      const p = this.queue[0];
+    while (this.queue.size > 0) {
+      const p = this.queue.peek()!;
       const w = this.pick(p.job.key);
       if (!w) return;
-      this.queue.shift();
+      this.queue.take();
       this.start(p, w);
     }
   }
@@ -288,10 +362,11 @@ class WorkerPool implements SandboxPool {
       for (const job of w.jobs.values()) if (job.hostCalls === 0) n++;
       return n;
     };
-    if (affine && affine.alive && affine.ready && busy(affine) < this.concurrency) return affine;
+    const { concurrency } = this.sizing;
+    if (affine && affine.alive && affine.ready && busy(affine) < concurrency) return affine;
     let best: Worker | null = null;
     for (const w of this.live) {
-      if (!w.alive || !w.ready || busy(w) >= this.concurrency) continue;
+      if (!w.alive || !w.ready || busy(w) >= concurrency) continue;
       if (!best || busy(w) < busy(best)) best = w;
     }
     return best;
@@ -299,13 +374,19 @@ class WorkerPool implements SandboxPool {
 
   private start(p: Pending, w: Worker): void {
     p.worker = w;
+    p.attempts++;
+    p.startedAt = performance.now();
+    p.parkedMs = 0;
     w.jobs.set(p.id, p);
     this.affinity.delete(p.job.key);
     this.affinity.set(p.job.key, w);
     if (this.affinity.size > MAX_AFFINITY) this.affinity.delete(this.affinity.keys().next().value as string);
     // The worker enforces wallMs itself; this only catches a worker that stopped answering.
+    // Its job is the one to blame; the worker's other jobs are retried elsewhere.
     const wallMs = resolveLimits(p.job.limits, this.opts.defaultLimits).wallMs;
     p.timer = setTimeout(() => {
+      if (p.done || p.worker !== w) return;
+      w.culprit = p.id;
       this.settle(p, failed('sandbox/timeout', `the sandbox worker did not answer within ${wallMs + WORKER_GRACE_MS} ms; it was restarted`));
       w.child.kill('SIGKILL');
     }, wallMs + WORKER_GRACE_MS);

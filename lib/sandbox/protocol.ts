@@ -13,4 +13,5 @@ export type FromWorker =
   | { t: 'ready'; pid: number }
   | { t: 'hc'; j: number; c: number; m: string; a: string }
   | { t: 'res'; j: number; r: RawResult }
-  | { t: 'fatal'; message: string };
+  /** a catastrophic V8 error in the isolate of job `j` (if known); the worker dies next */
+  | { t: 'fatal'; message: string; j?: number };

@@ -183,6 +183,6 @@ describe('pieces', () => {
     expect(Object.keys(parsed.a)).toEqual(['b']);
   });
   it('finds the worker file from the project root', () => {
-    expect(resolveWorkerFile()).toMatch(/lib\/sandbox\/worker\.ts$/);
+    expect(resolveWorkerFile()).toMatch(/dist\/sandbox\/worker\.mjs$/);
   });
 });

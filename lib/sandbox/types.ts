@@ -21,6 +21,11 @@ export type SandboxJob = {
    * (so keys must include the caller's identity: state must never leak across callers).
    */
   key: string;
+  /**
+   * Who the job runs for, for fair queueing between callers (additive, optional): by
+   * default the key up to its first `|` (the runtime's keys start with `kind:id|`).
+   */
+  principal?: string;
   /** JavaScript ES module source (TypeScript must be transpiled first). */
   source: string;
   /** the export to call: 'default', 'execute', 'main', ... */
@@ -59,7 +64,13 @@ export type SandboxErrorCode =
 
 export type SandboxResult =
   | { ok: true; value: unknown; globals?: Record<string, unknown>; stats: { wallMs: number; cold: boolean } }
-  | { ok: false; error: { code: SandboxErrorCode; message: string }; globals?: Record<string, unknown> };
+  | { ok: false; error: SandboxError; globals?: Record<string, unknown> };
+
+/**
+ * `retryAfterMs` is set on `sandbox/queue-full` (back-pressure): the HTTP layer answers
+ * 503 with `Retry-After: ceil(retryAfterMs / 1000)`.
+ */
+export type SandboxError = { code: SandboxErrorCode; message: string; retryAfterMs?: number };
 
 /** Answers a guest's `host.<method>(...args)`; a throw becomes a rejected promise in the guest. */
 export type HostCallHandler = (method: string, args: unknown[]) => Promise<unknown>;

@@ -8,11 +8,19 @@ const send = (message: FromWorker) => {
   if (process.connected) process.send!(message);
 };
 
+/** the worker's job id of each running job object (to name the culprit of a catastrophe) */
+const jobIds = new WeakMap<object, number>();
+
+// V8 lost control of an isolate (a builtin that ignores termination, out of memory while
+// collecting): this process must go now. process.exit() can hang behind the stuck isolate
+// thread, so the worker names the culprit and kills itself; the pool retries the others.
 const engine = new SandboxEngine({
   maxIdleIsolates: Number(process.env.SKILLYARD_SANDBOX_MAX_IDLE ?? 32),
-  onCatastrophicError: (message) => {
-    send({ t: 'fatal', message });
-    process.exit(70);
+  onCatastrophicError: (message, job) => {
+    const die = () => process.kill(process.pid, 'SIGKILL');
+    setTimeout(die, 200);
+    if (process.connected) process.send!({ t: 'fatal', message, j: job ? jobIds.get(job) : undefined } satisfies FromWorker, die);
+    else die();
   },
 });
 
@@ -29,8 +37,10 @@ function runJob(j: number, job: Extract<ToWorker, { t: 'job' }>['job']): void {
   callsByJob.set(j, open);
   const cancel = new AbortController();
   cancels.set(j, cancel);
+  const local = { ...job, signal: cancel.signal };
+  jobIds.set(local, j);
   void engine
-    .runRaw({ ...job, signal: cancel.signal }, (m, a) =>
+    .runRaw(local, (m, a) =>
       new Promise((resolve, reject) => {
         const c = ++lastCall;
         calls.set(c, { j, resolve, reject });
