@@ -11,12 +11,12 @@ const hashToken = (token: string) => crypto.createHash('sha256').update(token).d
 
 export async function createApiToken(
   db: Db,
-  input: { userId: string; name: string; scopes: ApiTokenScope[]; expiresAt?: Date | null },
+  input: { userId: string; teamId?: string | null; name: string; scopes: ApiTokenScope[]; expiresAt?: Date | null },
 ): Promise<{ id: string; token: string }> {
   const prefix = crypto.randomBytes(4).toString('hex');
   const token = `sy_${prefix}_${crypto.randomBytes(24).toString('base64url')}`;
   const row = await db.apiToken.create({
-    data: { userId: input.userId, name: input.name, prefix, hash: hashToken(token), scopes: input.scopes, expiresAt: input.expiresAt ?? null },
+    data: { userId: input.userId, teamId: input.teamId ?? null, name: input.name, prefix, hash: hashToken(token), scopes: input.scopes, expiresAt: input.expiresAt ?? null },
   });
   return { id: row.id, token };
 }

@@ -1,7 +1,8 @@
-// Who may publish into, yank from, tag or deprecate in a scope: for now the user whose
-// own scope it is (`@username`). Team scopes come with the teams work.
+// Who may publish into, yank from, tag or deprecate in a scope: the user whose own scope
+// it is (`@username`), or a team's publishers, admins and owners (lib/authz).
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
+import { mayPublish, scopeAccess, userPrincipal } from '../authz';
 
 export async function assertScopeOwner(db: Db, scope: string, userId: string): Promise<void> {
   const row = await db.scope.findUnique({ where: { name: scope }, select: { kind: true, userId: true } });
@@ -14,7 +15,13 @@ export async function assertScopeOwner(db: Db, scope: string, userId: string): P
     }
     throw new AppError('publish/forbidden', `You can only publish into your own scope (@${user?.handle ?? 'your-username'}); @${scope} is not yours.`, 403);
   }
-  if (row.kind === 'team') throw new AppError('publish/forbidden', `@${scope} is a team scope; publishing into team scopes is not open yet.`, 403);
+  if (row.kind === 'team') {
+    const access = await scopeAccess(db, scope, userPrincipal(userId));
+    if (!mayPublish(access)) {
+      throw new AppError('publish/forbidden', `Publishing into @${scope} takes the publisher role in that team${access.role ? ` (you are a ${access.role})` : ''}.`, 403);
+    }
+    return;
+  }
   if (row.userId !== userId) throw new AppError('publish/forbidden', `@${scope} belongs to another user; you can only publish into your own scope.`, 403);
 }
 

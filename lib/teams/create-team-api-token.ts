@@ -1,0 +1,28 @@
+// A team API token: the same scopes as a personal one, acting as the team (it publishes
+// into the team's scope and sees the team's private skills). Admins create and revoke them.
+import type { Db } from '../db/client';
+import { AppError } from '../errors';
+import { API_TOKEN_SCOPES, createApiToken, type ApiTokenScope } from '../auth/api-tokens';
+import type { Actor } from './actor';
+import { recordAudit } from './record-audit';
+import { teamForActor } from './team-for-actor';
+
+export async function createTeamApiToken(db: Db, actor: Actor, slug: string, input: { name: unknown; scopes: unknown; expiresAt?: Date | null }) {
+  const team = await teamForActor(db, slug, actor, 'admin');
+  const name = typeof input.name === 'string' ? input.name.trim().slice(0, 100) : '';
+  if (!name) throw new AppError('input/invalid', 'Give the token a name.', 400);
+  const scopes = Array.isArray(input.scopes) ? input.scopes : [];
+  if (scopes.length === 0 || !scopes.every((s): s is ApiTokenScope => (API_TOKEN_SCOPES as readonly string[]).includes(s))) {
+    throw new AppError('input/invalid', `scopes are some of ${API_TOKEN_SCOPES.join(', ')}.`, 400);
+  }
+  const created = await createApiToken(db, { userId: team.userId, teamId: team.id, name, scopes, expiresAt: input.expiresAt ?? null });
+  await recordAudit(db, team.id, actor, 'token.create', created.id, { name, scopes });
+  return created;
+}
+
+export async function revokeTeamApiToken(db: Db, actor: Actor, slug: string, tokenId: string): Promise<void> {
+  const team = await teamForActor(db, slug, actor, 'admin');
+  const res = await db.apiToken.updateMany({ where: { id: tokenId, teamId: team.id, revokedAt: null }, data: { revokedAt: new Date() } });
+  if (res.count !== 1) throw new AppError('team/token-not-found', 'No active token with that id in this team.', 404);
+  await recordAudit(db, team.id, actor, 'token.revoke', tokenId);
+}

@@ -1,0 +1,29 @@
+// Creates a team with its scope `@<slug>` and the creator as its first owner.
+import type { Db } from '../db/client';
+import { AppError } from '../errors';
+import { actingUser, type Actor } from './actor';
+import { recordAudit } from './record-audit';
+import { parseTeamSlug } from './team-slug';
+
+export async function createTeam(db: Db, actor: Actor, input: { slug: unknown; name?: unknown }) {
+  const userId = actingUser(actor);
+  const slug = parseTeamSlug(input.slug);
+  const name = typeof input.name === 'string' && input.name.trim() ? input.name.trim().slice(0, 100) : slug;
+  const taken = await db.$transaction(async (tx) => {
+    const [scope, user] = await Promise.all([
+      tx.scope.findUnique({ where: { name: slug }, select: { name: true } }),
+      tx.user.findUnique({ where: { handle: slug }, select: { id: true } }),
+    ]);
+    if (scope || user) return true;
+    const team = await tx.team.create({ data: { slug, name, memberships: { create: { userId, role: 'owner' } } } });
+    await tx.scope.create({ data: { name: slug, kind: 'team', teamId: team.id } });
+    await recordAudit(tx, team.id, actor, 'team.create', `@${slug}`, { name });
+    return false;
+  }).catch((err: { code?: string }) => {
+    // two creations of one slug at once: the unique index decides
+    if (err?.code === 'P2002') return true;
+    throw err;
+  });
+  if (taken) throw new AppError('team/slug-taken', `@${slug} is already taken by a user or a team.`, 409);
+  return db.team.findUniqueOrThrow({ where: { slug }, select: { id: true, slug: true, name: true } });
+}

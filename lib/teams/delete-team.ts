@@ -1,0 +1,19 @@
+// Deletes a team (owners only). A team with published public or unlisted versions cannot
+// be deleted: others may depend on them (as on npm); transfer or make them private first.
+import type { Db } from '../db/client';
+import { AppError } from '../errors';
+import type { Actor } from './actor';
+import { teamForActor } from './team-for-actor';
+
+export async function deleteTeam(db: Db, actor: Actor, slug: string): Promise<void> {
+  const team = await teamForActor(db, slug, actor, 'owner');
+  const published = await db.skill.count({ where: { scopeName: slug, visibility: { in: ['public', 'unlisted'] } } });
+  if (published > 0) {
+    throw new AppError('team/has-published-skills', `@${slug} has ${published} public or unlisted skill${published === 1 ? '' : 's'}; make them private or transfer them before deleting the team.`, 409);
+  }
+  await db.$transaction(async (tx) => {
+    await tx.skill.deleteMany({ where: { scopeName: slug } });
+    await tx.scope.delete({ where: { name: slug } });
+    await tx.team.delete({ where: { id: team.id } });
+  });
+}

@@ -1,0 +1,38 @@
+// Everything a team's workspace page shows to one member: the team, members, pending
+// invites, secret names (never values), API tokens (never secrets), skills, runs, and,
+// for admins, the latest audit events.
+import type { Db } from '../db/client';
+import { roleAtLeast } from '../authz';
+import type { Actor } from './actor';
+import { teamForActor } from './team-for-actor';
+
+export async function getWorkspace(db: Db, actor: Actor, slug: string) {
+  const team = await teamForActor(db, slug, actor, 'member');
+  const admin = roleAtLeast(team.role, 'admin');
+  const [members, invites, secrets, tokens, skills, runs, audit] = await Promise.all([
+    db.membership.findMany({
+      where: { teamId: team.id },
+      orderBy: { createdAt: 'asc' },
+      select: { role: true, createdAt: true, user: { select: { id: true, name: true, handle: true, email: admin } } },
+    }),
+    admin
+      ? db.teamInvite.findMany({
+          where: { teamId: team.id, acceptedAt: null, revokedAt: null, expiresAt: { gt: new Date() } },
+          orderBy: { createdAt: 'desc' },
+          select: { id: true, email: true, role: true, expiresAt: true, createdAt: true },
+        })
+      : Promise.resolve([]),
+    db.teamSecret.findMany({ where: { teamId: team.id }, orderBy: { name: 'asc' }, select: { name: true, createdAt: true } }),
+    admin
+      ? db.apiToken.findMany({
+          where: { teamId: team.id, revokedAt: null },
+          orderBy: { createdAt: 'desc' },
+          select: { id: true, name: true, prefix: true, scopes: true, lastUsedAt: true, expiresAt: true, createdAt: true },
+        })
+      : Promise.resolve([]),
+    db.skill.findMany({ where: { scopeName: slug }, orderBy: { name: 'asc' }, select: { name: true, description: true, visibility: true, downloads: true } }),
+    db.run.findMany({ where: { teamId: team.id }, orderBy: { createdAt: 'desc' }, take: 20, select: { id: true, status: true, createdAt: true, userId: true } }),
+    admin ? db.auditEvent.findMany({ where: { teamId: team.id }, orderBy: { createdAt: 'desc' }, take: 50 }) : Promise.resolve([]),
+  ]);
+  return { team, admin, members, invites, secrets, tokens, skills, runs, audit };
+}
