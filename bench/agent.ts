@@ -12,7 +12,7 @@ import { createDb } from '../lib/db/client';
 import { applyMigrations } from '../lib/db/migrate';
 import { withScratchDatabase } from '../lib/db/scratch-database';
 import { seedBundledSkills } from '../lib/registry/seed-bundled-skills';
-import { serverSandbox } from '../lib/registry/server-sandbox';
+import { createServerContext } from '../lib/server/server-context';
 import { createRun } from '../lib/runs/create-run';
 import { runEventBus } from '../lib/runs/run-event-bus';
 import { startRunWorker } from '../lib/runs/run-worker';
@@ -38,7 +38,8 @@ async function sseLatency(url: string) {
   const db = createDb(url);
   await seedBundledSkills(db);
   await runEventBus().connect(url);
-  const worker = startRunWorker(db, { concurrency: RUNS });
+  const wiring = createServerContext({ db });
+  const worker = startRunWorker(wiring, { concurrency: RUNS });
   const server = http.createServer(async (req, res) => {
     const id = req.url!.split('/').pop()!;
     const abort = new AbortController();
@@ -87,7 +88,7 @@ async function sseLatency(url: string) {
   await worker.stop();
   await new Promise((r) => server.close(r));
   await runEventBus().close();
-  await serverSandbox().close();
+  await wiring.close();
   await db.$disconnect();
   latencies.sort((a, b) => a - b);
   return {

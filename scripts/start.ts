@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { prepareDatabase } from '../lib/db/prepare-database.ts';
+import { prepareDatabase } from '../lib/server/prepare-database.ts';
 
 const HELP = `Usage: npm start [-- --port N]      production server (builds first when needed)
        npm run dev [-- --port N]    development server with hot reload

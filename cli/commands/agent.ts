@@ -11,7 +11,7 @@ import type { AgentEvent, AgentTool, AgentToolHost } from '../../lib/agent/types
 import { createMemoryEnvironment } from '../../lib/runtime/capabilities/memory-environment';
 import { createMemoryEventBus } from '../../lib/runtime/capabilities/memory-events';
 import { createMemoryStorage } from '../../lib/runtime/capabilities/memory-storage';
-import { createMemorySigner, createMemoryVault } from '../../lib/runtime/capabilities/memory-tokens';
+import { createHmacTokenSigner, createMemoryVault } from '../../lib/runtime';
 import { createToolManager } from '../../lib/runtime/manager';
 import type { LoadedSkill } from '../../lib/runtime/types';
 import { createSandboxPool } from '../../lib/sandbox/pool';
@@ -132,7 +132,7 @@ export async function run(argv: string[], io: Out = stdio): Promise<number> {
       providers: {
         storage: createMemoryStorage(),
         vault: createMemoryVault(),
-        signer: createMemorySigner(),
+        signer: createHmacTokenSigner(),
         environment: createMemoryEnvironment(),
         events: createMemoryEventBus(),
       },

@@ -6,7 +6,7 @@ import { createSandboxPool } from '../../lib/sandbox/pool';
 import {
   createMemoryEnvironment,
   createMemoryEventBus,
-  createMemorySigner,
+  createHmacTokenSigner,
   createMemoryStorage,
   createMemoryVault,
   createToolManager,
@@ -73,7 +73,7 @@ export const mcp: Command = {
       workDir: process.cwd(),
       providers: {
         storage: createMemoryStorage(),
-        signer: createMemorySigner(),
+        signer: createHmacTokenSigner(),
         vault: createMemoryVault(),
         environment: createMemoryEnvironment({ local: env }),
         events: createMemoryEventBus(),

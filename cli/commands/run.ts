@@ -10,7 +10,7 @@ import { createSandboxPool } from '../../lib/sandbox/pool';
 import {
   createMemoryEnvironment,
   createMemoryEventBus,
-  createMemorySigner,
+  createHmacTokenSigner,
   createMemoryStorage,
   createMemoryVault,
   createToolManager,
@@ -152,7 +152,7 @@ export async function run(argv: string[]): Promise<number> {
       workDir: process.cwd(),
       providers: {
         storage: createMemoryStorage(),
-        signer: createMemorySigner(),
+        signer: createHmacTokenSigner(),
         vault: createMemoryVault(),
         environment: createMemoryEnvironment({ local: parsed.env }),
         events: createMemoryEventBus(),

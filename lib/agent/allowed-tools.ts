@@ -15,7 +15,7 @@ export type AllowedSpec = AllowedToolsSpec & { hasBareStar: boolean };
 const GLOB_CHARS = /[*?]/;
 
 /** null for an absent or blank spec (discovery mode). */
-export function parseAllowedTools(spec: string | null | undefined): AllowedSpec | null {
+export function parseAgentAllowedTools(spec: string | null | undefined): AllowedSpec | null {
   if (spec == null || spec.trim() === '') return null;
   const parsed = parseRuntimeSpec(spec)!;
   return { ...parsed, hasBareStar: parsed.entries.some((e) => e.pattern === '*' && !e.deny && e.conditions.length === 0) };

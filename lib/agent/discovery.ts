@@ -2,7 +2,7 @@
 // model: constrained mode inlines every allowed tool with its params; discovery mode
 // inlines only explicitly named tools and adds skill-list / skill-describe.
 
-import { isExplicitlyNamed, matchesToolName, parseAllowedTools, type AllowedSpec } from './allowed-tools';
+import { isExplicitlyNamed, matchesToolName, parseAgentAllowedTools, type AllowedSpec } from './allowed-tools';
 import type { AgentMode, AgentTool } from './types';
 
 /** The agent and agent providers are never offered to the agent itself. */
@@ -23,7 +23,7 @@ export function resolveVisibleTools(
   tools: AgentTool[],
   opts: { allowedTools?: string | null; skillName?: string; excludeTools?: string[] } = {},
 ): VisibleTools {
-  const spec = parseAllowedTools(opts.allowedTools);
+  const spec = parseAgentAllowedTools(opts.allowedTools);
   const excluded = new Set([...AGENT_SELF_TOOLS, ...(opts.excludeTools ?? [])]);
   const seen = new Set<string>();
   const visible: AgentTool[] = [];

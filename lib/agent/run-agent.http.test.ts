@@ -8,10 +8,10 @@ import { createOpenAIProvider } from './providers/openai';
 import { runAgent } from './run-agent';
 import { toolHost } from './testing/fixtures';
 import { anthropicEvents, anthropicMessage, finishChunk, openaiChunks, startLocalServer, textChunk } from './testing/local-server';
-import { realSandbox } from './testing/real-sandbox';
+import { createWorkerSandbox } from './testing/worker-sandbox';
 import type { AgentEvent } from './types';
 
-const sandbox = realSandbox();
+const sandbox = createWorkerSandbox();
 afterAll(() => sandbox.close());
 let server: Awaited<ReturnType<typeof startLocalServer>> | null = null;
 afterEach(async () => {

@@ -3,10 +3,10 @@ import { createManualProvider } from './providers/manual';
 import { createScriptedProvider, type ScriptTurn } from './providers/scripted';
 import { runAgent } from './run-agent';
 import { fakeSandbox, recording, tool, toolHost } from './testing/fixtures';
-import { realSandbox } from './testing/real-sandbox';
+import { createWorkerSandbox } from './testing/worker-sandbox';
 import type { AgentEvent, RunAgentOptions } from './types';
 
-const sandbox = realSandbox();
+const sandbox = createWorkerSandbox();
 afterAll(() => sandbox.close());
 
 const words = (a: { text: string }) => ({ count: a.text.split(/\s+/).filter(Boolean).length });

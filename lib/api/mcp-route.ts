@@ -6,6 +6,7 @@ import { isAppError } from '../errors';
 import { authenticateApiToken, requireScope } from '../auth/api-tokens';
 import { createMcpSessions, jsonRpcError, type McpSessions } from '../mcp';
 import { openRegistryMcpHost, parseMcpSelection } from '../registry/registry-mcp-host';
+import { serverContext } from '../server';
 
 const globalMcp = globalThis as unknown as { __skillyardMcpSessions?: McpSessions };
 export function mcpSessions(): McpSessions {
@@ -27,7 +28,7 @@ export async function handleMcpRoute(req: Request, skills: string[]): Promise<Re
       req,
       principal: userId ? `user:${userId}` : 'anonymous',
       selection: key,
-      openHost: () => openRegistryMcpHost(db(), refs, userId),
+      openHost: () => openRegistryMcpHost(serverContext(), refs, userId),
       log: (event, fields) => console.error(JSON.stringify({ level: 'error', event, ...fields })),
     });
   } catch (err) {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
 import { startTestOidc, type TestOidc } from '../../test/oidc-server';
-import { loadHeldTokens } from '../registry/capabilities/pg-token-vault';
+import { loadHeldTokens } from '../server/capabilities/pg-token-vault';
 import { disconnect, listConnections, refreshExpiredConnections, storeConnectionTokens } from './oauth-connections';
 import { providersFromEnv, type ProviderSpec } from './provider-config';
 

@@ -1,3 +1,6 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
@@ -52,5 +55,34 @@ describe('migrations', () => {
     await client.end();
     const engine = await openSchemaEngine(url);
     expect(await diffDatabaseToSchema(engine)).toMatch(/ADD COLUMN\s+"downloads"/);
+  });
+
+  it('re-key existing storage rows by full @scope/name (unambiguous names only) and size them', async () => {
+    const url = await freshDatabase();
+    // the database as it was before the storage migration
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'skillyard-mig-'));
+    const all = await readMigrations('prisma/migrations');
+    const before = all.findIndex((m) => m.name.endsWith('_storage_scope_and_quota'));
+    for (const m of all.slice(0, before)) {
+      await fs.mkdir(path.join(dir, m.name));
+      await fs.writeFile(path.join(dir, m.name, 'migration.sql'), m.sql);
+    }
+    await applyMigrations(url, dir);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`INSERT INTO "Scope" (name, kind) VALUES ('skillyard', 'team'), ('mallory', 'user')`);
+    await client.query(`INSERT INTO "Skill" (id, "scopeName", name, description, format, "updatedAt") VALUES
+      ('s1', 'skillyard', 'notebook', '', 'malv', now()), ('s2', 'mallory', 'notebook', '', 'malv', now()), ('s3', 'skillyard', 'text-stats', '', 'malv', now())`);
+    await client.query(`INSERT INTO "KvEntry" (skill, "callerId", namespace, key, value, "updatedAt") VALUES
+      ('text-stats', 'user:1', 'default', 'k', '{"n":1}', now()), ('notebook', 'user:1', 'default', 'k', '"x"', now())`);
+    await applyMigrations(url);
+    const rows = await client.query('SELECT skill, bytes FROM "KvEntry" ORDER BY skill');
+    await client.end();
+    await fs.rm(dir, { recursive: true, force: true });
+    // `notebook` exists in two scopes: its rows cannot be attributed and stay unreadable
+    expect(rows.rows).toEqual([
+      { skill: '@skillyard/text-stats', bytes: Buffer.byteLength('{"n": 1}') },
+      { skill: 'notebook', bytes: 3 },
+    ]);
   });
 });

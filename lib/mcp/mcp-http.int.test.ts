@@ -10,7 +10,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { testDatabaseUrl, testDb } from '../../test/db';
 import { createApiToken } from '../auth/api-tokens';
 import { seedBundledSkills } from '../registry/seed-bundled-skills';
-import { serverSandbox } from '../registry/server-sandbox';
+import { serverContext } from '../server/server-context';
 
 let base: string;
 let server: http.Server;
@@ -41,7 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  await serverSandbox().close();
+  await serverContext().close();
 });
 
 async function connect(path: string, token?: string, sessionId?: string) {

@@ -3,22 +3,24 @@ import { testDb } from '../../test/db';
 import { sealSecret } from '../auth/secret-box';
 import { invokeRegistryTool } from './invoke-registry-tool';
 import { seedBundledSkills } from './seed-bundled-skills';
-import { serverSandbox } from './server-sandbox';
+import { createServerContext, type ServerContext } from '../server';
 
 let userId: string;
+let server: ServerContext;
 
 beforeAll(async () => {
+  server = createServerContext({ db: testDb() });
   await seedBundledSkills(testDb());
   const user = await testDb().user.create({ data: { name: 'Tokenholder' } });
   userId = user.id;
 });
 afterAll(async () => {
-  await serverSandbox().close();
+  await server.close();
 });
 
 describe('invoking registry tools', () => {
   it('runs a bundled tool in the sandbox through the whole pipeline', async () => {
-    const out = await invokeRegistryTool(testDb(), {
+    const out = await invokeRegistryTool(server, {
       tool: 'count-words',
       args: { text: 'One two three. Four five!' },
       userId: null,
@@ -28,21 +30,21 @@ describe('invoking registry tools', () => {
   });
 
   it('answers a clear error for unknown tools and bad arguments, and keeps serving', async () => {
-    await expect(invokeRegistryTool(testDb(), { tool: 'no-such-tool', args: {}, userId: null })).rejects.toMatchObject({
+    await expect(invokeRegistryTool(server, { tool: 'no-such-tool', args: {}, userId: null })).rejects.toMatchObject({
       code: 'tool/not-found',
     });
-    await expect(invokeRegistryTool(testDb(), { tool: 'count-words', args: { text: 42 }, userId: null })).rejects.toMatchObject({
+    await expect(invokeRegistryTool(server, { tool: 'count-words', args: { text: 42 }, userId: null })).rejects.toMatchObject({
       code: 'params/invalid',
     });
-    const again = await invokeRegistryTool(testDb(), { tool: 'count-words', args: { text: 'still here' }, userId: null });
+    const again = await invokeRegistryTool(server, { tool: 'count-words', args: { text: 'still here' }, userId: null });
     expect(again.result).toMatchObject({ words: 2 });
   });
 
   it('refuses a token-gated tool to a caller without the token', async () => {
-    await expect(invokeRegistryTool(testDb(), { tool: 'list-my-repos', args: {}, userId: null })).rejects.toMatchObject({
+    await expect(invokeRegistryTool(server, { tool: 'list-my-repos', args: {}, userId: null })).rejects.toMatchObject({
       code: expect.stringMatching(/^(token\/missing|tool\/not-found)$/),
     });
-    await expect(invokeRegistryTool(testDb(), { tool: 'list-my-repos', args: {}, userId })).rejects.toMatchObject({
+    await expect(invokeRegistryTool(server, { tool: 'list-my-repos', args: {}, userId })).rejects.toMatchObject({
       code: expect.stringMatching(/^(token\/missing|tool\/not-found)$/),
     });
   });
@@ -53,7 +55,7 @@ describe('invoking registry tools', () => {
     });
     // past the gate the tool tries the network, which is unreachable here: any error now
     // comes from the handler or the net capability, never from the token gate
-    const outcome = await invokeRegistryTool(testDb(), { tool: 'list-my-repos', args: { limit: 1 }, userId }).then(
+    const outcome = await invokeRegistryTool(server, { tool: 'list-my-repos', args: { limit: 1 }, userId }).then(
       (out) => ({ ok: true as const, out }),
       (err: { code?: string }) => ({ ok: false as const, code: err.code }),
     );

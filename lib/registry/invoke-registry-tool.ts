@@ -2,12 +2,12 @@
 // whole pipeline (visibility, allowed-tools, token gate, params, handler, returns).
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
-import { createToolManager } from '../runtime/manager';
+import { createToolManager } from '../runtime';
+import type { ServerContext } from '../server';
 import { loadSkillVersion, parseSkillRef } from './load-skill-version';
-import { callerFor, serverProviders, subprocessAllowed } from './runtime-for-caller';
-import { serverSandbox } from './server-sandbox';
 
-export type InvokeInput = { tool: string; skill?: string; args: unknown; userId: string | null };
+/** `visitorId`: an anonymous visitor's stable (signed-cookie) id, which gives them storage and warm isolates. */
+export type InvokeInput = { tool: string; skill?: string; args: unknown; userId: string | null; visitorId?: string | null };
 export type InvokeOutput = { skill: string; version: string; tool: string; result: unknown; ms: number };
 
 /** Which public skill's latest version has a tool of this name (the caller may name one). */
@@ -25,16 +25,14 @@ async function findSkillForTool(db: Db, tool: string): Promise<string> {
   return `@${rows[0].version.skill.scopeName}/${rows[0].version.skill.name}`;
 }
 
-export async function invokeRegistryTool(db: Db, input: InvokeInput): Promise<InvokeOutput> {
+export async function invokeRegistryTool(server: ServerContext, input: InvokeInput): Promise<InvokeOutput> {
+  const { db } = server;
   const skillRef = parseSkillRef(input.skill ?? (await findSkillForTool(db, input.tool)));
   const viewer = input.userId ? { userId: input.userId } : null;
   const skill = await loadSkillVersion(db, skillRef, viewer);
   const manager = createToolManager({
     skills: [skill],
-    caller: await callerFor(db, input.userId),
-    sandbox: serverSandbox(),
-    providers: serverProviders(db),
-    allowSubprocess: subprocessAllowed(),
+    ...(await server.runtimeFor({ userId: input.userId, visitorId: input.visitorId })),
   });
   const started = performance.now();
   const result = await manager.invoke(`${skill.manifest.name}/${input.tool}`, input.args);

@@ -33,6 +33,7 @@ export async function loadSkillVersion(db: Db, ref: SkillRef, viewer: Viewer): P
     ref: label,
     version: version.version,
     scope: ref.scope,
+    revision: version.id,
     manifest: version.manifest as unknown as SkillManifest,
     readFile(path: string) {
       let pending = cache.get(path);

@@ -1,13 +1,11 @@
 // The MCP tool host for registry skills: the chosen skills' versions are loaded once per
 // MCP session (visibility checked for this caller); each list or call builds the kernel
 // with the caller's current tokens, so a token minted or connected mid-session shows.
-import type { Db } from '../db/client';
 import { AppError } from '../errors';
-import { createToolManager } from '../runtime/manager';
+import { createToolManager } from '../runtime';
 import type { McpToolHost } from '../mcp/tool-host';
+import type { ServerContext } from '../server';
 import { loadSkillVersion, parseSkillRef } from './load-skill-version';
-import { callerFor, serverProviders, subprocessAllowed } from './runtime-for-caller';
-import { serverSandbox } from './server-sandbox';
 
 export const MCP_MAX_SKILLS = 20;
 
@@ -22,20 +20,13 @@ export function parseMcpSelection(list: string[]): { refs: ReturnType<typeof par
   return { refs: parsed, key: parsed.map((r) => `@${r.scope}/${r.name}${r.version ? `@${r.version}` : ''}`).join(',') };
 }
 
-export async function openRegistryMcpHost(db: Db, refs: ReturnType<typeof parseSkillRef>[], userId: string | null): Promise<McpToolHost> {
+export async function openRegistryMcpHost(server: ServerContext, refs: ReturnType<typeof parseSkillRef>[], userId: string | null): Promise<McpToolHost> {
   const viewer = userId ? { userId } : null;
   const skills: Awaited<ReturnType<typeof loadSkillVersion>>[] = [];
-  for (const ref of refs) skills.push(await loadSkillVersion(db, ref, viewer));
-  // An anonymous session keeps what it minted for its own life (nothing is stored for it).
-  const anonymous = userId ? null : await callerFor(db, null);
-  const manager = async () =>
-    createToolManager({
-      skills,
-      caller: anonymous ?? (await callerFor(db, userId)),
-      sandbox: serverSandbox(),
-      providers: serverProviders(db),
-      allowSubprocess: subprocessAllowed(),
-    });
+  for (const ref of refs) skills.push(await loadSkillVersion(server.db, ref, viewer));
+  // An anonymous session keeps what it minted (and its memory storage) for its own life; nothing is stored for it.
+  const anonymous = userId ? null : await server.runtimeFor({ userId: null });
+  const manager = async () => createToolManager({ skills, ...(anonymous ?? (await server.runtimeFor({ userId }))) });
   return {
     skills: () =>
       skills.map((s) => ({ ref: s.ref, name: s.manifest.name, description: s.manifest.description, instructions: s.manifest.instructions })),
@@ -45,7 +36,7 @@ export async function openRegistryMcpHost(db: Db, refs: ReturnType<typeof parseS
       try {
         return await m.invoke(ref, args);
       } finally {
-        if (anonymous) anonymous.tokens = m.heldTokens();
+        if (anonymous) anonymous.caller = { ...anonymous.caller, tokens: m.heldTokens() };
       }
     },
   };

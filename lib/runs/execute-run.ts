@@ -1,12 +1,9 @@
 // Runs one claimed run to its end: loads its skills for its owner, builds the kernel and
 // the provider, drives the agent, and records every trace event and the outcome.
-import type { Db } from '../db/client';
 import { createProvider, runAgent, type AgentTool, type AgentToolHost, type ProviderConfig } from '../agent';
-import { createToolManager } from '../runtime/manager';
-import type { LoadedSkill } from '../runtime/types';
+import { createToolManager, type LoadedSkill } from '../runtime';
 import { loadSkillVersion, parseSkillRef } from '../registry/load-skill-version';
-import { callerFor, serverProviders, subprocessAllowed } from '../registry/runtime-for-caller';
-import { serverSandbox } from '../registry/server-sandbox';
+import type { ServerContext } from '../server';
 import type { RunConfig } from './run-config';
 import { openRunEventLog, type RunEventLog } from './run-event-log';
 import { runEventBus } from './run-event-bus';
@@ -54,7 +51,8 @@ function providerConfig(run: ClaimedRun, log: RunEventLog, signal: AbortSignal):
   return { provider: config.provider, model: config.model || server.model, apiKey: server.apiKey, baseUrl: server.baseUrl };
 }
 
-export async function executeRun(db: Db, run: ClaimedRun, signal: AbortSignal): Promise<void> {
+export async function executeRun(server: ServerContext, run: ClaimedRun, signal: AbortSignal): Promise<void> {
+  const { db } = server;
   const log = await openRunEventLog(db, run.id);
   let status: 'succeeded' | 'failed' | 'cancelled' = 'failed';
   let result: unknown = null;
@@ -64,13 +62,10 @@ export async function executeRun(db: Db, run: ClaimedRun, signal: AbortSignal): 
     const skills = await Promise.all(run.config.skills.map((ref) => loadSkillVersion(db, parseSkillRef(ref), viewer)));
     const manager = createToolManager({
       skills,
-      caller: await callerFor(db, run.userId),
-      sandbox: serverSandbox(),
-      providers: {
-        ...serverProviders(db),
-        onObject: (component) => log.append('object', { component, timestamp: Date.now() }),
-      },
-      allowSubprocess: subprocessAllowed(),
+      ...(await server.runtimeFor(
+        { userId: run.userId },
+        { onObject: (component) => log.append('object', { component, timestamp: Date.now() }) },
+      )),
       // the kernel checks the run's allowed-tools too, not only the agent's policy
       allowedTools: run.config.allowedTools || null,
     });
@@ -79,7 +74,7 @@ export async function executeRun(db: Db, run: ClaimedRun, signal: AbortSignal): 
       task: run.config.task,
       provider: createProvider(providerConfig(run, log, signal)),
       tools: agentToolHost(skills, manager),
-      sandbox: serverSandbox(),
+      sandbox: server.sandbox,
       allowedTools: run.config.allowedTools || null,
       maxTurns: run.config.maxTurns,
       maxSteps: run.config.maxSteps,

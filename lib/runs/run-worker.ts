@@ -3,7 +3,7 @@
 // a heartbeat, and fails runs whose worker vanished. Runs in the web server's process by
 // default (instrumentation.ts).
 import crypto from 'node:crypto';
-import type { Db } from '../db/client';
+import type { ServerContext } from '../server';
 import type { RunConfig } from './run-config';
 import { executeRun } from './execute-run';
 import { runEventBus } from './run-event-bus';
@@ -15,7 +15,8 @@ const POLL_MS = 2_000;
 
 export type RunWorker = { stop(): Promise<void>; active(): number };
 
-export function startRunWorker(db: Db, opts: { concurrency?: number } = {}): RunWorker {
+export function startRunWorker(server: ServerContext, opts: { concurrency?: number } = {}): RunWorker {
+  const { db } = server;
   const workerId = `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
   const concurrency = opts.concurrency ?? Number(process.env.SKILLYARD_RUN_CONCURRENCY ?? 16);
   const running = new Map<string, AbortController>();
@@ -58,7 +59,7 @@ export function startRunWorker(db: Db, opts: { concurrency?: number } = {}): Run
         const controller = new AbortController();
         running.set(run.id, controller);
         const offControl = runEventBus().onControl(run.id, (c) => c.kind === 'cancel' && controller.abort());
-        const done = executeRun(db, run, controller.signal)
+        const done = executeRun(server, run, controller.signal)
           .catch((err) => console.error(`[runs] run ${run.id} crashed:`, err))
           .finally(() => {
             offControl();

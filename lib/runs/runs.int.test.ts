@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl, testDb } from '../../test/db';
 import { seedBundledSkills } from '../registry/seed-bundled-skills';
-import { serverSandbox } from '../registry/server-sandbox';
+import { createServerContext, type ServerContext } from '../server';
 import { createRun } from './create-run';
 import { cancelRun, submitManualTurn } from './control-run';
 import { getRun } from './get-run';
@@ -11,16 +11,18 @@ import { startRunWorker, type RunWorker } from './run-worker';
 import { streamRunEvents } from './stream-run-events';
 
 let worker: RunWorker;
+let server: ServerContext;
 
 beforeAll(async () => {
   await seedBundledSkills(testDb());
   await runEventBus().connect(testDatabaseUrl());
-  worker = startRunWorker(testDb(), { concurrency: 4 });
+  server = createServerContext({ db: testDb() });
+  worker = startRunWorker(server, { concurrency: 4 });
 });
 afterAll(async () => {
   await worker.stop();
   await runEventBus().close();
-  await serverSandbox().close();
+  await server.close();
 });
 
 const countScript = [
@@ -153,7 +155,7 @@ describe('playground runs', () => {
   });
 
   it('several workers share the queue and run each run exactly once', async () => {
-    const second = startRunWorker(testDb(), { concurrency: 4 });
+    const second = startRunWorker(server, { concurrency: 4 });
     try {
       const ids = await Promise.all(
         Array.from({ length: 12 }, () =>

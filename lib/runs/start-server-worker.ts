@@ -1,6 +1,6 @@
 // Called once per server process (instrumentation.ts): live event delivery across
 // instances, and the in-process run worker unless SKILLYARD_WORKER=0.
-import { db } from '../db/client';
+import { serverContext } from '../server';
 import { runEventBus } from './run-event-bus';
 import { startRunWorker, type RunWorker } from './run-worker';
 
@@ -11,5 +11,5 @@ export async function startServerWorker(): Promise<void> {
   if (!url || globalForWorker.skillyardRunWorker) return;
   await runEventBus().connect(url);
   if (process.env.SKILLYARD_WORKER === '0') return;
-  globalForWorker.skillyardRunWorker = startRunWorker(db());
+  globalForWorker.skillyardRunWorker = startRunWorker(serverContext());
 }

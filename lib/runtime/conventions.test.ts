@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseDelegate } from './delegates';
 import { createFakeSandbox } from './testing/fake-sandbox';
-import { closeRealSandbox, createManager, realSandbox } from './testing/harness';
+import { closeSharedSandbox, createManager, sharedInProcessSandbox } from './testing/harness';
 import { skill, tool } from './testing/skills';
 
-afterAll(closeRealSandbox);
-const sb = () => realSandbox();
+afterAll(closeSharedSandbox);
+const sb = () => sharedInProcessSandbox();
 const obj = { type: 'object' };
 
 describe('handler calling conventions (each seed format runs unchanged)', () => {

@@ -27,6 +27,7 @@ export const RUNTIME_ERROR_CODES = {
   'net/timeout': 504,
   'net/failed': 502,
   'storage/too-large': 413,
+  'storage/quota-exceeded': 507,
   'runtime/subprocess-disabled': 501,
   'runtime/subprocess-failed': 502,
   'runtime/timeout': 504,

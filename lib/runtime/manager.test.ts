@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeRealSandbox, createManager, realSandbox } from './testing/harness';
+import { closeSharedSandbox, createManager, sharedInProcessSandbox } from './testing/harness';
 import { codeSkill, skill, tool } from './testing/skills';
 import type { HostMiddleware } from './types';
 
-afterAll(closeRealSandbox);
-const sb = () => realSandbox();
+afterAll(closeSharedSandbox);
+const sb = () => sharedInProcessSandbox();
 
 const echo = (name: string, over = {}, opts = {}) =>
   codeSkill(name, 'export default async function (ctx, args) { return { tool: ctx.tool.name, args }; }', over, opts);

@@ -15,6 +15,8 @@ import { createFakeSandbox } from './testing/fake-sandbox';
 import { createManager } from './testing/manager-factory';
 import type { LoadedSkill } from './types';
 
+// the test server is on loopback, which the operator must allow (SKILLYARD_NET_ALLOW)
+const loopback = { providers: { net: { allowRanges: ['127.0.0.1/32'] } } };
 let server: http.Server;
 let port: number;
 const seen: Array<{ tool: string; args: unknown }> = [];
@@ -86,7 +88,7 @@ const httpServer = (url: string) => ['tool_type: mcp_server', 'executor_id: null
 describe('handler kind mcp', () => {
   it('calls the declared MCP server and returns its structured result', async () => {
     const skills = await load(ryeSkill(httpServer(`http://127.0.0.1:${port}/mcp`)));
-    const { manager } = createManager(createFakeSandbox(), skills);
+    const { manager } = createManager(createFakeSandbox(), skills, loopback);
     const name = skills[0].manifest.name;
     const out = await manager.invoke(`${name}/query-docs`, { libraryId: '/vercel/next.js', query: 'routing' });
     expect(out).toEqual({ answer: '/vercel/next.js: about routing' });
@@ -96,7 +98,7 @@ describe('handler kind mcp', () => {
 
   it('turns the server\'s error result into tool/failed with its text', async () => {
     const skills = await load(ryeSkill(httpServer(`http://127.0.0.1:${port}/mcp`)));
-    const { manager } = createManager(createFakeSandbox(), skills);
+    const { manager } = createManager(createFakeSandbox(), skills, loopback);
     await expect(manager.invoke(`${skills[0].manifest.name}/always-fails`, {})).rejects.toMatchObject({
       code: 'tool/failed',
       message: expect.stringContaining('upstream quota exceeded'),
@@ -108,7 +110,7 @@ describe('handler kind mcp', () => {
     await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
     try {
       const skills = await load(ryeSkill(httpServer(`http://127.0.0.1:${(redirector.address() as AddressInfo).port}/mcp`)));
-      const { manager } = createManager(createFakeSandbox(), skills);
+      const { manager } = createManager(createFakeSandbox(), skills, loopback);
       await expect(manager.invoke(`${skills[0].manifest.name}/query-docs`, { libraryId: 'a', query: 'b' })).rejects.toMatchObject({
         code: expect.stringMatching(/^net\//),
       });
@@ -118,10 +120,21 @@ describe('handler kind mcp', () => {
     }
   });
 
+  it('refuses a server on a private or loopback address unless the operator allows it', async () => {
+    const skills = await load(ryeSkill(httpServer(`http://127.0.0.1:${port}/mcp`)));
+    const { manager } = createManager(createFakeSandbox(), skills);
+    const before = seen.length;
+    await expect(manager.invoke(`${skills[0].manifest.name}/query-docs`, { libraryId: 'x', query: 'y' })).rejects.toMatchObject({
+      code: 'net/host-not-allowed',
+      message: expect.stringContaining('loopback'),
+    });
+    expect(seen.length).toBe(before);
+  });
+
   it('refuses an stdio MCP server while subprocesses are off, and says so', async () => {
     const yaml = ['tool_type: mcp_server', 'executor_id: null', 'category: mcp/servers', 'version: 1.0.0', "description: 'docs'", 'config:', '  transport: stdio', '  command: npx', ''].join('\n');
     const skills = await load(ryeSkill(yaml));
-    const { manager } = createManager(createFakeSandbox(), skills);
+    const { manager } = createManager(createFakeSandbox(), skills, loopback);
     await expect(manager.invoke(`${skills[0].manifest.name}/query-docs`, { libraryId: 'a', query: 'b' })).rejects.toMatchObject({
       code: 'runtime/subprocess-disabled',
     });

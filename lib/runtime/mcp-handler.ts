@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SkillManifest, ToolManifest } from '../skills/types';
 import type { NetOptions } from './capabilities/types';
 import { RuntimeError } from './errors';
+import { checkedAddress } from './capabilities/net';
 
 export type McpServerConfig = { transport: string; url?: string; timeoutMs: number; command?: string };
 
@@ -77,6 +78,8 @@ export async function callMcpTool(
     throw new RuntimeError('runtime/unsupported-handler', `${label}: the server url is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RuntimeError('net/host-not-allowed', `${label}: only http and https servers are reached`);
+  // the declared server must be on a public address, as for the net capability (SKILLYARD_NET_ALLOW allows ranges)
+  await checkedAddress(url, opts.net ?? {});
 
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), server.timeoutMs);

@@ -3,10 +3,10 @@
 // those tools are offered; each option says whether the caller can use it right now.
 
 import { checkTokenGate, issuerScope, oauthLabel } from './tokens';
-import type { Registry, ToolEntry } from './registry';
+import type { ToolIndex, ToolEntry } from './tool-index';
 import type { HeldToken, Plan, PlanStep } from './types';
 
-export function planFor(registry: Registry, target: ToolEntry, held: HeldToken[], now = new Date()): Plan {
+export function planFor(registry: ToolIndex, target: ToolEntry, held: HeldToken[], now = new Date()): Plan {
   const gate = checkTokenGate(target.tool, held, now);
   if (gate.ok) return { ref: target.ref, usable: true, missing: [], unlocks: [] };
   const byIssuer = new Map<string, string[]>();

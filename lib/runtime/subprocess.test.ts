@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runScriptHandler } from './subprocess';
-import { closeRealSandbox, createManager, realSandbox } from './testing/harness';
+import { closeSharedSandbox, createManager, sharedInProcessSandbox } from './testing/harness';
 import { skill, tool } from './testing/skills';
 
-afterAll(closeRealSandbox);
+afterAll(closeSharedSandbox);
 const obj = { type: 'object' };
 
 const ryePy = `# rye:signed:T:H:S:K
@@ -98,10 +98,10 @@ describe('python and bash tools through the manager', () => {
     files: { '.ai/tools/w.py': ryePy, 'f.py': 'def execute(p, path):\n    return {"success": False, "error": "no such file"}\n' },
   });
   it('off by default with runtime/subprocess-disabled', async () => {
-    await expect(createManager(realSandbox(), [s]).manager.invoke('write', { name: 'x' })).rejects.toMatchObject({ code: 'runtime/subprocess-disabled' });
+    await expect(createManager(sharedInProcessSandbox(), [s]).manager.invoke('write', { name: 'x' })).rejects.toMatchObject({ code: 'runtime/subprocess-disabled' });
   });
   it('on: runs, and Rye {success:false} is a tool failure', async () => {
-    const { manager } = createManager(realSandbox(), [s], { allowSubprocess: true });
+    const { manager } = createManager(sharedInProcessSandbox(), [s], { allowSubprocess: true });
     expect(await manager.invoke('write', { name: 'x' })).toMatchObject({ success: true, output: 'X' });
     await expect(manager.invoke('fails', {})).rejects.toMatchObject({ code: 'tool/failed', message: "'py/fails' failed: no such file" });
   });

@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkTokenGate } from './tokens';
-import { closeRealSandbox, createManager, realSandbox } from './testing/harness';
+import { closeSharedSandbox, createManager, sharedInProcessSandbox } from './testing/harness';
 import { codeSkill, skill, tool } from './testing/skills';
 import type { HeldToken } from './types';
 
-afterAll(closeRealSandbox);
-const sb = () => realSandbox();
+afterAll(closeSharedSandbox);
+const sb = () => sharedInProcessSandbox();
 const HOUR = 3600_000;
 const tok = (id: string, issuer: string, claims: string[], expiresAt: Date | null = null): HeldToken => ({ id, issuer, claims, expiresAt, secret: `secret-${id}` });
 const past = new Date(Date.now() - HOUR);

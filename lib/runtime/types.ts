@@ -14,6 +14,15 @@ export type LoadedSkill = {
   readFile(path: string): Promise<string>;
   /** registry scope (`@scope/name` → 'scope'); tools may mint only issuers `@<scope>/...` */
   scope?: string | null;
+  /** changes whenever the content does (a stored version's id): lets compiled handlers be shared across managers */
+  revision?: string;
+};
+
+/** Compiled handler modules by key; a manager makes its own unless the server shares one (bounded) across requests. */
+export type ModuleCache = {
+  get(key: string): Promise<string> | undefined;
+  set(key: string, value: Promise<string>): unknown;
+  delete(key: string): unknown;
 };
 
 /** How a handler expects to be called (decided per format, see conventions.ts). */
@@ -72,6 +81,8 @@ export type ToolManagerOptions = {
   /** contextual data `$resolve` paths are looked up in */
   resolveContext?: Record<string, unknown>;
   onEvent?: (event: InvokeEvent) => void;
+  /** compiled handler modules, shared across managers by the server (keys include the skill's revision) */
+  moduleCache?: ModuleCache;
 };
 
 export type ToolSummary = {

@@ -1,13 +1,9 @@
 import { NextResponse } from 'next/server';
-import { db } from '@/lib/db/client';
-import { checkDatabaseHealth } from '@/lib/db/check-health';
+import { checkServerHealth, healthStatusCode, serverContext } from '@/lib/server';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET() {
-  const database = await checkDatabaseHealth(db());
-  return NextResponse.json(
-    { status: database.ok ? 'ok' : 'degraded', database },
-    { status: database.ok ? 200 : 503, headers: { 'Cache-Control': 'no-store' } },
-  );
+  const health = await checkServerHealth(serverContext());
+  return NextResponse.json(health, { status: healthStatusCode(health), headers: { 'Cache-Control': 'no-store' } });
 }

@@ -1,12 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeRealSandbox, createManager, realSandbox } from '../testing/harness';
+import { closeSharedSandbox, createManager, sharedInProcessSandbox } from '../testing/harness';
 import { skill, tool } from '../testing/skills';
 import type { LoadedSkill } from '../types';
 
-afterAll(closeRealSandbox);
-const sb = () => realSandbox();
+afterAll(closeSharedSandbox);
+const sb = () => sharedInProcessSandbox();
 
 /** A malv skill with one tool `t` whose handler body is `body` ((input, capabilities) convention). */
 function malv(capabilities: string[], body: string, opts: { metadata?: Record<string, unknown>; name?: string } = {}): LoadedSkill {
@@ -158,6 +158,10 @@ describe('net', () => {
         res.writeHead(302, { location: 'http://localhost:1/elsewhere' });
         return res.end();
       }
+      if (req.url === '/redirect-metadata') {
+        res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' });
+        return res.end();
+      }
       if (req.url === '/slow') return void setTimeout(() => res.end('late'), 1000);
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ method: req.method, url: req.url }));
@@ -172,8 +176,11 @@ describe('net', () => {
       metadata: { net: { hosts } },
     });
 
-  it('fetches from a host the manifest lists', async () => {
-    const { manager } = createManager(sb(), [fetchSkill('/hello', ['127.0.0.1'])]);
+  // the test server is on loopback, which only an operator's allowance makes reachable
+  const loopback = { net: { allowRanges: ['127.0.0.1/32'] } };
+
+  it('fetches from a host the manifest lists, on an address the operator allows', async () => {
+    const { manager } = createManager(sb(), [fetchSkill('/hello', ['127.0.0.1'])], { providers: loopback });
     expect(await manager.invoke('t', {})).toEqual({ status: 200, body: { method: 'GET', url: '/hello' } });
   });
   it('refuses unlisted hosts, unlisted redirect targets, oversized bodies and slow answers', async () => {
@@ -181,9 +188,26 @@ describe('net', () => {
       code: 'net/host-not-allowed',
       message: expect.stringContaining(`host 127.0.0.1:${port} is not listed`),
     });
-    await expect(createManager(sb(), [fetchSkill('/redirect-out', ['127.0.0.1'])]).manager.invoke('t', {})).rejects.toMatchObject({ code: 'net/host-not-allowed' });
-    const small = { net: { maxBytes: 1000, timeoutMs: 200 } };
+    await expect(createManager(sb(), [fetchSkill('/redirect-out', ['127.0.0.1'])], { providers: loopback }).manager.invoke('t', {})).rejects.toMatchObject({
+      code: 'net/host-not-allowed',
+      message: expect.stringContaining('host localhost:1 is not listed'),
+    });
+    const small = { net: { maxBytes: 1000, timeoutMs: 200, allowRanges: ['127.0.0.1/32'] } };
     await expect(createManager(sb(), [fetchSkill('/big', ['127.0.0.1'])], { providers: small }).manager.invoke('t', {})).rejects.toMatchObject({ code: 'net/too-large' });
     await expect(createManager(sb(), [fetchSkill('/slow', ['127.0.0.1'])], { providers: small }).manager.invoke('t', {})).rejects.toMatchObject({ code: 'net/timeout' });
+  });
+
+  it('refuses loopback even when the manifest allows every host (no operator allowance)', async () => {
+    await expect(createManager(sb(), [fetchSkill('/hello', ['*'])]).manager.invoke('t', {})).rejects.toMatchObject({
+      code: 'net/host-not-allowed',
+      message: expect.stringContaining('127.0.0.1, a loopback address'),
+    });
+  });
+
+  it('refuses a redirect to the cloud metadata address, before connecting', async () => {
+    await expect(createManager(sb(), [fetchSkill('/redirect-metadata', ['*'])], { providers: loopback }).manager.invoke('t', {})).rejects.toMatchObject({
+      code: 'net/host-not-allowed',
+      message: expect.stringContaining('169.254.169.254, a link-local (cloud metadata) address'),
+    });
   });
 });

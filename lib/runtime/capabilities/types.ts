@@ -70,7 +70,11 @@ export type NetOptions = {
   timeoutMs?: number;
   /** most redirects followed (each target is checked against the allow list); default 5 */
   maxRedirects?: number;
-  /** fetch implementation (tests may pass their own); default globalThis.fetch */
+  /** address ranges (CIDR) reachable although private or loopback (the operator's SKILLYARD_NET_ALLOW) */
+  allowRanges?: string[];
+  /** host name resolution (tests pass their own); default dns.lookup with all answers */
+  resolve?: (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+  /** the MCP handler's transport fetch (the server's address is checked first); default globalThis.fetch */
   fetch?: typeof fetch;
 };
 

@@ -8,13 +8,13 @@ export { createManager };
 
 let shared: (Sandbox & { close(): Promise<void> }) | null = null;
 
-/** A real isolated-vm sandbox running in this process (tests pass --no-node-snapshot). */
-export function realSandbox(): Sandbox {
+/** One real isolated-vm pool in this process, shared by a test file (tests pass --no-node-snapshot); close it in afterAll. */
+export function sharedInProcessSandbox(): Sandbox {
   shared ??= createSandboxPool({ inProcess: true, workers: 1 });
   return shared;
 }
 
-export async function closeRealSandbox(): Promise<void> {
+export async function closeSharedSandbox(): Promise<void> {
   await shared?.close();
   shared = null;
 }

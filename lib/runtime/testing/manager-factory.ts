@@ -1,7 +1,8 @@
 import { createMemoryEnvironment } from '../capabilities/memory-environment';
 import { createMemoryEventBus } from '../capabilities/memory-events';
 import { createMemoryStorage } from '../capabilities/memory-storage';
-import { createMemorySigner, createMemoryVault } from '../capabilities/memory-tokens';
+import { createHmacTokenSigner } from '../capabilities/hmac-token-signer';
+import { createMemoryVault } from '../capabilities/memory-vault';
 import type { AiProvider, CapabilityProviders, ObjectComponent } from '../capabilities/types';
 import { createToolManager } from '../manager';
 import type { Caller, LoadedSkill, ToolManagerOptions } from '../types';
@@ -18,7 +19,7 @@ export function createManager(sandbox: Sandbox, skills: LoadedSkill[], over: Man
   const echoAi: AiProvider = async (_scope, req) => ({ text: `echo: ${req.messages.at(-1)?.content}` });
   const memory = {
     storage: createMemoryStorage(),
-    signer: createMemorySigner('test-key'),
+    signer: createHmacTokenSigner('test-key'),
     vault: createMemoryVault(),
     environment: createMemoryEnvironment({ u1: { API_KEY: 'sk-test' } }),
     events: createMemoryEventBus(),

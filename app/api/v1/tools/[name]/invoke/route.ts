@@ -1,9 +1,9 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
-import { db } from '@/lib/db/client';
 import { handleRoute, readJson } from '@/lib/api/handle-route';
 import { requireScope } from '@/lib/auth/api-tokens';
 import { invokeRegistryTool } from '@/lib/registry/invoke-registry-tool';
+import { serverContext } from '@/lib/server';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,6 +18,6 @@ export const POST = handleRoute<{ name: string }>(async ({ req, params, principa
   requireScope(principal, 'invoke');
   const tool = ToolName.parse(params.name);
   const body = await readJson(req, Body);
-  const out = await invokeRegistryTool(db(), { tool, skill: body.skill, args: body.args ?? {}, userId: principal?.userId ?? null });
+  const out = await invokeRegistryTool(serverContext(), { tool, skill: body.skill, args: body.args ?? {}, userId: principal?.userId ?? null });
   return NextResponse.json(out);
 });

@@ -1,6 +1,6 @@
 // The `environment` capability: a team's secrets, for callers acting as that team.
 import type { Db } from '../../db/client';
-import type { EnvironmentProvider } from '../../runtime/capabilities/types';
+import type { EnvironmentProvider } from '../../runtime';
 import { openSecret } from '../../auth/secret-box';
 import { parseHolder } from './pg-token-vault';
 

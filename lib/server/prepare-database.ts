@@ -1,8 +1,8 @@
 // What every start does before serving: find or start the database, migrate, seed.
 import path from 'node:path';
-import { createDb } from './client';
-import { startEmbeddedPostgres } from './embedded-postgres';
-import { applyMigrations } from './migrate';
+import { createDb } from '../db/client';
+import { startEmbeddedPostgres } from '../db/embedded-postgres';
+import { applyMigrations } from '../db/migrate';
 import { seedBundledSkills, type SeedReport } from '../registry/seed-bundled-skills';
 
 export type PreparedDatabase = {

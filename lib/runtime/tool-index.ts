@@ -1,4 +1,4 @@
-// The loaded tools and how a ref names one: a bare canonical tool name or `skill/tool`
+// The index of loaded tools and how a ref names one: a bare canonical tool name or `skill/tool`
 // (optionally `@scope/skill/tool`). URIs and paths are refused: they would load code that
 // never went through publishing.
 
@@ -10,7 +10,7 @@ export type ToolEntry = { skill: LoadedSkill; tool: ToolManifest; ref: string; o
 
 const REF = /^(?:(?:@([a-z0-9][a-z0-9-]*)\/)?([a-z0-9][a-z0-9-]*)\/)?([a-z0-9][a-z0-9_-]*)$/;
 
-export function createRegistry(skills: LoadedSkill[]) {
+export function createToolIndex(skills: LoadedSkill[]) {
   const entries: ToolEntry[] = [];
   skills.forEach((skill) => {
     for (const tool of skill.manifest.tools) {
@@ -44,4 +44,4 @@ export function createRegistry(skills: LoadedSkill[]) {
   return { entries, resolve };
 }
 
-export type Registry = ReturnType<typeof createRegistry>;
+export type ToolIndex = ReturnType<typeof createToolIndex>;

@@ -2,8 +2,7 @@
 // kernel has already decided that a mint is allowed). Secrets are sealed at rest.
 import crypto from 'node:crypto';
 import type { Db } from '../../db/client';
-import type { TokenVault } from '../../runtime/capabilities/types';
-import type { HeldToken } from '../../runtime/types';
+import type { HeldToken, TokenVault } from '../../runtime';
 import { openSecret, sealSecret } from '../../auth/secret-box';
 
 /** Holder ids are `user:<id>` or `team:<id>`; anything else holds nothing durable. */

@@ -1,0 +1,41 @@
+// The `token` capability's signer: compact HS256 JWTs (jose), one key per skill derived
+// from a master key, so a token signed by one skill never verifies in another. The skill
+// is its full `@scope/name` (skill-key.ts) and is also a claim, checked on verify.
+
+import { createHmac, randomBytes } from 'node:crypto';
+import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import type { TokenSigner } from './types';
+
+export type HmacTokenSignerOptions = { now?: () => Date };
+
+export function createHmacTokenSigner(masterKey: string | Buffer = randomBytes(32), opts: HmacTokenSignerOptions = {}): TokenSigner {
+  const keys = new Map<string, Uint8Array>();
+  const keyFor = (skill: string) => {
+    let key = keys.get(skill);
+    if (!key) {
+      key = new Uint8Array(createHmac('sha256', masterKey).update(`skill:${skill}`).digest());
+      if (keys.size >= 1000) keys.delete(keys.keys().next().value as string);
+      keys.set(skill, key);
+    }
+    return key;
+  };
+  const now = () => opts.now?.() ?? new Date();
+  return {
+    async sign(scope, payload, signOpts) {
+      const jwt = new SignJWT({ payload: payload ?? null, skill: scope.skill }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' });
+      if (signOpts.expiresInSeconds) jwt.setExpirationTime(Math.floor(now().getTime() / 1000) + signOpts.expiresInSeconds);
+      return jwt.sign(keyFor(scope.skill));
+    },
+    async verify(scope, token) {
+      try {
+        const { payload } = await jwtVerify(token, keyFor(scope.skill), { algorithms: ['HS256'], currentDate: now() });
+        if (payload.skill !== scope.skill) return { valid: false, reason: 'bad signature' };
+        return { valid: true, payload: payload.payload ?? null };
+      } catch (err) {
+        if (err instanceof joseErrors.JWTExpired) return { valid: false, reason: 'expired' };
+        if (err instanceof joseErrors.JWSSignatureVerificationFailed) return { valid: false, reason: 'bad signature' };
+        return { valid: false, reason: 'malformed' };
+      }
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// Steps 5 and 7 of the pipeline: arguments against the tool's params schema (on a copy,
+// so a handler never sees the caller's object), and the result against its returns schema.
+
+import { RuntimeError } from './errors';
+import { schemaOf, type KernelState } from './kernel-state';
+import { compileSchema, formatSchemaErrors } from './schema';
+import type { ToolEntry } from './tool-index';
+
+function compileOrThrow(entry: ToolEntry, which: 'params' | 'returns', schema: Record<string, unknown>, useDefaults: boolean) {
+  try {
+    return compileSchema(schema, useDefaults);
+  } catch (err) {
+    throw new RuntimeError('schema/invalid', `${which} schema of '${entry.ref}' does not compile: ${(err as Error).message}`);
+  }
+}
+
+export function validateParams(k: KernelState, entry: ToolEntry, args: unknown): unknown {
+  const schema = schemaOf(k, entry.tool.params);
+  if (!schema) return args;
+  const value = args === undefined || args === null ? {} : structuredClone(args);
+  const validate = compileOrThrow(entry, 'params', schema, true);
+  if (!validate(value)) throw new RuntimeError('params/invalid', `invalid arguments for '${entry.ref}': ${formatSchemaErrors(validate.errors)}`);
+  return value;
+}
+
+export function validateReturns(k: KernelState, entry: ToolEntry, result: unknown): void {
+  const schema = schemaOf(k, entry.tool.returns);
+  if (!schema) return;
+  const validate = compileOrThrow(entry, 'returns', schema, false);
+  if (!validate(result ?? null)) {
+    throw new RuntimeError('returns/invalid', `'${entry.ref}' returned a value that does not match its returns schema: ${formatSchemaErrors(validate.errors)}`);
+  }
+}

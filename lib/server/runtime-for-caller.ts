@@ -1,0 +1,56 @@
+// "The kernel for this caller" on the server: who they are (user, anonymous visitor with
+// a stable cookie identity, or anonymous with none), the tokens they hold, and the
+// Postgres-backed providers with the quotas that apply to them.
+import crypto from 'node:crypto';
+import type { Db } from '../db/client';
+import { refreshExpiredConnections } from '../auth/oauth-connections';
+import type { Caller, CapabilityProviders, ToolManagerOptions } from '../runtime';
+import { loadHeldTokens } from './capabilities/pg-token-vault';
+import { createEphemeralStorage } from './capabilities/ephemeral-storage';
+import type { ServerContext } from './server-context';
+
+/** Who is calling, as the HTTP layer knows it. `visitorId` is an anonymous visitor's signed-cookie id. */
+export type CallerIdentity = { userId: string | null; visitorId?: string | null };
+
+/** What createToolManager needs from the server for one caller. */
+export type CallerRuntime = Pick<ToolManagerOptions, 'caller' | 'sandbox' | 'providers' | 'allowSubprocess' | 'moduleCache'>;
+
+const VISITOR_ID = /^[A-Za-z0-9_-]{8,64}$/;
+
+export async function resolveCaller(db: Db, who: CallerIdentity): Promise<Caller> {
+  if (who.userId) {
+    const id = `user:${who.userId}`;
+    // an expired OAuth connection is refreshed before the token gate looks at it
+    await refreshExpiredConnections(db, who.userId);
+    return { id, kind: 'user', tokens: await loadHeldTokens(db, id) };
+  }
+  if (who.visitorId && VISITOR_ID.test(who.visitorId)) return { id: `visitor:${who.visitorId}`, kind: 'anonymous', tokens: [] };
+  // an anonymous caller without a stable identity holds nothing and keeps nothing between calls
+  return { id: `anonymous:${crypto.randomUUID()}`, kind: 'anonymous', tokens: [] };
+}
+
+/**
+ * Storage for this caller: Postgres with the quota of its kind, or, for a caller nobody
+ * could recognise again, memory that lives as long as this call (or run) does.
+ */
+function storageFor(server: ServerContext, caller: Caller): CapabilityProviders['storage'] {
+  if (caller.kind === 'user' || caller.kind === 'team') return server.providers.storage;
+  if (caller.id.startsWith('visitor:')) return server.providers.visitorStorage;
+  return createEphemeralStorage(server.config.anonymousStorageQuota);
+}
+
+export async function runtimeForCaller(
+  server: ServerContext,
+  who: CallerIdentity,
+  extra: Partial<CapabilityProviders> = {},
+): Promise<CallerRuntime> {
+  const caller = await resolveCaller(server.db, who);
+  const { storage: _s, visitorStorage: _v, ...shared } = server.providers;
+  return {
+    caller,
+    sandbox: server.sandbox,
+    providers: { ...shared, storage: storageFor(server, caller), ...extra },
+    allowSubprocess: server.config.allowSubprocess,
+    moduleCache: server.modules,
+  };
+}
