@@ -1,11 +1,16 @@
 // Playwright's web server: the real app (`scripts/start.ts`, production build) on a
 // throwaway database of its own, dropped when Playwright stops the server.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchServer } from '../lib/db/scratch-database.ts';
 
 const port = process.env.E2E_PORT ?? '3100';
 const server = await startScratchServer('e2e', Number(process.env.SKILLYARD_E2E_PG_PORT ?? 54331));
 const name = await createScratchDatabase(server.adminUrl, 'skillyard_e2e');
+// e2e specs that need rows of their own (a user with an API token) read the URL here
+const e2eUrl = databaseUrl(server.adminUrl, name);
+fs.mkdirSync('.data', { recursive: true });
+fs.writeFileSync('.data/e2e-database-url', e2eUrl, { mode: 0o600 });
 const app = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--port', port], {
   stdio: 'inherit',
   env: { ...process.env, DATABASE_URL: databaseUrl(server.adminUrl, name), NODE_ENV: 'production' },

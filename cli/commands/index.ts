@@ -8,6 +8,10 @@ import { keygen } from './keygen';
 import runCommand from './run';
 import { agent } from './agent';
 import { mcp } from './mcp';
+import { publish } from './publish';
+import { add } from './add';
+import { search } from './search';
+import { info } from './info';
 
-export const commands: Command[] = [validate, runCommand, agent, mcp, sign, keygen];
+export const commands: Command[] = [validate, runCommand, agent, mcp, sign, keygen, publish, add, search, info];
 

@@ -1,4 +1,5 @@
 // The OpenAPI description of /api/v1 (served at /api/v1/openapi.json).
+import { skillsPaths } from './openapi-skills';
 
 const error = {
   description: 'An error',
@@ -20,10 +21,12 @@ export const openApiDocument = {
   openapi: '3.1.0',
   info: { title: 'Skillyard API', version: '1', description: 'Registry tools and playground runs. Errors are `{error: {code, message}}`.' },
   components: {
+    responses: { Error: error },
     securitySchemes: { apiToken: { type: 'http', scheme: 'bearer', description: 'API token `sy_…` (scopes publish, invoke, runs)' } },
   },
   security: [{}, { apiToken: [] }],
   paths: {
+    ...skillsPaths,
     '/api/health': { get: { summary: 'Health and database status', responses: { 200: json({ type: 'object' }), 503: json({ type: 'object' }) } } },
     '/api/v1/tools/{name}/invoke': {
       post: {

@@ -3,7 +3,9 @@
 import type { Db } from '../db/client';
 import type { SkillManifest } from '../skills/types';
 import { AppError } from '../errors';
+import semver from 'semver';
 import type { ScanFinding } from './scan-package';
+import { resolveVersion } from './resolve-version';
 
 export type Viewer = { userId: string } | null;
 
@@ -18,9 +20,18 @@ export type SkillDetail = {
   publishedAt: Date;
   yanked: boolean;
   contentHash: string;
+  /** npm-style `sha512-…` of the version's tarball (null for versions stored before tarballs) */
+  integrity: string | null;
+  deprecated: string | null;
+  changelog: string | null;
+  /** the publisher's username */
+  publishedBy: string | null;
+  stars: number;
+  distTags: Record<string, string>;
   manifest: SkillManifest;
   findings: ScanFinding[];
-  versions: Array<{ version: string; createdAt: Date; yanked: boolean }>;
+  /** every version, newest first, yanked and deprecated ones marked */
+  versions: Array<{ version: string; createdAt: Date; yanked: boolean; deprecated: string | null; downloads: number }>;
 };
 
 /** Whether `viewer` owns the scope or belongs to its team (who may see its private skills). */
@@ -42,18 +53,24 @@ export async function getSkill(
   const skill = await db.skill.findUnique({
     where: { scopeName_name: { scopeName: ref.scope, name: ref.name } },
     include: {
-      versions: { select: { version: true, createdAt: true, yankedAt: true }, orderBy: { createdAt: 'desc' } },
+      versions: { select: { version: true, createdAt: true, yankedAt: true, deprecated: true, downloads: true }, orderBy: { createdAt: 'desc' } },
+      distTags: { select: { tag: true, version: { select: { version: true } } } },
     },
   });
   if (!skill) throw notFound;
   // a private skill is indistinguishable from a missing one to outsiders
   if (skill.visibility === 'private' && !(await canSeePrivate(db, ref.scope, viewer))) throw notFound;
-  const version = await db.skillVersion.findFirst({
-    where: ref.version ? { skillId: skill.id, version: ref.version } : { id: skill.latestVersionId ?? '' },
+  // an exact number, a dist-tag or a range; none = latest
+  const resolved = ref.version || skill.latestVersionId === null ? await resolveVersion(db, skill, ref.version) : { id: skill.latestVersionId };
+  const version = await db.skillVersion.findUnique({
+    where: { id: resolved.id },
+    include: { publishedBy: { select: { handle: true } } },
   });
   if (!version) {
     throw new AppError('skill/version-not-found', `@${ref.scope}/${ref.name}@${ref.version ?? 'latest'} was not found.`, 404);
   }
+  const byVersion = (a: { version: string }, b: { version: string }) =>
+    semver.valid(a.version) && semver.valid(b.version) ? semver.rcompare(a.version, b.version) : b.version.localeCompare(a.version);
   return {
     scope: skill.scopeName,
     name: skill.name,
@@ -65,8 +82,16 @@ export async function getSkill(
     publishedAt: version.createdAt,
     yanked: version.yankedAt !== null,
     contentHash: version.contentHash,
+    integrity: version.integrity,
+    deprecated: version.deprecated,
+    changelog: version.changelog,
+    publishedBy: version.publishedBy?.handle ?? null,
+    stars: skill.stars,
+    distTags: Object.fromEntries(skill.distTags.map((t) => [t.tag, t.version.version])),
     manifest: version.manifest as unknown as SkillManifest,
     findings: version.findings as unknown as ScanFinding[],
-    versions: skill.versions.map((v) => ({ version: v.version, createdAt: v.createdAt, yanked: v.yankedAt !== null })),
+    versions: skill.versions
+      .map((v) => ({ version: v.version, createdAt: v.createdAt, yanked: v.yankedAt !== null, deprecated: v.deprecated, downloads: v.downloads }))
+      .sort(byVersion),
   };
 }

@@ -1,0 +1,98 @@
+// GET /api/v1/skills: search. POST /api/v1/skills: publish a version (the body is the
+// package as .tar.gz, .zip or one skill file; Bearer token with the `publish` scope).
+import { NextResponse } from 'next/server';
+import { z } from 'zod';
+import { db } from '@/lib/db/client';
+import { AppError } from '@/lib/errors';
+import { handleRoute } from '@/lib/api/handle-route';
+import { searchSkills } from '@/lib/registry/search-skills';
+import { parseSearchParams, requireTokenScope } from '@/lib/registry/skill-route-params';
+import { publishPackage } from '@/lib/registry/publish-package';
+import { previewPackage } from '@/lib/registry/preview-package';
+import { uploadLimits } from '@/lib/registry/read-upload';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = handleRoute(async ({ req }) => {
+  const result = await searchSkills(db(), parseSearchParams(new URL(req.url)));
+  return NextResponse.json(result);
+});
+
+const PublishQuery = z.object({
+  scope: z.string().max(65).optional(),
+  tag: z.string().max(32).optional(),
+  version: z.string().max(64).optional(),
+  filename: z.string().max(200).optional(),
+  dryRun: z.enum(['1', 'true', '0', 'false']).optional(),
+  visibility: z.enum(['public', 'unlisted', 'private']).optional(),
+});
+
+/** The request body, refused as soon as it passes the package size limit. */
+async function readBody(req: Request, max: number): Promise<Uint8Array> {
+  const declared = Number(req.headers.get('content-length') ?? '0');
+  const tooLarge = () => new AppError('publish/too-large', `The upload is larger than the package limit (maxPackageBytes = ${max} bytes).`, 413);
+  if (declared > max) throw tooLarge();
+  if (!req.body) return new Uint8Array();
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.byteLength;
+  }
+  return out;
+}
+
+export const POST = handleRoute(async ({ req, principal }) => {
+  const caller = requireTokenScope(principal, 'publish');
+  const url = new URL(req.url);
+  const query = PublishQuery.parse(Object.fromEntries(url.searchParams));
+  const bytes = await readBody(req, uploadLimits().maxPackageBytes);
+  if (bytes.byteLength === 0) throw new AppError('publish/empty', 'The request body must be the package (.tar.gz, .zip or one .skill.md/.skill.js/.skill.ts file).');
+  const changelogHeader = req.headers.get('x-skillyard-changelog');
+  const input = {
+    upload: { kind: 'bytes' as const, bytes, fileName: query.filename },
+    userId: caller.userId,
+    scope: query.scope,
+    version: query.version,
+  };
+  if (query.dryRun === '1' || query.dryRun === 'true') {
+    const { packageFiles: _files, ...preview } = await previewPackage(db(), input);
+    return NextResponse.json({ dryRun: true, ...preview });
+  }
+  const { published, preview } = await publishPackage(db(), {
+    ...input,
+    tag: query.tag,
+    changelog: changelogHeader ? decodeURIComponent(changelogHeader).slice(0, 20_000) : null,
+    visibility: query.visibility,
+  });
+  const path = `/skills/${published.scope}/${published.name}`;
+  return NextResponse.json(
+    {
+      scope: published.scope,
+      name: published.name,
+      version: published.version,
+      tag: published.tag,
+      tagged: published.tagged,
+      integrity: published.integrity,
+      sizeBytes: published.sizeBytes,
+      url: new URL(`${path}?version=${encodeURIComponent(published.version)}`, url.origin).toString(),
+      tarball: new URL(`/api/v1/skills/${published.scope}/${published.name}/${published.version}/tarball`, url.origin).toString(),
+      diagnostics: preview.diagnostics,
+      findings: published.findings,
+    },
+    { status: 201 },
+  );
+});

@@ -1,0 +1,27 @@
+// Publish an upload for a signed-in user or an API token: preview (limits, diagnostics,
+// version, scan), refuse on any problem, then store the version.
+import type { Db } from '../db/client';
+import { previewError, previewPackage, type PackagePreview, type PreviewInput } from './preview-package';
+import { publishVersion, type PublishedVersion } from './publish-version';
+
+export type PublishPackageInput = PreviewInput & {
+  tag?: string;
+  changelog?: string | null;
+  visibility?: 'public' | 'unlisted' | 'private';
+};
+
+export async function publishPackage(db: Db, input: PublishPackageInput): Promise<{ published: PublishedVersion; preview: PackagePreview }> {
+  const preview = await previewPackage(db, input);
+  if (preview.problems.length || !preview.manifest || !preview.version) throw previewError(preview);
+  const published = await publishVersion(db, {
+    scope: preview.scope,
+    manifest: preview.manifest,
+    files: preview.packageFiles,
+    version: preview.version,
+    tag: input.tag,
+    changelog: input.changelog,
+    visibility: input.visibility,
+    publishedById: input.userId,
+  });
+  return { published, preview };
+}
