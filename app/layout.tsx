@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import './globals.css';
 import { AccountMenu } from './(account)/_components/account-menu';
+import { WorkspaceSwitcher } from './(teams)/_components/workspace-switcher';
 
 export const metadata: Metadata = {
   title: { default: 'Skillyard', template: '%s · Skillyard' },
@@ -31,7 +32,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
                 </Link>
               ))}
             </nav>
-            <div className="ml-auto"><AccountMenu /></div>
+            <div className="ml-auto flex items-center gap-2"><WorkspaceSwitcher /><AccountMenu /></div>
           </div>
         </header>
         <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">{children}</main>
