@@ -130,6 +130,25 @@ describe('the environment provider', () => {
   });
 });
 
+describe('the environment provider for a team skill run by a user', () => {
+  it("reads the skill's team secrets for its members only, and stops the moment one is removed", async () => {
+    const team = await testDb().team.create({ data: { slug: `s${unique()}`, name: 'S' } });
+    await testDb().scope.create({ data: { name: team.slug, kind: 'team', teamId: team.id } });
+    const member = await testDb().user.create({ data: { name: 'member' } });
+    const stranger = await testDb().user.create({ data: { name: 'stranger' } });
+    await testDb().membership.create({ data: { teamId: team.id, userId: member.id, role: 'member' } });
+    await testDb().teamSecret.create({ data: { teamId: team.id, name: 'API_KEY', value: sealSecret('sk-of-the-team') } });
+    const env = server.providers.environment;
+    const teamSkill = `@${team.slug}/reporter`;
+    expect(await env.get(scope(`user:${member.id}`, teamSkill), 'API_KEY')).toBe('sk-of-the-team');
+    expect(await env.get(scope(`user:${stranger.id}`, teamSkill), 'API_KEY')).toBeNull();
+    // the same user running someone else's skill does not get the team's secrets
+    expect(await env.get(scope(`user:${member.id}`, '@skillyard/reporter'), 'API_KEY')).toBeNull();
+    await testDb().membership.delete({ where: { teamId_userId: { teamId: team.id, userId: member.id } } });
+    expect(await env.get(scope(`user:${member.id}`, teamSkill), 'API_KEY')).toBeNull();
+  });
+});
+
 describe('the signer', () => {
   it('signs per full skill name with the server key', async () => {
     const token = await server.providers.signer.sign(scope('user:u', '@skillyard/notebook'), { ok: 1 }, {});
