@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { readSkillsFromPath, type Diagnostic, type SkillManifest } from '../../lib/skills';
+import { limitsFromEnv, readSkillsFromPath, type Diagnostic, type SkillManifest } from '../../lib/skills';
 import { UsageError, type Command } from '../command';
 import { defaultKeysDir, loadTrustedKeys } from '../keys';
 import { styleFor } from '../style';
@@ -36,7 +36,7 @@ export const validate: Command = {
     const skills: SkillManifest[] = [];
     const diagnostics: Diagnostic[] = [];
     for (const p of positionals) {
-      const res = await readSkillsFromPath(p, { trustedKeys: keys });
+      const res = await readSkillsFromPath(p, { trustedKeys: keys, limits: limitsFromEnv(process.env) });
       skills.push(...res.skills);
       diagnostics.push(...res.diagnostics);
     }

@@ -78,7 +78,7 @@ describe('readArchive', () => {
   it('stops a zip bomb while inflating and limits entry count', () => {
     const big = new Uint8Array(3 * 1024 * 1024);
     const zip = zipSync({ 'a.txt': big, 'b.txt': big }, { level: 9 });
-    const r = readArchive(zip, { limits: { maxFileBytes: 4 * 1024 * 1024 } });
+    const r = readArchive(zip, { limits: { maxArchiveBytes: 5 * 1024 * 1024 } });
     expect(r.diagnostics.map((d) => d.code)).toEqual(['archive/too-large']);
     const many: Record<string, Uint8Array> = {};
     for (let i = 0; i < 20; i++) many[`f${i}.txt`] = strToU8('x');

@@ -122,9 +122,10 @@ function readZip(bytes: Uint8Array, limits: ReadLimits, sink: DiagnosticSink, ac
       accept(file.name, null, 'link');
       return;
     }
-    if (file.originalSize !== undefined && file.originalSize > limits.maxFileBytes) {
-      sink.error('file/too-large', `${file.name} is ${file.originalSize} bytes; the limit for one file is ${limits.maxFileBytes}`, { file: file.name });
-      return;
+    // Large files (fonts, images) are stored, not parsed: only the archive total bounds them.
+    if (file.originalSize !== undefined && file.originalSize > limits.maxArchiveBytes) {
+      sink.error('archive/too-large', `${file.name} is ${file.originalSize} bytes; the archive limit is ${limits.maxArchiveBytes}`, { file: file.name });
+      throw new Stop();
     }
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -132,10 +133,6 @@ function readZip(bytes: Uint8Array, limits: ReadLimits, sink: DiagnosticSink, ac
       if (err) throw err;
       size += chunk.length;
       state.total += chunk.length;
-      if (size > limits.maxFileBytes) {
-        sink.error('file/too-large', `${file.name} expands beyond ${limits.maxFileBytes} bytes`, { file: file.name });
-        throw new Stop();
-      }
       if (state.total > limits.maxArchiveBytes) {
         sink.error('archive/too-large', `the archive expands to more than ${limits.maxArchiveBytes} bytes (archive bomb?)`);
         throw new Stop();
@@ -210,10 +207,6 @@ function readTar(bytes: Uint8Array, sink: DiagnosticSink, accept: (n: string, c:
     if (type === '5') accept(name, null, 'dir');
     else if (type === '1' || type === '2') accept(name, null, 'link');
     else if (type === '0' || type === '7') {
-      if (size > limits.maxFileBytes) {
-        sink.error('file/too-large', `${name} is ${size} bytes; the limit for one file is ${limits.maxFileBytes}`, { file: name });
-        continue;
-      }
       total += size;
       if (total > limits.maxArchiveBytes) {
         sink.error('archive/too-large', `the archive expands to more than ${limits.maxArchiveBytes} bytes`);

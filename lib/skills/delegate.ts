@@ -68,7 +68,7 @@ function resolveInline(ref: string, pkg: Pkg, scope: FileScope, pointer: string,
     return { kind: 'inline-code', ref, file: null };
   }
   if (tag === 'markdown') {
-    const md = readMarkdownSkill(payload, pkg, scope.embedded(pointer));
+    const md = readMarkdownSkill(payload, pkg, scope.embedded(pointer), { fallbackName: 'inline', fallbackFrom: 'file', agentApps: true });
     if (!md.fm) scope.error('delegate/markdown-invalid', 'the inline markdown delegate has no usable frontmatter', pointer);
     else if (md.fm.delegate) resolveDelegate(md.fm.delegate, pkg, scope, pointer, '', depth + 1);
     return { kind: 'markdown', ref, file: null };

@@ -1,7 +1,8 @@
 // Finds the skills in a tree of paths and says the format of each. Works on names
 // only, so it is the same for a disk folder, an upload and an archive.
 //
-//   <dir>/SKILL.md            -> agent-skill package rooted at <dir> (nested allowed)
+//   <dir>/SKILL.md            -> agent-skill package rooted at <dir> (nested allowed);
+//                                skill.md, Skill.md, SKILL.MD too (the reader warns)
 //   <dir>/.ai/tools/**        -> rye package rooted at <dir>
 //   <dir>/tools.json          -> malv package (unless inside another package)
 //   *.skill.md                -> skill-md   (single file, unless inside a package)
@@ -15,6 +16,8 @@ export type DetectedSkill = {
   root: string;
   /** for single-file formats: the file, relative to root */
   main?: string;
+  /** agent-skill: the skill file's name when it is a case variant of SKILL.md */
+  marker?: string;
 };
 
 const SINGLE_MD = /\.skill\.md$/i;
@@ -31,12 +34,23 @@ const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) :
 
 export function detectSkills(paths: readonly string[]): DetectedSkill[] {
   const roots = new Map<string, SkillFormat>();
+  const markers = new Map<string, string>();
   const toolsJsonDirs: string[] = [];
   const singles: string[] = [];
   for (const p of paths) {
     const segs = p.split('/');
     const base = segs[segs.length - 1];
-    if (base === 'SKILL.md') roots.set(dirOf(p), 'agent-skill');
+    if (base === 'SKILL.md') {
+      roots.set(dirOf(p), 'agent-skill');
+      markers.delete(dirOf(p));
+    } else if (base.length === 8 && base.toLowerCase() === 'skill.md') {
+      const d = dirOf(p);
+      if (roots.get(d) !== 'agent-skill' || markers.has(d)) {
+        // a case variant; SKILL.md itself wins when both are there
+        if (!markers.has(d) || base < markers.get(d)!) markers.set(d, base);
+        roots.set(d, 'agent-skill');
+      }
+    }
     else if (base === 'tools.json') toolsJsonDirs.push(dirOf(p));
     else if (formatOfSingleFile(base)) singles.push(p);
     const ai = segs.indexOf('.ai');
@@ -50,7 +64,7 @@ export function detectSkills(paths: readonly string[]): DetectedSkill[] {
     if (roots.has(d)) continue;
     if (owningRoot(d, packageRoots) === null) roots.set(d, 'malv');
   }
-  const out: DetectedSkill[] = [...roots.entries()].map(([root, format]) => ({ format, root }));
+  const out: DetectedSkill[] = [...roots.entries()].map(([root, format]) => (markers.has(root) && format === 'agent-skill' ? { format, root, marker: markers.get(root) } : { format, root }));
   const allRoots = new Set(roots.keys());
   for (const s of singles) {
     if (owningRoot(s, allRoots) !== null) continue;

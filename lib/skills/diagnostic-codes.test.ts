@@ -25,6 +25,21 @@ describe('diagnostic codes', () => {
     expect(emitted.size).toBeGreaterThan(100);
   });
 
+  it('each code is emitted with the severity it is registered with', () => {
+    // version/not-semver is a warning, and an error for Rye where the seed requires semver
+    const BOTH = new Set(['version/not-semver']);
+    const wrong: string[] = [];
+    for (const f of sources(__dirname)) {
+      if (f.endsWith('diagnostic-codes.ts')) continue;
+      for (const m of readFileSync(f, 'utf8').matchAll(/\.(error|warn)\(\s*'([a-z]+\/[a-z0-9-]+)'/g)) {
+        const registered = DIAGNOSTIC_CODES[m[2] as keyof typeof DIAGNOSTIC_CODES]?.severity;
+        const used = m[1] === 'warn' ? 'warning' : 'error';
+        if (registered && registered !== used && !BOTH.has(m[2])) wrong.push(`${path.basename(f)}: ${m[2]} emitted as ${used}, registered as ${registered}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('docs/diagnostics.md lists every code with its severity', () => {
     const doc = readFileSync(path.join(__dirname, '../../docs/diagnostics.md'), 'utf8');
     for (const [code, e] of Object.entries(DIAGNOSTIC_CODES)) {

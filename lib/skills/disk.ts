@@ -1,21 +1,25 @@
-// Walk a folder on disk into an in-memory tree without following links: symlinks are
-// recorded (and reported by the reader), never opened; files over the size limit are
-// listed but not read.
+// The one folder walk: a folder on disk -> the reader's in-memory tree, without
+// following links (symlinks are recorded and reported by the reader, never opened).
+// File contents are read on demand, so only the files a reader parses are loaded and a
+// tree of 100,000 files costs names and sizes, not contents.
 
-import { constants, promises as fsp } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, promises as fsp, readSync } from 'node:fs';
 import path from 'node:path';
 import { DiagnosticSink } from './diagnostic-sink';
-import type { ReadLimits } from './limits';
+import { resolveLimits, type ReadLimits } from './limits';
 import type { InputFile } from './read';
+import type { Diagnostic } from './types';
 
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn']);
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 export async function walkDirectory(dir: string, prefix: string, limits: ReadLimits, sink: DiagnosticSink): Promise<InputFile[]> {
   const out: InputFile[] = [];
   const queue: { abs: string; rel: string; depth: number }[] = [{ abs: dir, rel: prefix, depth: 0 }];
   const files: { abs: string; rel: string }[] = [];
-  while (queue.length) {
-    const { abs, rel, depth } = queue.shift()!;
+  let q = 0;
+  while (q < queue.length) {
+    const { abs, rel, depth } = queue[q++];
     let entries;
     try {
       entries = await fsp.readdir(abs, { withFileTypes: true });
@@ -39,37 +43,100 @@ export async function walkDirectory(dir: string, prefix: string, limits: ReadLim
       else sink.warn('path/not-regular-file', `${childRel} is not a regular file (device, socket or pipe); skipped`, { file: childRel });
       if (files.length + out.length > limits.maxTreeFiles) {
         sink.error('path/too-many-files', `more than ${limits.maxTreeFiles} files under ${dir}; the rest is skipped`, { file: prefix || '.' });
-        queue.length = 0;
+        queue.length = q;
         break;
       }
     }
+    queue[q - 1] = undefined as never; // let finished folders go
   }
-  // Read with bounded concurrency; O_NOFOLLOW so a file swapped for a link is not followed.
+  // Sizes (for the package limits) with bounded concurrency; contents on demand.
   let next = 0;
   const worker = async () => {
     while (next < files.length) {
       const f = files[next++];
-      out.push(await readOneFile(f.abs, f.rel, limits));
+      try {
+        const st = await fsp.lstat(f.abs);
+        if (st.isSymbolicLink()) out.push({ path: f.rel, content: null, size: 0, symlink: true });
+        else out.push({ path: f.rel, content: null, size: st.size, tooLarge: st.size > limits.maxFileBytes, load: () => readFileNoFollow(f.abs, limits.maxFileBytes) });
+      } catch (e) {
+        out.push({ path: f.rel, content: null, size: 0, unreadable: (e as NodeJS.ErrnoException).code ?? (e as Error).message });
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(16, files.length) }, worker));
   return out;
 }
 
-export async function readOneFile(abs: string, rel: string, limits: ReadLimits): Promise<InputFile> {
-  let fh;
+/**
+ * Read one file without following a link (O_NOFOLLOW: a file swapped for a link in
+ * between is refused with ELOOP), at most `maxBytes` + 1 bytes (the caller sees it is
+ * too large).
+ */
+export function readFileNoFollow(abs: string, maxBytes: number): Uint8Array {
+  const fd = openSync(abs, constants.O_RDONLY | O_NOFOLLOW);
   try {
-    fh = await fsp.open(abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-    const st = await fh.stat();
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'EISDIR' });
+    const want = Math.min(st.size, maxBytes + 1);
+    const buf = Buffer.allocUnsafe(want);
+    let got = 0;
+    while (got < want) {
+      const n = readSync(fd, buf, got, want - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return new Uint8Array(buf.buffer, buf.byteOffset, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** One file as an input (its content read now, up to the one-file limit). */
+export async function readOneFile(abs: string, rel: string, limits: ReadLimits): Promise<InputFile> {
+  try {
+    const st = await fsp.lstat(abs);
+    if (st.isSymbolicLink()) return { path: rel, content: null, size: 0, symlink: true };
     if (!st.isFile()) return { path: rel, content: null, size: 0, unreadable: 'not a regular file' };
     if (st.size > limits.maxFileBytes) return { path: rel, content: null, size: st.size, tooLarge: true };
-    const buf = await fh.readFile();
-    return { path: rel, content: new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength), size: buf.byteLength };
+    const content = readFileNoFollow(abs, limits.maxFileBytes);
+    return { path: rel, content, size: content.length };
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'ELOOP') return { path: rel, content: null, size: 0, symlink: true };
     return { path: rel, content: null, size: 0, unreadable: err.code ?? err.message };
-  } finally {
-    await fh?.close();
   }
+}
+
+export type PackageFolder = { files: { path: string; content: Uint8Array }[]; diagnostics: Diagnostic[] };
+
+/**
+ * A package folder with every file's content (to store or publish it): the same walk,
+ * the same link rules, and the package limits (files, total bytes) as errors. Files are
+ * package-relative. Parsed files still get the one-file limit from the reader.
+ */
+export async function readPackageFolder(dir: string, opts: { limits?: Partial<ReadLimits> } = {}): Promise<PackageFolder> {
+  const limits = resolveLimits(opts.limits);
+  const sink = new DiagnosticSink();
+  const walked = await walkDirectory(dir, '', { ...limits, maxTreeFiles: limits.maxPackageFiles }, sink);
+  const files: { path: string; content: Uint8Array }[] = [];
+  let total = 0;
+  for (const f of walked.sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    if (f.symlink) continue; // never followed; the reader names it (path/symlink)
+    if (f.unreadable || !f.load) {
+      sink.error('file/unreadable', `${f.path} could not be read: ${f.unreadable ?? 'unknown error'}`, { file: f.path });
+      continue;
+    }
+    total += f.size ?? 0;
+    if (total > limits.maxPackageBytes) {
+      sink.error('package/too-large', `${dir} is larger than ${limits.maxPackageBytes} bytes`, { file: '.' });
+      break;
+    }
+    try {
+      files.push({ path: f.path, content: readFileNoFollow(path.join(dir, f.path), limits.maxPackageBytes) });
+    } catch (e) {
+      sink.error('file/unreadable', `${f.path} could not be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: f.path });
+    }
+  }
+  if (files.length > limits.maxPackageFiles) sink.error('package/too-many-files', `${dir} has more than ${limits.maxPackageFiles} files`, { file: '.' });
+  return { files, diagnostics: sink.list };
 }

@@ -24,11 +24,14 @@ describe('hostile input', () => {
     expect(codes(one({ 'p/.ai/tools/c/t.py': deepPy }))).toEqual(['python/syntax-error']);
   });
 
-  it('binary, invalid UTF-8 and oversized files are reported, not parsed', () => {
+  it('binary, invalid UTF-8 and oversized parsed files are reported, not parsed', () => {
     expect(codes(one({ 'x/SKILL.md': new Uint8Array([0x2d, 0x2d, 0x2d, 0, 1, 2]) }))).toEqual(['file/binary']);
     expect(codes(one({ 'x/SKILL.md': new Uint8Array([0x2d, 0xff, 0xfe, 0x41]) }))).toEqual(['file/encoding']);
     const big = 'a'.repeat(1024 * 1024 + 1);
-    expect(codes(one({ 'x/SKILL.md': skillMd('name: x\ndescription: y'), 'x/data.txt': big }))).toEqual(['file/too-large']);
+    // an asset (font, image, data) is stored, not parsed: only the package limits apply
+    expect(codes(one({ 'x/SKILL.md': skillMd('name: x\ndescription: y'), 'x/data.txt': big }))).toEqual([]);
+    // a handler the reader parses has the one-file limit
+    expect(codes(one({ 'x/SKILL.md': skillMd('name: x\ndescription: y'), 'x/tools.json': '[{"name":"t","description":"d","script":"s.js"}]', 'x/s.js': `export default () => 1;//${big}` }))).toEqual(['file/too-large']);
     expect(codes(one({ 'x/SKILL.md': skillMd(`name: x\ndescription: y\nmetadata:\n  blob: "${big}"`) }))).toEqual(['file/too-large']);
   });
 

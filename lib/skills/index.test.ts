@@ -8,8 +8,8 @@ describe('public API', () => {
       maxDescriptionChars: 1024,
       maxInstructionsBytes: 256 * 1024,
       maxFileBytes: 1024 * 1024,
-      maxPackageBytes: 5 * 1024 * 1024,
-      maxPackageFiles: 500,
+      maxPackageBytes: 50 * 1024 * 1024,
+      maxPackageFiles: 2000,
       maxYamlAliasCount: 10_000,
       maxDepth: 64,
     });
@@ -39,5 +39,13 @@ describe('public API', () => {
     const signed = skills.signText('x = 1\n', k.privateKeyPem);
     expect(skills.verifySignedText(signed.text, [k.publicKeyPem])?.verified).toBe(true);
     expect(Object.keys(skills.DIAGNOSTIC_CODES).length).toBeGreaterThan(100);
+  });
+});
+
+describe('limits from the environment', () => {
+  it('SKILLYARD_MAX_* sets a limit; anything but a positive integer is ignored', () => {
+    expect(skills.LIMIT_ENV.maxPackageBytes).toBe('SKILLYARD_MAX_PACKAGE_BYTES');
+    expect(skills.limitsFromEnv({ SKILLYARD_MAX_PACKAGE_BYTES: '1048576', SKILLYARD_MAX_PACKAGE_FILES: '-3', SKILLYARD_MAX_FILE_BYTES: 'lots' })).toEqual({ maxPackageBytes: 1048576 });
+    expect(skills.resolveLimits({ maxPackageFiles: 0 }).maxPackageFiles).toBe(2000);
   });
 });

@@ -2,9 +2,10 @@
 // Pure library: imports only npm packages and node: builtins.
 
 export type { Diagnostic, HandlerKind, SkillFormat, SkillManifest, SkillSignature, ToolManifest } from './types';
-export { DEFAULT_LIMITS, resolveLimits, type ReadLimits } from './limits';
+export { DEFAULT_LIMITS, LIMIT_ENV, limitsFromEnv, resolveLimits, type ReadLimits } from './limits';
 export { readSkillsFromFiles, normalizeTreePath, type ReadOptions, type ReadResult, type InputFile } from './read';
 export { readSkillsFromPath } from './read-path';
+export { readPackageFolder, type PackageFolder } from './disk';
 export { readArchive, archiveKind, type ArchiveResult } from './archive';
 export { detectSkills, formatOfSingleFile, type DetectedSkill } from './detect';
 export { canonicalToolName, isValidSkillName, isValidToolName, normalizeTag, normalizeTags, isSemver } from './names';

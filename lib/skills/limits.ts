@@ -6,9 +6,11 @@ export type ReadLimits = {
   maxDescriptionChars: number;
   /** markdown instructions (SKILL.md / .skill.md body), bytes */
   maxInstructionsBytes: number;
-  /** one file, bytes: larger files are not read */
+  /** one parsed text file (manifest, frontmatter, handler source), bytes; other files
+   *  (fonts, images, vendored scripts) are stored, not parsed, and only count towards
+   *  the package limits */
   maxFileBytes: number;
-  /** one package (skill), total bytes */
+  /** one package (skill), total bytes of all its files */
   maxPackageBytes: number;
   /** one package, number of files */
   maxPackageFiles: number;
@@ -32,17 +34,34 @@ export const DEFAULT_LIMITS: Readonly<ReadLimits> = Object.freeze({
   maxDescriptionChars: 1024,
   maxInstructionsBytes: 256 * 1024,
   maxFileBytes: 1024 * 1024,
-  maxPackageBytes: 5 * 1024 * 1024,
-  maxPackageFiles: 500,
+  maxPackageBytes: 50 * 1024 * 1024,
+  maxPackageFiles: 2000,
   maxYamlAliasCount: 10_000,
   maxDepth: 64,
   maxInlineDepth: 8,
-  maxArchiveBytes: 5 * 1024 * 1024,
-  maxArchiveFiles: 500,
+  maxArchiveBytes: 50 * 1024 * 1024,
+  maxArchiveFiles: 2000,
   maxTreeFiles: 200_000,
   maxTreeDepth: 32,
 });
 
 export function resolveLimits(partial?: Partial<ReadLimits>): ReadLimits {
-  return { ...DEFAULT_LIMITS, ...(partial ?? {}) };
+  const out = { ...DEFAULT_LIMITS };
+  for (const [k, v] of Object.entries(partial ?? {})) if (typeof v === 'number' && v > 0 && k in out) out[k as keyof ReadLimits] = v;
+  return out;
+}
+
+/** Environment variable for each limit (SKILLYARD_MAX_PACKAGE_BYTES=...), read by the CLI and the server. */
+export const LIMIT_ENV: Readonly<Record<keyof ReadLimits, string>> = Object.freeze(
+  Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((k) => [k, 'SKILLYARD_' + k.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase()])) as Record<keyof ReadLimits, string>,
+);
+
+/** The limits an environment sets (positive integers only; anything else is ignored). */
+export function limitsFromEnv(env: Record<string, string | undefined>): Partial<ReadLimits> {
+  const out: Partial<ReadLimits> = {};
+  for (const [k, name] of Object.entries(LIMIT_ENV)) {
+    const raw = env[name];
+    if (raw && /^\d+$/.test(raw.trim()) && Number(raw) > 0) out[k as keyof ReadLimits] = Number(raw);
+  }
+  return out;
 }

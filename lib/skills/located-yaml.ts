@@ -1,29 +1,93 @@
 // YAML with the hostile-input guards: alias expansion budget (alias bombs), nesting
-// depth, and a pointer -> line map built from the document's node ranges.
+// depth, and a pointer -> line map built from the document's node ranges. Quoted
+// scalars that continue on unindented lines (accepted by the YAML 1.1 parsers agents
+// use, PyYAML and js-yaml) are re-indented and read, with a warning.
 
-import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { ptr, type LineMap } from './diagnostic-sink';
 import { LocatedParseError } from './located-json';
+import { exceedsDepth } from './depth';
 
-export type LocatedYaml = { value: unknown; lines: LineMap; warnings: { message: string; line: number }[] };
+export { exceedsDepth };
 
-export function parseYamlLocated(text: string, opts: { maxAliasCount: number; maxDepth: number }): LocatedYaml {
+export type YamlWarning = { message: string; line: number; code?: 'yaml/quoted-multiline' };
+export type LocatedYaml = { value: unknown; lines: LineMap; warnings: YamlWarning[] };
+
+/** A parse error that still carries what could be read (for checks independent of the error). */
+export class YamlParseError extends LocatedParseError {
+  constructor(
+    message: string,
+    line: number,
+    code: 'syntax' | 'depth',
+    /** the value yaml recovered around the error, when it is a mapping */
+    readonly partial: Record<string, unknown> | null = null,
+  ) {
+    super(message, line, code);
+  }
+}
+
+type Opts = { maxAliasCount: number; maxDepth: number };
+
+export function parseYamlLocated(text: string, opts: Opts): LocatedYaml {
+  const first = parseOnce(text);
+  if (first.doc.errors.length > 0 && first.doc.errors.some((e) => e.code === 'MISSING_CHAR' && /closing .?quote/i.test(e.message))) {
+    const fixed = reindentQuotedScalars(text);
+    if (fixed) {
+      const second = parseOnce(fixed.text);
+      if (second.doc.errors.length === 0) {
+        const out = finish(second.doc, second.lineCounter, opts);
+        for (const l of fixed.lines) {
+          out.warnings.unshift({
+            code: 'yaml/quoted-multiline',
+            line: l,
+            message: 'this quoted value continues on lines that are not indented below its key: YAML 1.1 parsers (PyYAML, js-yaml) accept that, YAML 1.2 parsers do not. Indent the continuation lines, or use a block scalar (key: >-)',
+          });
+        }
+        return out;
+      }
+    }
+  }
+  if (first.doc.errors.length > 0) {
+    const err = first.doc.errors[0];
+    const lineAt = (pos: number | undefined) => (pos === undefined ? 1 : first.lineCounter.linePos(pos).line);
+    let partial: Record<string, unknown> | null = null;
+    try {
+      const v = first.doc.toJS({ maxAliasCount: opts.maxAliasCount });
+      if (v && typeof v === 'object' && !Array.isArray(v) && !exceedsDepth(v, opts.maxDepth)) partial = v as Record<string, unknown>;
+    } catch {
+      /* nothing usable */
+    }
+    throw new YamlParseError(explain(err.message.split('\n')[0], text, err.pos?.[0]), lineAt(err.pos?.[0]), 'syntax', partial);
+  }
+  return finish(first.doc, first.lineCounter, opts);
+}
+
+function parseOnce(text: string): { doc: Document.Parsed; lineCounter: LineCounter } {
   const lineCounter = new LineCounter();
-  let doc;
   try {
-    doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    return { doc: parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true }), lineCounter };
   } catch (e) {
-    throw new LocatedParseError(`YAML could not be parsed: ${(e as Error).message}`, 1, e instanceof RangeError ? 'depth' : 'syntax');
+    throw new YamlParseError(`YAML could not be parsed: ${(e as Error).message}`, 1, e instanceof RangeError ? 'depth' : 'syntax');
   }
+}
+
+/** A plain value starting with `*` is a YAML alias: say so where the parser is terse. */
+function explain(message: string, text: string, pos: number | undefined): string {
+  if (pos === undefined) return message;
+  const lineStart = text.lastIndexOf('\n', pos - 1) + 1;
+  const lineEnd = text.indexOf('\n', pos);
+  const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
+  const m = /(?:^|:\s+|-\s+)(\*\S+)/.exec(line);
+  if (m) return `${message}: ${m[1]} is read as a YAML alias (a plain value starting with * refers to an anchor); quote the value`;
+  return message;
+}
+
+function finish(doc: Document.Parsed, lineCounter: LineCounter, opts: Opts): LocatedYaml {
   const lineAt = (pos: number | undefined) => (pos === undefined ? 1 : lineCounter.linePos(pos).line);
-  if (doc.errors.length > 0) {
-    const err = doc.errors[0];
-    throw new LocatedParseError(err.message.split('\n')[0], lineAt(err.pos?.[0]));
-  }
   const lines: LineMap = new Map();
-  // Walk nodes (not values) for lines, and check depth before converting to JS.
+  // Walk nodes (not values) for lines, and check depth and aliases before converting to JS.
   const walk = (node: unknown, pointer: string, depth: number) => {
-    if (depth > opts.maxDepth) throw new LocatedParseError(`nesting deeper than ${opts.maxDepth} levels`, lineAt((node as Node).range?.[0]), 'depth');
+    if (depth > opts.maxDepth) throw new YamlParseError(`nesting deeper than ${opts.maxDepth} levels`, lineAt((node as Node).range?.[0]), 'depth');
     if (isMap(node)) {
       lines.set(pointer, lineAt(node.range?.[0]));
       for (const item of node.items) {
@@ -40,7 +104,16 @@ export function parseYamlLocated(text: string, opts: { maxAliasCount: number; ma
         lines.set(p, lineAt((it as Node | null)?.range?.[0]));
         walk(it, p, depth + 1);
       });
-    } else if (isScalar(node) || isAlias(node)) {
+    } else if (isAlias(node)) {
+      if (!lines.has(pointer)) lines.set(pointer, lineAt(node.range?.[0]));
+      if (node.resolve(doc) === undefined) {
+        throw new YamlParseError(
+          `*${node.source} is read as a YAML alias (a plain value starting with * refers to an anchor) and no anchor &${node.source} is set before it; quote the value ("*${node.source}")`,
+          lineAt(node.range?.[0]),
+          'syntax',
+        );
+      }
+    } else if (isScalar(node)) {
       if (!lines.has(pointer)) lines.set(pointer, lineAt(node.range?.[0]));
     }
   };
@@ -48,36 +121,63 @@ export function parseYamlLocated(text: string, opts: { maxAliasCount: number; ma
     walk(doc.contents, '', 0);
   } catch (e) {
     if (e instanceof LocatedParseError) throw e;
-    throw new LocatedParseError(`YAML too deeply nested`, 1, 'depth');
+    throw new YamlParseError(`YAML too deeply nested`, 1, 'depth');
   }
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: opts.maxAliasCount });
   } catch (e) {
     const msg = (e as Error).message;
-    if (/alias/i.test(msg)) throw new LocatedParseError(`YAML alias expansion exceeds the limit (${opts.maxAliasCount}): ${msg}`, 1, 'depth');
-    throw new LocatedParseError(`YAML could not be converted: ${msg}`, 1);
+    if (/excessive alias count/i.test(msg)) throw new YamlParseError(`YAML alias expansion exceeds the limit (${opts.maxAliasCount}): ${msg}`, 1, 'depth');
+    throw new YamlParseError(`YAML could not be converted: ${msg}`, 1, 'syntax');
   }
   // Aliases can still build deep values out of shallow nodes.
-  if (exceedsDepth(value, opts.maxDepth)) throw new LocatedParseError(`nesting deeper than ${opts.maxDepth} levels (through aliases)`, 1, 'depth');
-  const warnings = doc.warnings.map((w) => ({ message: w.message.split('\n')[0], line: lineAt(w.pos?.[0]) }));
+  if (exceedsDepth(value, opts.maxDepth)) throw new YamlParseError(`nesting deeper than ${opts.maxDepth} levels (through aliases)`, 1, 'depth');
+  const warnings: YamlWarning[] = doc.warnings.map((w) => ({ message: w.message.split('\n')[0], line: lineAt(w.pos?.[0]) }));
   return { value, lines, warnings };
 }
 
-/** Iterative depth check that is safe on shared and cyclic references. */
-export function exceedsDepth(value: unknown, maxDepth: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  const seen = new Map<object, number>();
-  let visits = 0;
-  while (stack.length) {
-    const [v, d] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (d > maxDepth) return true;
-    const prev = seen.get(v);
-    if (prev !== undefined && prev >= d) continue;
-    seen.set(v, d);
-    if (++visits > 1_000_000) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+/**
+ * YAML 1.1 leniency: a "..." or '...' value whose continuation lines are not indented
+ * more than its key. Returns the text with those lines indented (line count unchanged,
+ * so line numbers stay true) and the 1-based lines of the values, or null when a quote
+ * never closes (a real error).
+ */
+export function reindentQuotedScalars(text: string): { text: string; lines: number[] } | null {
+  const src = text.split('\n');
+  const fixedAt: number[] = [];
+  for (let i = 0; i < src.length; i++) {
+    const m = /^([ \t]*(?:-[ \t]+)*)(?:[^\s'"#][^'"#]*?:[ \t]+)?(["'])(.*)$/.exec(src[i]);
+    if (!m || (m[1].trim() === '' && !/:[ \t]+["']/.test(src[i]))) continue; // a value, not a key
+    const q = m[2];
+    if (closes(m[3], q) >= 0) continue;
+    const indent = m[1].length;
+    let j = i + 1;
+    let closed = false;
+    for (; j < src.length; j++) {
+      const lead = /^[ \t]*/.exec(src[j])![0].length;
+      if (lead <= indent && src[j].trim() !== '') src[j] = ' '.repeat(indent + 2) + src[j].trimStart();
+      if (closes(src[j], q) >= 0) {
+        closed = true;
+        break;
+      }
+    }
+    if (!closed) return null;
+    fixedAt.push(i + 1);
+    i = j;
   }
-  return false;
+  return fixedAt.length ? { text: src.join('\n'), lines: fixedAt } : null;
+}
+
+/** Index of the closing quote in `s`, or -1. */
+function closes(s: string, q: string): number {
+  for (let k = 0; k < s.length; k++) {
+    const c = s[k];
+    if (q === '"' && c === '\\') k++;
+    else if (c === q) {
+      if (q === "'" && s[k + 1] === "'") k++;
+      else return k;
+    }
+  }
+  return -1;
 }

@@ -10,8 +10,10 @@ import type { HandlerKind, SkillFormat, SkillManifest, ToolManifest } from './ty
 export type TreeFile = {
   /** posix path inside the tree, no leading '/', no '..' */
   path: string;
-  /** null when not read (too large, a symlink, unreadable) */
+  /** null when not read (yet: see `load`; or too large, a symlink, unreadable) */
   content: Uint8Array | null;
+  /** reads the content when a reader needs it (disk walks read only the files parsed) */
+  load?: () => Uint8Array;
   size: number;
   symlink?: boolean;
   tooLarge?: boolean;
@@ -64,15 +66,33 @@ export class Pkg {
       /* reported once by the tree walk */
     } else if (f.tooLarge || (f.content && f.content.length > this.opts.limits.maxFileBytes)) {
       scope.error('file/too-large', `${this.treePath(rel)} is ${f.size} bytes; the limit for one file is ${this.opts.limits.maxFileBytes}`);
-    } else if (f.unreadable || !f.content) scope.error('file/unreadable', `${rel} could not be read${f.unreadable ? `: ${f.unreadable}` : ''}`);
-    else {
-      const d = decodeText(f.content);
-      if (d.ok) out = d.text;
-      else if (d.reason === 'binary') scope.error('file/binary', `${rel} is a binary file where text was expected`);
-      else scope.error('file/encoding', `${rel} is not valid UTF-8`);
-    }
+    } else if (f.unreadable || (!f.content && !f.load)) scope.error('file/unreadable', `${rel} could not be read${f.unreadable ? `: ${f.unreadable}` : ''}`);
+    else out = this.decode(rel, f, scope);
     this.textCache.set(rel, out);
     return out;
+  }
+
+  private decode(rel: string, f: TreeFile, scope: FileScope): string | null {
+    let content = f.content;
+    if (!content) {
+      try {
+        content = f.load!();
+      } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        if (err.code === 'ELOOP') scope.error('path/symlink', `${rel} is a symbolic link; links are never followed`);
+        else scope.error('file/unreadable', `${rel} could not be read: ${err.code ?? err.message}`);
+        return null;
+      }
+      if (content.length > this.opts.limits.maxFileBytes) {
+        scope.error('file/too-large', `${this.treePath(rel)} is larger than ${this.opts.limits.maxFileBytes} bytes, the limit for one file`);
+        return null;
+      }
+    }
+    const d = decodeText(content);
+    if (d.ok) return d.text;
+    if (d.reason === 'binary') scope.error('file/binary', `${rel} is a binary file where text was expected`);
+    else scope.error('file/encoding', `${rel} is not valid UTF-8`);
+    return null;
   }
 
   /**
@@ -133,7 +153,7 @@ export function newTool(name: string, sourceName: string): ToolManifest {
 }
 
 export function newManifest(name: string, format: SkillFormat): SkillManifest {
-  return { name, description: '', format, version: null, instructions: null, allowedTools: null, metadata: {}, tools: [], files: [], signature: null, diagnostics: [] };
+  return { name, description: '', format, source: '', version: null, instructions: null, allowedTools: null, metadata: {}, tools: [], files: [], signature: null, diagnostics: [] };
 }
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -275,18 +275,18 @@ export function parsePythonModule(src: string, opts: { maxDepth: number }): PyMo
       if (next?.t === 'op' && next.v === '{') {
         const keys: string[] = [];
         let depth = 0;
+        let spread = false;
         for (let q = p + 1; q < toks.length; q++) {
           const tq = toks[q];
           if (tq.t === 'op' && '([{'.includes(tq.v)) depth++;
           else if (tq.t === 'op' && ')]}'.includes(tq.v)) {
             if (--depth === 0) break;
           } else if (depth === 1 && tq.t === 'str' && toks[q + 1]?.t === 'op' && toks[q + 1].v === ':') keys.push(tq.v);
-          else if (depth === 1 && tq.t === 'op' && tq.v === '**') {
-            keys.length = 0;
-            break;
-          }
+          else if (depth === 1 && tq.t === 'op' && tq.v === '**') spread = true;
         }
-        mod.executeReturns.push({ line: t0.line, keys: toks[p + 2]?.v === '**' ? null : keys });
+        // A `**` spread may bring "success" in: only a dict without it and without a
+        // spread is known to lack the key.
+        mod.executeReturns.push({ line: t0.line, keys: spread && !keys.includes('success') ? null : keys });
       } else mod.executeReturns.push({ line: t0.line, keys: null });
     }
     const tok = toks[p];

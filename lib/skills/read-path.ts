@@ -1,4 +1,5 @@
 // readSkillsFromPath: a file, a folder, a tree of many skills, or an archive on disk.
+// With `onSkill`, manifests are handed over one by one (the CLI streams them).
 
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
@@ -7,10 +8,10 @@ import { DiagnosticSink } from './diagnostic-sink';
 import { walkDirectory, readOneFile } from './disk';
 import { resolveLimits } from './limits';
 import { readSkillsFromFiles, type InputFile, type ReadOptions, type ReadResult } from './read';
-import type { Diagnostic } from './types';
+import type { Diagnostic, SkillManifest } from './types';
 
 const ARCHIVE = /\.(zip|tgz|tar\.gz|tar)$/i;
-const PACKAGE_MARKERS = new Set(['SKILL.md', 'tools.json']);
+const PACKAGE_MARKER = /^(skill\.md|tools\.json)$/i;
 
 export async function readSkillsFromPath(inputPath: string, opts: ReadOptions = {}): Promise<ReadResult> {
   const limits = resolveLimits(opts.limits);
@@ -35,16 +36,16 @@ export async function readSkillsFromPath(inputPath: string, opts: ReadOptions = 
     const parts = path.resolve(inputPath).split(path.sep);
     const ai = parts.lastIndexOf('.ai');
     if (ai > 0 && parts[ai + 1] === 'tools') root = parts.slice(0, ai).join(path.sep) || path.sep;
-    else if (PACKAGE_MARKERS.has(base)) root = path.dirname(inputPath);
+    else if (PACKAGE_MARKER.test(base)) root = path.dirname(inputPath);
     else {
       const f = await readOneFile(inputPath, base, limits);
-      return mapFiles(readSkillsFromFiles([f], opts), (p) => path.join(path.dirname(inputPath), p));
+      return readMapped([f], opts, (p) => path.join(path.dirname(inputPath), p));
     }
     const display = path.relative(process.cwd(), root) || '.';
     return readDir(root, display, opts, limits, sink);
   }
   if (!st.isDirectory()) {
-    sink.error('path/not-regular-file', `${inputPath} is neither a file nor a folder`, { file: inputPath });
+    sink.error('path/unsupported', `${inputPath} is neither a file nor a folder`, { file: inputPath });
     return { skills: [], diagnostics: sink.list };
   }
   return readDir(root, inputPath, opts, limits, sink);
@@ -55,11 +56,10 @@ async function readDir(dir: string, display: string, opts: ReadOptions, limits: 
   // can be checked when the path is the skill folder itself.
   const prefix = path.basename(path.resolve(dir)) || 'root';
   const files = await walkDirectory(dir, prefix, limits, sink);
-  const res = readSkillsFromFiles(files, opts);
   const strip = (p: string) => (p === prefix ? display : p.startsWith(prefix + '/') ? path.join(display, p.slice(prefix.length + 1)) : p);
-  const mapped = mapFiles(res, strip);
-  mapped.diagnostics.unshift(...sink.list.map((d) => ({ ...d, file: d.file ? strip(d.file) : d.file })));
-  return mapped;
+  const res = readMapped(files, opts, strip);
+  res.diagnostics.unshift(...sink.list.map((d) => mapDiagnostic(d, strip)));
+  return res;
 }
 
 async function readArchivePath(file: string, opts: ReadOptions, limits: ReturnType<typeof resolveLimits>): Promise<ReadResult> {
@@ -70,13 +70,19 @@ async function readArchivePath(file: string, opts: ReadOptions, limits: ReturnTy
   const bytes = new Uint8Array(await fsp.readFile(file));
   const arch = readArchive(bytes, opts);
   const rootName = opts.rootName ?? path.basename(file).replace(ARCHIVE, '');
-  const res = readSkillsFromFiles(arch.files as InputFile[], { ...opts, rootName });
-  const mapped = mapFiles(res, (p) => `${file}!${p}`);
-  mapped.diagnostics.unshift(...arch.diagnostics.map((d) => ({ ...d, file: d.file ? `${file}!${d.file}` : file })));
-  return mapped;
+  const res = readMapped(arch.files as InputFile[], { ...opts, rootName }, (p) => (p ? `${file}!${p}` : file));
+  res.diagnostics.unshift(...arch.diagnostics.map((d) => ({ ...d, file: d.file ? `${file}!${d.file}` : file })));
+  return res;
 }
 
-function mapFiles(res: ReadResult, fn: (p: string) => string): ReadResult {
-  const m = (d: Diagnostic): Diagnostic => (d.file ? { ...d, file: fn(d.file) } : d);
-  return { skills: res.skills.map((s) => ({ ...s, diagnostics: s.diagnostics.map(m) })), diagnostics: res.diagnostics.map(m) };
+/** Read a tree and map every path the caller sees (diagnostics, source) through `fn`. */
+function readMapped(files: InputFile[], opts: ReadOptions, fn: (p: string) => string): ReadResult {
+  const mapSkill = (s: SkillManifest): SkillManifest => ({ ...s, source: fn(!s.source || s.source === '.' ? '' : s.source) || '.', diagnostics: s.diagnostics.map((d) => mapDiagnostic(d, fn)) });
+  const onSkill = opts.onSkill;
+  const res = readSkillsFromFiles(files, { ...opts, onSkill: onSkill ? (s) => onSkill(mapSkill(s)) : undefined });
+  return { skills: res.skills.map(mapSkill), diagnostics: res.diagnostics.map((d) => mapDiagnostic(d, fn)) };
+}
+
+function mapDiagnostic(d: Diagnostic, fn: (p: string) => string): Diagnostic {
+  return d.file ? { ...d, file: fn(d.file) } : d;
 }

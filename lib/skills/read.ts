@@ -1,4 +1,6 @@
 // readSkillsFromFiles: an in-memory tree (upload, archive, or a disk walk) -> manifests.
+// Packages are read one at a time; with `onSkill` each manifest is handed over as soon
+// as it is ready and not kept (a tree of 100,000 files stays small in memory).
 
 import { detectSkills, owningRoot, type DetectedSkill } from './detect';
 import { DiagnosticSink } from './diagnostic-sink';
@@ -23,11 +25,25 @@ export type ReadOptions = {
    * SKILL.md name/folder check and as the fallback name of malv and Rye packages.
    */
   rootName?: string;
+  /**
+   * Called with each manifest as soon as it is read; the result's `skills` is then
+   * empty (stream them instead of holding thousands in memory).
+   */
+  onSkill?: (skill: SkillManifest) => void;
 };
 
 export type ReadResult = { skills: SkillManifest[]; diagnostics: Diagnostic[] };
 
-export type InputFile = { path: string; content: Uint8Array | null; size?: number; symlink?: boolean; tooLarge?: boolean; unreadable?: string };
+export type InputFile = {
+  path: string;
+  content: Uint8Array | null;
+  size?: number;
+  symlink?: boolean;
+  tooLarge?: boolean;
+  unreadable?: string;
+  /** reads the content on demand (disk walks); content stays null until then */
+  load?: () => Uint8Array;
+};
 
 /** Normalise an untrusted path; null when it climbs out, is absolute or is empty. */
 export function normalizeTreePath(raw: string): string | null {
@@ -61,39 +77,39 @@ export function readSkillsFromFiles(files: readonly InputFile[], opts: ReadOptio
     }
     const content = f.content instanceof Uint8Array ? f.content : null;
     const size = f.size ?? content?.length ?? 0;
-    tree.set(path, { path, content, size, symlink: f.symlink, tooLarge: f.tooLarge || size > limits.maxFileBytes, unreadable: f.unreadable });
+    tree.set(path, { path, content, size, symlink: f.symlink, tooLarge: f.tooLarge || size > limits.maxFileBytes, unreadable: f.unreadable, load: f.load });
   }
   const detected = detectSkills([...tree.keys()]);
   if (detected.length === 0) {
     top.error('detect/no-skills', tree.size ? 'no skill found: expected SKILL.md, *.skill.md, *.skill.js/ts, a malv tools.json or .ai/tools/' : 'no files to read');
   }
-  // Assign every file to its deepest package root.
+  // Assign every file to its deepest package root. Links outside every package are not
+  // any package's concern (an AGENTS.md link at a repository root).
   const roots = new Set(detected.filter((d) => !d.main).map((d) => d.root));
   const byRoot = new Map<string, Map<string, TreeFile>>();
   for (const r of roots) byRoot.set(r, new Map());
   const orphans = new Map<string, TreeFile>();
-  const orphansByDir = new Map<string, Map<string, TreeFile>>();
   for (const f of tree.values()) {
     const r = owningRoot(dirOf(f.path), roots);
-    if (r === null) {
-      orphans.set(f.path, f);
-      const dir = dirOf(f.path);
-      if (!orphansByDir.has(dir)) orphansByDir.set(dir, new Map());
-      orphansByDir.get(dir)!.set(dir ? f.path.slice(dir.length + 1) : f.path, f);
-    } else byRoot.get(r)!.set(r ? f.path.slice(r.length + 1) : f.path, f);
+    if (r === null) orphans.set(f.path, f);
+    else byRoot.get(r)!.set(r ? f.path.slice(r.length + 1) : f.path, f);
   }
+  tree.clear();
   const skills: SkillManifest[] = [];
+  const emit = opts.onSkill ?? ((m: SkillManifest) => skills.push(m));
   for (const d of detected) {
     if (d.main) {
       // A single-file skill is its own file; a delegate may point at a file beside it or
       // below it, but never into another package.
       const prefix = d.root ? d.root + '/' : '';
-      const files = new Map<string, TreeFile>([[d.main, orphansByDir.get(d.root)!.get(d.main)!]]);
+      const files = new Map<string, TreeFile>([[d.main, orphans.get(prefix + d.main)!]]);
       const lookup = (rel: string) => orphans.get(prefix + rel);
-      skills.push(readOne(d, files, { limits, keyRing }, opts.rootName ?? null, lookup));
-    } else skills.push(readOne(d, byRoot.get(d.root)!, { limits, keyRing }, opts.rootName ?? null));
+      emit(readOne(d, files, { limits, keyRing }, opts.rootName ?? null, lookup));
+    } else {
+      emit(readOne(d, byRoot.get(d.root)!, { limits, keyRing }, opts.rootName ?? null));
+      byRoot.delete(d.root);
+    }
   }
-  for (const f of orphans.values()) if (f.symlink) top.error('path/symlink', `${f.path} is a symbolic link; links are never followed`, { file: f.path });
   return { skills, diagnostics: top.list };
 }
 
@@ -108,7 +124,8 @@ function readOne(
   const pkg = new Pkg(d.root, files, o, dirName, lookup);
   let m: SkillManifest;
   try {
-    // Package limits first: they bound everything after.
+    // Package limits first: they bound everything after. Only parsed files have the
+    // one-file limit (Pkg.readText); fonts and images just count towards the package.
     const own = d.main ? [files.get(d.main)].filter((f): f is TreeFile => !!f) : [...files.values()];
     if (!d.main) {
       if (own.length > o.limits.maxPackageFiles) pkg.sink.error('package/too-many-files', `the package has ${own.length} files; the limit is ${o.limits.maxPackageFiles}`, { file: d.root || '.' });
@@ -117,10 +134,9 @@ function readOne(
     }
     for (const f of own) if (f.symlink) pkg.sink.error('path/symlink', `${f.path} is a symbolic link; links are never followed`, { file: f.path });
     for (const f of own) if (f.unreadable) pkg.sink.error('file/unreadable', `${f.path} could not be read: ${f.unreadable}`, { file: f.path });
-    if (!d.main) for (const f of own) if (f.tooLarge && !f.symlink) pkg.sink.error('file/too-large', `${f.path} is ${f.size} bytes; the limit for one file is ${o.limits.maxFileBytes}`, { file: f.path });
     switch (d.format) {
       case 'agent-skill':
-        m = readAgentSkill(pkg);
+        m = readAgentSkill(pkg, d.marker);
         break;
       case 'malv':
         m = readMalv(pkg);
@@ -140,6 +156,7 @@ function readOne(
     m = newManifest(nameFromPath(d.main ?? dirName ?? 'unnamed'), d.format);
     pkg.sink.error('reader/internal-error', `the ${d.format} reader failed: ${(e as Error)?.message ?? String(e)}`, { file: d.main ? pkg.treePath(d.main) : d.root || '.' });
   }
+  m.source = d.main ? pkg.treePath(d.main) : d.root || '.';
   m.diagnostics = pkg.sink.list;
   return m;
 }

@@ -9,7 +9,7 @@ import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import type { FileScope } from './diagnostic-sink';
 import { ptr } from './diagnostic-sink';
-import { exceedsDepth } from './located-yaml';
+import { exceedsDepth } from './depth';
 
 // These packages are CommonJS with a `default` property; tsx/vitest and tsc disagree
 // on interop, so take whichever is the constructor.

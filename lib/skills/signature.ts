@@ -7,7 +7,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import type { SkillSignature } from './types';
 
-export const SIGNATURE_LINE = /^\s*(?:#|\/\/|<!--)\s*rye:signed:(.*?)\s*(?:-->)?\s*$/;
+export const SIGNATURE_LINE = /^\s*(?:#|\/\/|<!--)\s*(rye|ryeos):signed:(.*?)\s*(?:-->)?\s*$/;
 
 export type ParsedSignature = {
   timestamp: string;
@@ -16,6 +16,8 @@ export type ParsedSignature = {
   keyId: string;
   /** 0-based line index of the signature comment */
   lineIndex: number;
+  /** `rye:signed:` (SPEC section 7) or the current Rye OS `ryeos:signed:` line */
+  dialect: 'rye' | 'ryeos';
 };
 
 export type SignatureFinding = { signature: ParsedSignature } | { malformed: string; lineIndex: number } | { placeholder: true; lineIndex: number } | null;
@@ -40,23 +42,29 @@ function splitKeepEnds(text: string, max: number): string[] {
   return out;
 }
 
+// Rye's own reader accepts padded base64url; Rye OS writes standard base64 with padding.
+const SIG_RYE = /^[A-Za-z0-9_-]{80,90}={0,2}$/;
+const SIG_RYEOS = /^[A-Za-z0-9_+/-]{80,90}={0,2}$/;
+
 export function findSignature(text: string): SignatureFinding {
   const lines = splitKeepEnds(text, 3);
   for (let idx = 0; idx < lines.length; idx++) {
     const m = SIGNATURE_LINE.exec(lines[idx].replace(/\r?\n$/, ''));
     if (!m) continue;
-    if (m[1] === 'TIMESTAMP:HASH:SIGNATURE:KEYID') return { placeholder: true, lineIndex: idx };
-    const parts = m[1].split(':');
-    if (parts.length < 4) return { malformed: 'expected rye:signed:TIMESTAMP:HASH:SIGNATURE:KEYID', lineIndex: idx };
+    const dialect = m[1] as 'rye' | 'ryeos';
+    const payload = m[2];
+    if (payload === 'TIMESTAMP:HASH:SIGNATURE:KEYID') return { placeholder: true, lineIndex: idx };
+    const parts = payload.split(':');
+    if (parts.length < 4) return { malformed: `expected ${dialect}:signed:TIMESTAMP:HASH:SIGNATURE:KEYID`, lineIndex: idx };
     const keyId = parts.pop()!;
     const signature = parts.pop()!;
     const hash = parts.pop()!;
     const timestamp = parts.join(':');
     if (!/^[0-9a-f]{64}$/.test(hash)) return { malformed: 'HASH must be 64 lowercase hex digits', lineIndex: idx };
-    if (!/^[A-Za-z0-9_-]{80,90}$/.test(signature)) return { malformed: 'SIGNATURE must be an Ed25519 signature in base64url', lineIndex: idx };
-    if (!/^[0-9a-f]{16}$/.test(keyId)) return { malformed: 'KEYID must be 16 lowercase hex digits', lineIndex: idx };
+    if (!(dialect === 'rye' ? SIG_RYE : SIG_RYEOS).test(signature)) return { malformed: `SIGNATURE must be an Ed25519 signature in ${dialect === 'rye' ? 'base64url' : 'base64'}`, lineIndex: idx };
+    if (!(dialect === 'rye' ? /^[0-9a-f]{16}$/ : /^(?:[0-9a-f]{16}|[0-9a-f]{64})$/).test(keyId)) return { malformed: `KEYID must be ${dialect === 'rye' ? '16' : '16 or 64'} lowercase hex digits`, lineIndex: idx };
     if (!timestamp || Number.isNaN(Date.parse(timestamp))) return { malformed: `TIMESTAMP "${timestamp}" is not a date`, lineIndex: idx };
-    return { signature: { timestamp, hash, signature, keyId, lineIndex: idx } };
+    return { signature: { timestamp, hash, signature, keyId, lineIndex: idx, dialect } };
   }
   return null;
 }
@@ -123,16 +131,28 @@ export function verifySignedText(text: string, keys: KeyRing | readonly TrustedK
   const ring = keys instanceof Map ? keys : buildKeyRing(keys);
   const base = { timestamp: s.timestamp, hash: s.hash, signature: s.signature, keyId: s.keyId };
   const actual = hashSignedText(removeLine(text, s.lineIndex));
-  if (actual !== s.hash) return { ...base, verified: false, reason: `content hash ${actual.slice(0, 12)}… does not match the signed hash (file changed after signing)` };
-  const key = ring.get(s.keyId);
-  if (!key) return { ...base, verified: null, reason: `unknown key ${s.keyId}` };
+  if (actual !== s.hash) {
+    if (s.dialect === 'ryeos') return { ...base, verified: null, reason: RYEOS_UNVERIFIED };
+    return { ...base, verified: false, reason: `content hash ${actual.slice(0, 12)}… does not match the signed hash (file changed after signing)` };
+  }
+  const key = ring.get(s.keyId.slice(0, 16));
+  if (!key || (s.keyId.length === 64 && fingerprintOf(key) !== s.keyId)) return { ...base, verified: null, reason: `unknown key ${s.keyId}` };
   let ok = false;
   try {
-    ok = verify(null, Buffer.from(s.hash, 'ascii'), key, Buffer.from(s.signature, 'base64url'));
+    ok = verify(null, Buffer.from(s.hash, 'ascii'), key, Buffer.from(s.signature, /[+/]/.test(s.signature) ? 'base64' : 'base64url'));
   } catch {
     ok = false;
   }
-  return ok ? { ...base, verified: true } : { ...base, verified: false, reason: `signature does not verify with key ${s.keyId}` };
+  if (ok) return { ...base, verified: true };
+  if (s.dialect === 'ryeos') return { ...base, verified: null, reason: RYEOS_UNVERIFIED };
+  return { ...base, verified: false, reason: `signature does not verify with key ${s.keyId}` };
+}
+
+/** Why a `ryeos:signed:` line that does not check out is not called a forgery. */
+export const RYEOS_UNVERIFIED = 'ryeos:signed: (the current Rye OS dialect) signs a content hash that is not the rye:signed: hash of this file; Skillyard reads the line but cannot check it';
+
+function fingerprintOf(key: KeyObject): string {
+  return createHash('sha256').update(rawPublicKey(key)).digest('hex');
 }
 
 export type CommentStyle = '#' | '//' | '<!--';

@@ -2,11 +2,12 @@
 // *.skill.md, inline://markdown delegates and the exported `frontmatter` of code
 // skills): only name, description, allowed-tools and metadata are top-level; every
 // other field is moved into metadata; `$` cascade annotations are kept verbatim.
+// The agent-apps rules (fields that belong in metadata, `role`, tags as strings) apply
+// to agent-apps skills only: a plain SKILL.md is read the way Claude Code reads it.
 
 import type { FileScope, LineMap } from './diagnostic-sink';
 import { ptr } from './diagnostic-sink';
-import { parseYamlLocated } from './located-yaml';
-import { LocatedParseError } from './located-json';
+import { parseYamlLocated, YamlParseError } from './located-yaml';
 import { isSemver, isValidSkillName, normalizeTags } from './names';
 import { isPlainObject, type Pkg } from './package';
 import { checkToolSchema } from './schema';
@@ -16,10 +17,41 @@ import type { SkillManifest, ToolManifest } from './types';
 
 export const CASCADE_ANNOTATIONS = new Set(['$inherit', '$private', '$public', '$local', '$global', '$dynamic', '$static', '$merge', '$order', '$remove', '$self', '$hook']);
 
-/** Agent Skills top-level fields that are fine where they are (moved into metadata silently). */
-const AGENT_SKILLS_FIELDS = new Set(['license', 'compatibility']);
+/**
+ * Top-level fields that are fine where they are (moved into metadata silently): the
+ * Agent Skills spec's, the ones Claude Code documents for SKILL.md, and common
+ * registry fields.
+ */
+export const KNOWN_TOP_LEVEL_FIELDS = new Set([
+  'license',
+  'compatibility',
+  'user-invocable',
+  'argument-hint',
+  'disable-model-invocation',
+  'context',
+  'agent',
+  'model',
+  'when_to_use',
+  'hooks',
+  'homepage',
+  'repository',
+  'author',
+  'keywords',
+  'version',
+  'tags',
+]);
 /** Fields the agent-apps spec says live inside metadata. */
 const METADATA_FIELDS = new Set(['role', 'params', 'returns', 'visibility', 'tags', 'delegate', 'version']);
+/** Fields whose presence makes a SKILL.md an agent-apps skill (a tool with a handler). */
+const AGENT_APPS_MARKERS = ['delegate', 'params', 'returns'];
+
+export type FrontmatterContext = {
+  /** the name used when the frontmatter has none, and where it comes from */
+  fallbackName: string;
+  fallbackFrom: 'folder' | 'file';
+  /** single-file skills are agent-apps skills; a SKILL.md is one when it uses their fields */
+  agentApps: boolean | 'detect';
+};
 /** Keys inside metadata whose values are JSON Schema (where `$ref`, `$defs`... are normal). */
 const SCHEMA_KEYS = new Set(['params', 'returns']);
 
@@ -38,10 +70,18 @@ export type SkillFrontmatter = {
   delegate: string | null;
 };
 
-export type MarkdownSkill = { fm: SkillFrontmatter | null; body: string; bodyLine: number; /** scope with the frontmatter's line map */ fmScope: FileScope };
+export type MarkdownSkill = {
+  fm: SkillFrontmatter | null;
+  body: string;
+  bodyLine: number;
+  /** scope with the frontmatter's line map */
+  fmScope: FileScope;
+  /** a valid name read from a frontmatter that has a YAML error elsewhere */
+  partialName?: string | null;
+};
 
 /** Parse a markdown skill file's frontmatter and body. `fm` is null when unusable. */
-export function readMarkdownSkill(text: string, pkg: Pkg, scope: FileScope): MarkdownSkill {
+export function readMarkdownSkill(text: string, pkg: Pkg, scope: FileScope, ctx: FrontmatterContext): MarkdownSkill {
   const split = splitFrontmatter(text);
   const bodyLine = split.yaml === null ? 1 : split.yamlLine + split.yaml.split('\n').length;
   if (split.yaml === null) {
@@ -56,44 +96,71 @@ export function readMarkdownSkill(text: string, pkg: Pkg, scope: FileScope): Mar
   try {
     parsed = parseYamlLocated(split.yaml, { maxAliasCount: pkg.opts.limits.maxYamlAliasCount, maxDepth: pkg.opts.limits.maxDepth });
   } catch (e) {
-    const err = e as LocatedParseError;
+    const err = e as YamlParseError;
     const code = err.code === 'depth' ? 'yaml/limit-exceeded' : 'yaml/invalid';
     scope.error(code, `frontmatter: ${err.message}`, undefined, (err.line ?? 1) + split.yamlLine - 1);
-    return { fm: null, body: split.body, bodyLine, fmScope: scope };
+    // Checks that do not depend on the broken part still run on what could be read.
+    const partialName = err.partial ? checkNameAndDescription(err.partial, pkg, scope, ctx, true).name : null;
+    return { fm: null, body: split.body, bodyLine, fmScope: scope, partialName };
   }
   const fmScope = scope.with(parsed.lines, split.yamlLine - 1);
-  for (const w of parsed.warnings) fmScope.warn('yaml/warning', w.message, undefined, w.line + split.yamlLine - 1);
-  const fm = readFrontmatterObject(parsed.value, pkg, fmScope);
+  for (const w of parsed.warnings) fmScope.warn(w.code === 'yaml/quoted-multiline' ? 'yaml/quoted-multiline' : 'yaml/warning', w.message, undefined, w.line + split.yamlLine - 1);
+  const fm = readFrontmatterObject(parsed.value, pkg, fmScope, ctx);
   return { fm, body: split.body, bodyLine, fmScope };
 }
 
+/** name and description: the checks every frontmatter gets, even a partly broken one. */
+function checkNameAndDescription(raw: Record<string, unknown>, pkg: Pkg, scope: FileScope, ctx: FrontmatterContext, partial = false): { name: string | null; description: string } {
+  const limits = pkg.opts.limits;
+  let name: string | null = null;
+  let description = '';
+  if (raw.name === undefined || raw.name === null || raw.name === '') {
+    if (!partial) scope.warn('skill/name-missing', `frontmatter has no name; the ${ctx.fallbackFrom} name "${ctx.fallbackName}" is used (as Claude Code does)`, '');
+  } else if (typeof raw.name !== 'string') scope.error('skill/name-invalid', `name must be a string, got ${typeof raw.name}`, '/name');
+  else {
+    name = raw.name;
+    if (!isValidSkillName(raw.name)) {
+      scope.error('skill/name-invalid', `name "${raw.name}" must be 1-64 characters of a-z, 0-9 and single hyphens, not starting or ending with a hyphen`, '/name');
+      if (partial) name = null;
+    }
+  }
+  if (raw.description === undefined || raw.description === null || (typeof raw.description === 'string' && raw.description.trim() === '')) {
+    if (!partial || !Object.prototype.hasOwnProperty.call(raw, 'description')) scope.error('skill/description-missing', 'frontmatter has no description (agents choose skills by it)', '');
+  } else if (typeof raw.description !== 'string') scope.error('skill/description-invalid', 'description must be a string', '/description');
+  else {
+    description = raw.description.trim();
+    const chars = codePoints(description);
+    if (chars > limits.maxDescriptionChars) {
+      scope.warn('skill/description-too-long', `description is ${chars} characters; listings truncate it at ${limits.maxDescriptionChars}`, '/description');
+    }
+  }
+  return { name, description };
+}
+
+/** Length in Unicode code points (what people call characters), not UTF-16 units. */
+export function codePoints(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+function usesAgentApps(raw: Record<string, unknown>): boolean {
+  const md = isPlainObject(raw.metadata) ? raw.metadata : {};
+  return AGENT_APPS_MARKERS.some((k) => raw[k] !== undefined || md[k] !== undefined) || Object.keys(md).some((k) => k.startsWith('$'));
+}
+
 /** Apply the frontmatter rules to a parsed object (YAML or a code skill's literal). */
-export function readFrontmatterObject(raw: unknown, pkg: Pkg, scope: FileScope): SkillFrontmatter | null {
+export function readFrontmatterObject(raw: unknown, pkg: Pkg, scope: FileScope, ctx: FrontmatterContext): SkillFrontmatter | null {
   if (!isPlainObject(raw)) {
     scope.error('frontmatter/not-mapping', 'frontmatter must be a mapping of fields (name, description, ...)', '');
     return null;
   }
   const limits = pkg.opts.limits;
+  const agentApps = ctx.agentApps === 'detect' ? usesAgentApps(raw) : ctx.agentApps;
   const fm: SkillFrontmatter = { name: null, description: '', allowedTools: null, metadata: {}, version: null, role: null, visibility: null, tags: [], params: null, returns: null, delegate: null };
-
-  if (raw.name === undefined || raw.name === null || raw.name === '') scope.error('skill/name-missing', 'frontmatter has no name', '');
-  else if (typeof raw.name !== 'string') scope.error('skill/name-invalid', `name must be a string, got ${typeof raw.name}`, '/name');
-  else {
-    fm.name = raw.name;
-    if (!isValidSkillName(raw.name)) {
-      scope.error('skill/name-invalid', `name "${raw.name}" must be 1-64 characters of a-z, 0-9 and single hyphens, not starting or ending with a hyphen`, '/name');
-    }
-  }
-
-  if (raw.description === undefined || raw.description === null || (typeof raw.description === 'string' && raw.description.trim() === '')) {
-    scope.error('skill/description-missing', 'frontmatter has no description (agents choose skills by it)', '');
-  } else if (typeof raw.description !== 'string') scope.error('skill/description-invalid', 'description must be a string', '/description');
-  else {
-    fm.description = raw.description.trim();
-    if (fm.description.length > limits.maxDescriptionChars) {
-      scope.warn('skill/description-too-long', `description is ${fm.description.length} characters; listings truncate it at ${limits.maxDescriptionChars}`, '/description');
-    }
-  }
+  const nd = checkNameAndDescription(raw, pkg, scope, ctx);
+  fm.name = nd.name;
+  fm.description = nd.description;
 
   const at = raw['allowed-tools'];
   if (at !== undefined && at !== null) {
@@ -116,8 +183,8 @@ export function readFrontmatterObject(raw: unknown, pkg: Pkg, scope: FileScope):
       scope.warn('frontmatter/field-shadowed', `top-level "${k}" is ignored because metadata.${k} is also set`, ptr('', k));
       continue;
     }
-    if (METADATA_FIELDS.has(k)) scope.warn('frontmatter/field-not-in-metadata', `"${k}" belongs inside metadata (only name, description, allowed-tools and metadata are top-level); read as metadata.${k}`, ptr('', k));
-    else if (!AGENT_SKILLS_FIELDS.has(k) && !k.startsWith('$')) scope.warn('frontmatter/unknown-field', `unknown top-level field "${k}" was moved into metadata`, ptr('', k));
+    if (agentApps && METADATA_FIELDS.has(k)) scope.warn('frontmatter/field-not-in-metadata', `"${k}" belongs inside metadata (only name, description, allowed-tools and metadata are top-level); read as metadata.${k}`, ptr('', k));
+    else if (!KNOWN_TOP_LEVEL_FIELDS.has(k) && !METADATA_FIELDS.has(k) && !k.startsWith('$')) scope.warn('frontmatter/unknown-field', `unknown top-level field "${k}" was moved into metadata`, ptr('', k));
     metadata[k] = v;
   }
   // `$` annotations are only meaningful as direct children of metadata.
@@ -140,7 +207,7 @@ export function readFrontmatterObject(raw: unknown, pkg: Pkg, scope: FileScope):
   }
   if (metadata.role !== undefined) {
     if (metadata.role === 'main' || metadata.role === 'middleware' || metadata.role === 'context') fm.role = metadata.role;
-    else scope.error('metadata/role-invalid', `role must be main, middleware or context, got ${JSON.stringify(metadata.role)}`, mp('role'));
+    else if (agentApps) scope.error('metadata/role-invalid', `role must be main, middleware or context, got ${JSON.stringify(metadata.role)}`, mp('role'));
   }
   if (metadata.visibility !== undefined) {
     if (metadata.visibility === 'hidden') fm.visibility = 'hidden';
@@ -151,7 +218,12 @@ export function readFrontmatterObject(raw: unknown, pkg: Pkg, scope: FileScope):
     if (Array.isArray(tags) && tags.every((t) => typeof t === 'string')) {
       fm.tags = normalizeTags(tags);
       metadata.tags = fm.tags;
-    } else scope.error('metadata/tags-invalid', 'tags must be a list of strings', mp('tags'));
+    } else if (agentApps) scope.error('metadata/tags-invalid', 'tags must be a list of strings', mp('tags'));
+    else if (Array.isArray(tags) && tags.every((t) => typeof t === 'string' || typeof t === 'number')) {
+      // YAML reads `tags: [2024, ai]` with a number; Claude Code does not care.
+      fm.tags = normalizeTags(tags.map(String));
+      metadata.tags = fm.tags;
+    } else scope.warn('metadata/tags-ignored', 'tags should be a list of strings; they are kept in metadata but not used as tags', mp('tags'));
   }
   fm.params = checkToolSchema(metadata.params, scope, mp('params'), { role: 'params', maxDepth: limits.maxDepth });
   fm.returns = checkToolSchema(metadata.returns, scope, mp('returns'), { role: 'returns', maxDepth: limits.maxDepth });

@@ -1,6 +1,7 @@
-// tools.json, in both dialects: Skill Tools (`parameters` map, `script`) inside an
-// Agent Skills folder, and malv (`input_schema`/`output_schema`, `capabilities`,
-// `input_tokens`/`output_tokens`, `$defs`).
+// tools.json, in its dialects: Skill Tools (`parameters` map, `script`) inside an
+// Agent Skills folder; malv (`input_schema`/`output_schema`, `capabilities`,
+// `input_tokens`/`output_tokens`, `$defs`); and an MCP tool list (`inputSchema`,
+// `outputSchema` in camelCase, as `tools/list` returns them, bare or as `{ tools }`).
 
 import { ptr, type FileScope } from './diagnostic-sink';
 import { LocatedParseError, parseJsonLocated } from './located-json';
@@ -11,13 +12,25 @@ import { parseTsModule } from './ts-literal';
 import { parsePythonModule } from './python-literal';
 import type { ToolManifest } from './types';
 
-export type ToolsDialect = 'skill-tools' | 'malv';
+export type ToolsDialect = 'skill-tools' | 'malv' | 'mcp';
 
 export const KNOWN_CAPABILITIES = new Set(['storage', 'token', 'environment', 'event', 'tool', 'ai', 'object', 'net']);
 const PARAM_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 const ISSUER = /^@[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9._-]*$/;
 
-export function readToolsJson(pkg: Pkg, rel: string, dialect: ToolsDialect): ToolManifest[] {
+/** An MCP tool list: entries with camelCase `inputSchema` and no malv `input_schema`. */
+export function isMcpToolList(value: unknown): boolean {
+  const list = isPlainObject(value) && Array.isArray(value.tools) ? value.tools : value;
+  if (!Array.isArray(list) || list.length === 0) return false;
+  const objs = list.filter(isPlainObject);
+  return objs.some((e) => e.inputSchema !== undefined) && !objs.some((e) => e.input_schema !== undefined || e.capabilities !== undefined || e.input_tokens !== undefined);
+}
+
+/**
+ * Read a tools.json. `dialect` is what the package format expects; a malv package whose
+ * file is an MCP tool list is read as one (`onDialect` is told).
+ */
+export function readToolsJson(pkg: Pkg, rel: string, dialect: ToolsDialect, onDialect?: (d: ToolsDialect) => void, server?: string): ToolManifest[] {
   const text = pkg.readText(rel);
   if (text === null) return [];
   const file = pkg.scope(rel);
@@ -31,18 +44,28 @@ export function readToolsJson(pkg: Pkg, rel: string, dialect: ToolsDialect): Too
   }
   const scope = file.with(parsed.lines);
   for (const d of parsed.duplicateKeys) scope.warn('json/duplicate-key', `duplicate key ${d.path}; the last one wins`, d.path, d.line);
-  if (!Array.isArray(parsed.value)) {
+  if (dialect === 'malv' && isMcpToolList(parsed.value)) {
+    dialect = 'mcp';
+    onDialect?.('mcp');
+  }
+  let list = parsed.value;
+  let base = '';
+  if (dialect === 'mcp' && isPlainObject(list) && Array.isArray(list.tools)) {
+    list = list.tools;
+    base = '/tools';
+  }
+  if (!Array.isArray(list)) {
     scope.error('tools/not-array', `${rel} must be a JSON array of tools (even for one tool)`, '');
     return [];
   }
   const tools: ToolManifest[] = [];
   const seen = new Map<string, string>();
-  parsed.value.forEach((entry, i) => {
-    const tool = readToolEntry(entry, `/${i}`, pkg, scope, dialect);
+  list.forEach((entry, i) => {
+    const tool = readToolEntry(entry, `${base}/${i}`, pkg, scope, dialect, server);
     if (!tool) return;
     const prev = seen.get(tool.name);
     if (prev !== undefined) {
-      scope.error('tool/duplicate-name', prev === tool.sourceName ? `tool name "${tool.sourceName}" is declared twice` : `tools "${prev}" and "${tool.sourceName}" have the same canonical name "${tool.name}"`, `/${i}/name`);
+      scope.error('tool/duplicate-name', prev === tool.sourceName ? `tool name "${tool.sourceName}" is declared twice` : `tools "${prev}" and "${tool.sourceName}" have the same canonical name "${tool.name}"`, `${base}/${i}/name`);
       return;
     }
     seen.set(tool.name, tool.sourceName);
@@ -51,29 +74,41 @@ export function readToolsJson(pkg: Pkg, rel: string, dialect: ToolsDialect): Too
   return tools;
 }
 
-function readToolEntry(entry: unknown, at: string, pkg: Pkg, scope: FileScope, dialect: ToolsDialect): ToolManifest | null {
-  if (!isPlainObject(entry)) {
+function readToolEntry(raw: unknown, at: string, pkg: Pkg, scope: FileScope, dialect: ToolsDialect, server?: string): ToolManifest | null {
+  if (!isPlainObject(raw)) {
     scope.error('tool/not-object', 'each tool must be an object with name and description', at);
     return null;
   }
+  let entry: Record<string, unknown> = raw;
   const maxDepth = pkg.opts.limits.maxDepth;
   if (typeof entry.name !== 'string' || entry.name === '') {
     scope.error('tool/name-missing', 'tool has no name; it is skipped', at);
     return null;
   }
   const source = entry.name;
-  const name = canonicalToolName(source);
+  if (dialect === 'mcp' && entry.description === undefined && typeof entry.title === 'string') entry = { ...entry, description: entry.title };
+  // MCP names allow letters, digits, '_', '-' and '.': their ref folds them into a-z 0-9 '-'.
+  const name = dialect === 'mcp' ? canonicalToolName(source).replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') : canonicalToolName(source);
   if (!isValidToolName(name)) {
     scope.error('tool/name-invalid', `tool name "${source}" must be lowercase letters, digits and underscores (^[a-z][a-z0-9_]*$)`, `${at}/name`);
     return null;
   }
-  if (!/^[a-z][a-z0-9_]*$/.test(source)) scope.warn('tool/name-not-snake-case', `tool name "${source}" should be snake_case (^[a-z][a-z0-9_]*$); its ref is "${name}"`, `${at}/name`);
+  if (dialect !== 'mcp' && !/^[a-z][a-z0-9_]*$/.test(source)) scope.warn('tool/name-not-snake-case', `tool name "${source}" should be snake_case (^[a-z][a-z0-9_]*$); its ref is "${name}"`, `${at}/name`);
   const tool = newTool(name, source);
   if (typeof entry.description !== 'string' || !entry.description.trim()) scope.error('tool/description-missing', `tool "${source}" has no description (the agent reads it to decide when to call the tool)`, at);
   else tool.description = entry.description.trim();
 
-  // params
+  // params (an MCP list spells them inputSchema/outputSchema)
+  if (dialect === 'mcp') {
+    tool.params = entry.inputSchema === undefined ? null : checkToolSchema(entry.inputSchema, scope, `${at}/inputSchema`, { role: 'params', maxDepth });
+    tool.returns = entry.outputSchema === undefined ? null : checkToolSchema(entry.outputSchema, scope, `${at}/outputSchema`, { role: 'returns', maxDepth });
+    tool.handler = { kind: 'mcp', ref: `${server ?? pkg.dirName ?? 'server'}#${source}` };
+    tool.capabilities = ['net'];
+    return tool;
+  }
   let params: Record<string, unknown> | null = null;
+  if (entry.input_schema === undefined && entry.inputSchema !== undefined) entry = { ...entry, input_schema: entry.inputSchema };
+  if (entry.output_schema === undefined && entry.outputSchema !== undefined) entry = { ...entry, output_schema: entry.outputSchema };
   if (entry.input_schema !== undefined) {
     if (entry.parameters !== undefined) scope.warn('tool/params-conflict', `tool "${source}" has both parameters and input_schema; input_schema is used`, `${at}/parameters`);
     params = checkToolSchema(withDefs(entry.input_schema, entry.$defs), scope, `${at}/input_schema`, { role: 'params', maxDepth });

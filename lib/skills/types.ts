@@ -45,6 +45,11 @@ export type SkillManifest = {
   name: string;
   description: string;
   format: SkillFormat;
+  /**
+   * Where the skill was read from: its package folder (or single file) as given to the
+   * reader, e.g. `skills/pdf` or `bundle.zip!pdf`; '.' for the root of an upload.
+   */
+  source?: string;
   version: string | null;
   instructions: string | null;
   allowedTools: string | null;

@@ -48,8 +48,9 @@ describe('agent-skill folder', () => {
   });
 
   it('moves non-top-level fields into metadata, warning where the seed says they belong there', () => {
-    const m = one({ 'x/SKILL.md': skillMd('name: x\ndescription: y\nrole: main\nfoo: 1\ncompatibility: Node 20') });
-    expect(m.metadata).toEqual({ role: 'main', foo: 1, compatibility: 'Node 20' });
+    // an agent-apps skill (it delegates): role belongs in metadata
+    const m = one({ 'x/SKILL.md': skillMd('name: x\ndescription: y\nrole: main\nfoo: 1\ncompatibility: Node 20\nmetadata:\n  delegate: "inline://code,export default async () => 1"') });
+    expect(m.metadata).toMatchObject({ role: 'main', foo: 1, compatibility: 'Node 20' });
     expect(find(m, 'frontmatter/field-not-in-metadata')).toMatchObject({ path: '/role', line: 4 });
     expect(find(m, 'frontmatter/unknown-field')).toMatchObject({ path: '/foo' });
     expect(m.diagnostics.some((d) => d.message.includes('compatibility'))).toBe(false);
@@ -64,6 +65,7 @@ describe('agent-skill folder', () => {
   });
 
   it('validates metadata fields and annotations', () => {
+    // `$` annotations make it an agent-apps skill: its rules (role, tags) apply
     const m = one({ 'x/SKILL.md': skillMd('name: x\ndescription: y\nmetadata:\n  role: boss\n  visibility: public\n  tags: 5\n  $bogus: 1\n  config:\n    $inherit: true\n  version: "1.0"') });
     expect(codes(m).sort()).toEqual(['metadata/nested-annotation', 'metadata/role-invalid', 'metadata/tags-invalid', 'metadata/unknown-annotation', 'metadata/visibility-invalid', 'version/not-semver']);
     expect(m.version).toBeNull();

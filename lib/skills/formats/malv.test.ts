@@ -62,6 +62,6 @@ describe('malv tools.json', () => {
   it('folder name is the fallback skill name', () => {
     const m = one({ 'My App/tools.json': '[]' });
     expect(m.name).toBe('my-app');
-    expect(codes(m)).toContain('skill/name-invalid');
+    expect(codes(m)).toContain('malv/name-invalid');
   });
 });

@@ -1,5 +1,6 @@
 // malv app: a tools.json array (input_schema/output_schema/capabilities/tokens) with
-// TypeScript handlers `(input, capabilities)` under src/tools/.
+// TypeScript handlers `(input, capabilities)` under src/tools/. A tools.json that is an
+// MCP tool list (camelCase inputSchema) is read as that, under the same format id.
 
 import { LocatedParseError, parseJsonLocated } from '../located-json';
 import { isSemver, isValidSkillName, nameFromPath } from '../names';
@@ -21,7 +22,7 @@ export function readMalv(pkg: Pkg): SkillManifest {
           if (typeof pj.name === 'string') {
             const n = pj.name.replace(/^@[^/]+\//, '');
             if (isValidSkillName(n)) m.name = n;
-            else pkg.scope('package.json').warn('skill/name-invalid', `package name "${pj.name}" is not a valid skill name; using "${m.name}"`, '/name');
+            else pkg.scope('package.json').warn('malv/name-invalid', `package name "${pj.name}" is not a valid skill name; using "${m.name}"`, '/name');
           }
           if (typeof pj.description === 'string') m.description = pj.description.trim();
           if (typeof pj.version === 'string') {
@@ -34,10 +35,11 @@ export function readMalv(pkg: Pkg): SkillManifest {
       }
     }
   } else if (pkg.dirName !== null && !isValidSkillName(pkg.dirName)) {
-    pkg.scope('tools.json').warn('skill/name-invalid', `folder name "${pkg.dirName}" is not a valid skill name; using "${m.name}"`);
+    pkg.scope('tools.json').warn('malv/name-invalid', `folder name "${pkg.dirName}" is not a valid skill name; using "${m.name}"`);
   }
-  m.tools = readToolsJson(pkg, 'tools.json', 'malv');
+  // An MCP tool list (inputSchema) is read as one: no malv capabilities or handlers.
+  m.tools = readToolsJson(pkg, 'tools.json', 'malv', (d) => (m.metadata.toolsFormat = d), m.name);
   if (!m.description) m.description = readmeSummary(pkg) ?? (m.tools.length ? `Tools: ${m.tools.map((t) => t.name).join(', ')}` : '');
-  if (!m.description) pkg.scope('tools.json').warn('skill/description-missing', 'add a package.json description or a README.md to describe this app');
+  if (!m.description) pkg.scope('tools.json').warn('malv/description-missing', 'add a package.json description or a README.md to describe this app');
   return m;
 }

@@ -1,4 +1,4 @@
-import { findSignature, verifySignedText } from '../signature';
+import { findSignature, RYEOS_UNVERIFIED, verifySignedText } from '../signature';
 import { nameFromPath } from '../names';
 import { newManifest, type Pkg } from '../package';
 import type { SkillFormat, SkillSignature } from '../types';
@@ -17,6 +17,7 @@ export function verifyFileSignature(text: string, pkg: Pkg, rel: string): SkillS
     return null;
   }
   const sig = verifySignedText(text, pkg.opts.keyRing);
+  if (sig && sig.reason === RYEOS_UNVERIFIED) scope.warn('signature/dialect-unverified', `signature not checked: ${RYEOS_UNVERIFIED}`, undefined, found.signature.lineIndex + 1);
   if (sig && sig.verified === false) {
     const code = sig.reason?.startsWith('content hash') ? 'signature/hash-mismatch' : 'signature/invalid';
     scope.error(code, `signature does not verify: ${sig.reason}`, undefined, found.signature.lineIndex + 1);
