@@ -21,6 +21,9 @@ import { streamRunEvents } from '../lib/runs/stream-run-events';
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '50' }, turns: { type: 'string', default: '8' } } });
 const RUNS = Number(values.runs);
 const TURNS = Number(values.turns);
+// the benchmark's runs are one anonymous client's: let it have them all at once
+process.env.SKILLYARD_RUN_MAX_ACTIVE ??= String(RUNS);
+process.env.SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS ??= String(RUNS);
 
 function loopOverhead(): unknown {
   const child = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'bench/agent-loop.ts'], { encoding: 'utf8' });

@@ -8,7 +8,7 @@ import { checkToolCall } from './allowed-tools';
 import { runAgentCode } from './agent-code';
 import { DISCOVERY_TOOLS, resolveVisibleTools, skillDescribe, skillList } from './discovery';
 import { sleep } from './providers/http';
-import { AgentError, describeError } from './errors';
+import { AgentError, describeError, isAbortError } from './errors';
 import { buildInvokeTool, buildSystemPrompt, returnsReminder } from './prompt';
 import { runProviderLoop } from './provider-loop';
 import type { ModelProvider, Usage } from './providers/types';
@@ -272,6 +272,15 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunAgentResult> {
     emit({ type: 'agent-complete', result: out.result ?? null, finished, turns, steps });
     return result('completed', out.result ?? null, null);
   } catch (err) {
+    // the caller may stop the run because of a failure of its own (an abort reason with a
+    // code, e.g. its trace could not be stored): that is a failure, not a cancel
+    const reason = opts.signal?.aborted ? opts.signal.reason : undefined;
+    const stoppedByFailure = reason instanceof Error && typeof (reason as { code?: unknown }).code === 'string' && !isAbortError(reason);
+    if (stoppedByFailure) {
+      const error = describeError(reason);
+      emit({ type: 'agent-error', error, turns, steps });
+      return result('failed', null, error);
+    }
     const cancelled = signal.aborted || (err instanceof AgentError && err.code === 'agent/cancelled');
     const error = cancelled ? { code: 'agent/cancelled', message: 'run cancelled' } : describeError(err);
     emit({ type: 'agent-error', error, turns, steps });

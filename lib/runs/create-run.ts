@@ -1,5 +1,6 @@
 // Stores a new run and wakes a worker. The creator gets a control token (shown once)
 // that lets them cancel it and, in manual mode, write its turns, even without an account.
+// A principal (run-principal.ts) may hold only so many queued or running runs at once.
 import crypto from 'node:crypto';
 import type { Db } from '../db/client';
 import { RunConfigSchema, type RunConfigInput } from './run-config';
@@ -7,13 +8,29 @@ import { runEventBus } from './run-event-bus';
 import { parseSkillRef } from '../registry/load-skill-version';
 import { AppError } from '../errors';
 import { availableProviders } from './server-providers';
+import { runLimits } from './run-limits';
+import { ANONYMOUS_PREFIX, anonymousPrincipal, userPrincipal } from './run-principal';
+import { assertJsonDepth } from './storable-json';
+import { RunError } from './run-errors';
 
 export const hashControlToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
 export async function createRun(
   db: Db,
-  input: { config: RunConfigInput | Record<string, unknown>; userId: string | null; forkedFromId?: string | null },
+  input: {
+    config: RunConfigInput | Record<string, unknown>;
+    userId: string | null;
+    /** see run-principal.ts; defaults to the user, or one shared anonymous principal */
+    principal?: string;
+    forkedFromId?: string | null;
+  },
 ): Promise<{ id: string; controlToken: string }> {
+  try {
+    assertJsonDepth(input.config, 'the run configuration');
+  } catch (err) {
+    if (err instanceof RunError) throw new AppError('input/too-deep', err.message, 400);
+    throw err;
+  }
   const config = RunConfigSchema.parse(input.config);
   config.skills.forEach(parseSkillRef); // a clear error for a malformed ref before anything is stored
   if (!availableProviders().includes(config.provider)) {
@@ -22,16 +39,45 @@ export async function createRun(
   if (config.visibility === 'private' && !input.userId) {
     throw new AppError('input/private-needs-account', 'Only signed-in users can make private runs.');
   }
+  const principal = input.userId ? userPrincipal(input.userId) : (input.principal ?? anonymousPrincipal(null));
   const controlToken = `syr_${crypto.randomBytes(24).toString('base64url')}`;
-  const run = await db.run.create({
-    data: {
-      userId: input.userId,
-      visibility: config.visibility,
-      config: config as object,
-      forkedFromId: input.forkedFromId ?? null,
-      controlHash: hashControlToken(controlToken),
-    },
-    select: { id: true },
+  const limits = runLimits();
+  const run = await db.$transaction(async (tx) => {
+    // one creator at a time per principal (and for all anonymous ones), so two requests
+    // racing cannot both pass the count
+    const anonymous = principal.startsWith(ANONYMOUS_PREFIX);
+    if (anonymous) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('skillyard-runs:anonymous'))`;
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`skillyard-runs:${principal}`}))`;
+    const active = { status: { in: ['queued' as const, 'running' as const] } };
+    const mine = await tx.run.count({ where: { principal, ...active } });
+    if (mine >= limits.maxActivePerPrincipal) {
+      throw new AppError(
+        'run/too-many-active',
+        `You have ${mine} runs queued or running, the most one ${anonymous ? 'visitor' : 'account'} may have (SKILLYARD_RUN_MAX_ACTIVE=${limits.maxActivePerPrincipal}). Wait for one to end or cancel one.`,
+        429,
+      );
+    }
+    if (anonymous) {
+      const all = await tx.run.count({ where: { principal: { startsWith: ANONYMOUS_PREFIX }, ...active } });
+      if (all >= limits.maxActiveAnonymous) {
+        throw new AppError(
+          'run/too-many-active',
+          `Anonymous visitors have ${all} runs queued or running, the most this server allows (SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS). Sign in, or try again later.`,
+          429,
+        );
+      }
+    }
+    return tx.run.create({
+      data: {
+        userId: input.userId,
+        principal,
+        visibility: config.visibility,
+        config: config as object,
+        forkedFromId: input.forkedFromId ?? null,
+        controlHash: hashControlToken(controlToken),
+      },
+      select: { id: true },
+    });
   });
   runEventBus().announceQueued();
   return { id: run.id, controlToken };

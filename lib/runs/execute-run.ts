@@ -1,15 +1,32 @@
 // Runs one claimed run to its end: loads its skills for its owner, builds the kernel and
-// the provider, drives the agent, and records every trace event and the outcome.
+// the provider, drives the agent, and records every trace event and the outcome. The
+// outcome is written only while this worker still holds the run (run-queue.ts); a run
+// whose event log failed ends `failed` with that error, never `succeeded`.
 import { createProvider, runAgent, type AgentTool, type AgentToolHost, type ProviderConfig } from '../agent';
 import { createToolManager, type LoadedSkill } from '../runtime';
 import { loadSkillVersion, parseSkillRef } from '../registry/load-skill-version';
 import type { ServerContext } from '../server';
-import type { RunConfig } from './run-config';
-import { openRunEventLog, type RunEventLog } from './run-event-log';
+import { openRunEventLog, type RunEventLog, type RunFailure } from './run-event-log';
 import { runEventBus } from './run-event-bus';
+import { RunError } from './run-errors';
+import { finishClaimedRun, type ClaimedRun, type RunOutcome } from './run-queue';
+import type { RunSlot } from './run-slots';
+import { errorContext, runsLog } from './runs-log';
 import { modelConfig } from './server-providers';
+import { toStorableJson } from './storable-json';
 
-export type ClaimedRun = { id: string; userId: string | null; config: RunConfig };
+export type { ClaimedRun } from './run-queue';
+
+export type ExecuteContext = {
+  workerId: string;
+  /** aborted on cancel, worker stop, or when the worker lost the run (the reason says which) */
+  signal: AbortSignal;
+  /** this run's execution slot: given back while the run waits for a person */
+  slot: RunSlot;
+  inputTimeoutMs: number;
+  /** called while the run waits for input (true) and when it resumes (false) */
+  onWaiting?: (waiting: boolean) => void;
+};
 
 function agentToolHost(skills: LoadedSkill[], manager: ReturnType<typeof createToolManager>): AgentToolHost {
   return {
@@ -25,38 +42,66 @@ function agentToolHost(skills: LoadedSkill[], manager: ReturnType<typeof createT
   };
 }
 
-function providerConfig(run: ClaimedRun, log: RunEventLog, signal: AbortSignal): ProviderConfig {
+/** Waits for the person's next turn without holding a slot, up to the input deadline. */
+function waitForTurn(run: ClaimedRun, ctx: ExecuteContext, log: RunEventLog, turnNumber: number) {
+  const deadline = Date.now() + ctx.inputTimeoutMs;
+  log.append('awaiting-input', { turnNumber, deadline: new Date(deadline).toISOString(), timestamp: Date.now() });
+  ctx.slot.release();
+  ctx.onWaiting?.(true);
+  return new Promise<{ text?: string; code?: string } | string | null>((resolve, reject) => {
+    const done = () => {
+      off();
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', onAbort);
+      ctx.onWaiting?.(false);
+    };
+    const off = runEventBus().onControl(run.id, (control) => {
+      if (control.kind !== 'manual-turn') return;
+      done();
+      // the run executes again: it needs a slot (and waits for one) before going on
+      ctx.slot.acquire(ctx.signal).then(() => resolve(control.turn), reject);
+    });
+    const timer = setTimeout(() => {
+      done();
+      reject(new RunError('run/input-timeout', `No turn arrived within ${Math.round(ctx.inputTimeoutMs / 1000)} s (SKILLYARD_RUN_INPUT_TIMEOUT_SECONDS); the run stopped waiting.`));
+    }, ctx.inputTimeoutMs);
+    const onAbort = () => {
+      done();
+      reject(ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('cancelled'));
+    };
+    if (ctx.signal.aborted) return onAbort();
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function providerConfig(run: ClaimedRun, ctx: ExecuteContext, log: RunEventLog): ProviderConfig {
   const { config } = run;
   if (config.provider === 'scripted') return { provider: 'scripted', turns: config.script ?? [] };
   if (config.provider === 'manual') {
-    return {
-      provider: 'manual',
-      nextTurn: ({ turnNumber }) =>
-        new Promise((resolve, reject) => {
-          log.append('awaiting-input', { turnNumber, timestamp: Date.now() });
-          const off = runEventBus().onControl(run.id, (control) => {
-            if (control.kind !== 'manual-turn') return;
-            off();
-            resolve(control.turn);
-          });
-          signal.addEventListener('abort', () => {
-            off();
-            reject(new Error('cancelled'));
-          });
-        }),
-    };
+    return { provider: 'manual', nextTurn: ({ turnNumber }) => waitForTurn(run, ctx, log, turnNumber) };
   }
   const server = modelConfig(config.provider);
   if (!server) throw new Error(`the ${config.provider} provider is not configured on this server`);
   return { provider: config.provider, model: config.model || server.model, apiKey: server.apiKey, baseUrl: server.baseUrl };
 }
 
-export async function executeRun(server: ServerContext, run: ClaimedRun, signal: AbortSignal): Promise<void> {
+const describe = (err: unknown): RunFailure => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return { code: typeof code === 'string' ? code : 'run/failed', message: err instanceof Error ? err.message : String(err) };
+};
+
+export async function executeRun(server: ServerContext, run: ClaimedRun, ctx: ExecuteContext): Promise<void> {
   const { db } = server;
-  const log = await openRunEventLog(db, run.id);
-  let status: 'succeeded' | 'failed' | 'cancelled' = 'failed';
-  let result: unknown = null;
-  let error: { code: string; message: string } | null = null;
+  // the run stops when the worker aborts it or when its log cannot store an event
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(ctx.signal.reason);
+  if (ctx.signal.aborted) controller.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', onOuterAbort, { once: true });
+  const log = await openRunEventLog(db, run.id, {
+    onFailure: (f) => controller.abort(new RunError(f.code as RunError['code'], f.message)),
+  });
+  const runCtx: ExecuteContext = { ...ctx, signal: controller.signal };
+  const outcome: RunOutcome = { status: 'failed', result: null, error: null };
   try {
     const viewer = run.userId ? { userId: run.userId } : null;
     const skills = await Promise.all(run.config.skills.map((ref) => loadSkillVersion(db, parseSkillRef(ref), viewer)));
@@ -69,29 +114,57 @@ export async function executeRun(server: ServerContext, run: ClaimedRun, signal:
       // the kernel checks the run's allowed-tools too, not only the agent's policy
       allowedTools: run.config.allowedTools || null,
     });
-    const outcome = await runAgent({
+    const agent = await runAgent({
       runId: run.id,
       task: run.config.task,
-      provider: createProvider(providerConfig(run, log, signal)),
+      provider: createProvider(providerConfig(run, runCtx, log)),
       tools: agentToolHost(skills, manager),
       sandbox: server.sandbox,
       allowedTools: run.config.allowedTools || null,
       maxTurns: run.config.maxTurns,
       maxSteps: run.config.maxSteps,
-      signal,
+      signal: controller.signal,
       onEvent: ({ type, ...data }) => log.append(type, data),
     });
-    status = outcome.status === 'completed' ? 'succeeded' : outcome.status;
-    result = outcome.result ?? null;
-    error = outcome.error;
+    outcome.status = agent.status === 'completed' ? 'succeeded' : agent.status;
+    outcome.result = agent.result ?? null;
+    outcome.error = agent.error;
   } catch (err) {
-    error = { code: 'run/failed', message: err instanceof Error ? err.message : String(err) };
-    log.append('agent-error', { error, timestamp: Date.now() });
+    outcome.error = describe(err);
+    log.append('agent-error', { error: outcome.error, timestamp: Date.now() });
+  } finally {
+    ctx.signal.removeEventListener('abort', onOuterAbort);
   }
-  log.append('run-end', { status, timestamp: Date.now() });
-  await log.flush().catch((err) => console.error(`[runs] could not store events of ${run.id}:`, err));
-  await db.run.update({
-    where: { id: run.id },
-    data: { status, result: result === undefined ? undefined : (result as object), error: error ?? undefined, finishedAt: new Date(), lockedBy: null },
+  // an event the log could not store fails the run, whatever the agent said
+  const logFailure = log.failure();
+  if (logFailure && outcome.status !== 'failed') {
+    if (outcome.status === 'succeeded') log.append('agent-error', { error: logFailure, timestamp: Date.now() });
+    Object.assign(outcome, { status: 'failed', result: null, error: logFailure });
+  } else if (logFailure && outcome.error?.code !== logFailure.code) {
+    outcome.error = logFailure;
+  }
+  if (outcome.result !== null) {
+    try {
+      outcome.result = toStorableJson(outcome.result, 'the run result');
+    } catch (err) {
+      Object.assign(outcome, { status: 'failed', result: null, error: describe(err) });
+      log.append('agent-error', { error: outcome.error, timestamp: Date.now() });
+    }
+  }
+  log.append('run-end', { status: outcome.status, ...(outcome.error ? { error: outcome.error } : {}), timestamp: Date.now() });
+  await log.flush();
+  if (log.stopped() && log.failure()?.code === 'run/lock-lost') {
+    runsLog.warn('run taken over by another worker', { runId: run.id, workerId: ctx.workerId });
+    return;
+  }
+  const held = await finishClaimedRun(db, run.id, ctx.workerId, outcome).catch(async (err) => {
+    // the update itself was refused: record a failure rather than leave the run running
+    runsLog.error('final update failed', { runId: run.id, workerId: ctx.workerId, ...errorContext(err) });
+    return finishClaimedRun(db, run.id, ctx.workerId, {
+      status: 'failed',
+      result: null,
+      error: { code: 'run/unstorable', message: 'The run ended but its outcome could not be stored.' },
+    });
   });
+  if (!held) runsLog.warn('final update skipped: the run is not ours any more', { runId: run.id, workerId: ctx.workerId, status: outcome.status, reason: 'lock-lost' });
 }

@@ -3,6 +3,8 @@
 // the database (which always has it before it is announced).
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
+import { errorContext, runsLog } from './runs-log';
+import { workerHealth } from './worker-health';
 
 export type StoredRunEvent = { seq: number; type: string; data: Record<string, unknown>; createdAt: string };
 
@@ -34,13 +36,16 @@ class RunEventBus {
     this.connecting ??= (async () => {
       this.closed = false;
       this.notifier = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-      this.notifier.on('error', () => {}); // an idle client dropping is not a failure
+      // an idle client dropping is not a failure of any request, but it is worth a line
+      this.notifier.on('error', (err) => runsLog.warn('notify connection dropped', errorContext(err)));
       await this.listen(databaseUrl);
     })();
     return this.connecting;
   }
 
   private closed = false;
+  private notifyFailures = 0;
+  private lastNotifyLog = 0;
 
   /** LISTENs on a connection of its own, and reconnects when that connection drops. */
   private async listen(databaseUrl: string): Promise<void> {
@@ -48,14 +53,23 @@ class RunEventBus {
     const retry = () => {
       if (this.closed || this.listener !== client) return;
       this.listener = null;
-      client.end().catch(() => {});
-      console.warn('[runs] the LISTEN connection dropped; reconnecting');
+      client.end().catch((err) => runsLog.warn('closing the LISTEN connection failed', errorContext(err)));
+      runsLog.warn('LISTEN connection dropped; reconnecting', { reconnectInMs: 1_000 });
       setTimeout(() => !this.closed && this.listen(databaseUrl).catch(retryLater), 1_000).unref();
     };
-    const retryLater = () => setTimeout(() => !this.closed && this.listen(databaseUrl).catch(retryLater), 5_000).unref();
+    const retryLater = (err: unknown) => {
+      workerHealth.failed('listen', err, { reconnectInMs: 5_000 });
+      setTimeout(() => !this.closed && this.listen(databaseUrl).catch(retryLater), 5_000).unref();
+    };
     client.on('notification', (n) => {
       if (n.channel !== CHANNEL || !n.payload) return;
-      const msg = JSON.parse(n.payload) as Message;
+      let msg: Message;
+      try {
+        msg = JSON.parse(n.payload) as Message;
+      } catch (err) {
+        runsLog.error('unreadable notification', { bytes: n.payload.length, ...errorContext(err) });
+        return;
+      }
       if (msg.origin === ORIGIN) return;
       this.deliver(msg);
     });
@@ -64,6 +78,7 @@ class RunEventBus {
     await client.connect();
     await client.query(`LISTEN ${CHANNEL}`);
     this.listener = client;
+    workerHealth.ok('listen');
   }
 
   private deliver(msg: Message) {
@@ -74,7 +89,20 @@ class RunEventBus {
 
   private notify(msg: Message) {
     if (!this.notifier) return;
-    this.notifier.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(msg)]).catch(() => {});
+    this.notifier.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(msg)]).catch((err) => {
+      // other instances miss this message until they poll (events: their next catch-up;
+      // queued runs: the 2 s poll; control: the run's own checks), so it must be seen
+      this.notifyFailures++;
+      const now = Date.now();
+      if (now - this.lastNotifyLog >= 5_000) {
+        // one line per 5 s at most: an outage would otherwise log once per event
+        workerHealth.failed('notify', err, { kind: msg.kind, failuresSinceLastLine: this.notifyFailures });
+        this.lastNotifyLog = now;
+        this.notifyFailures = 0;
+      }
+    }).then((res) => {
+      if (res && this.notifyFailures === 0) workerHealth.ok('notify');
+    });
   }
 
   /** Delivers an event to this process's subscribers at once (it may not be stored yet). */
@@ -125,8 +153,8 @@ class RunEventBus {
     this.closed = true;
     const listener = this.listener;
     this.listener = null;
-    await listener?.end().catch(() => {});
-    await this.notifier?.end().catch(() => {});
+    await listener?.end().catch((err) => runsLog.warn('closing the LISTEN connection failed', errorContext(err)));
+    await this.notifier?.end().catch((err) => runsLog.warn('closing the notify pool failed', errorContext(err)));
     this.listener = null;
     this.notifier = null;
     this.connecting = null;

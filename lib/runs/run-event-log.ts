@@ -2,57 +2,172 @@
 // this process's subscribers at once; storage follows in batches (one insert for all
 // events waiting), and other app instances are told only after their batch is stored,
 // so what they read from the database never has a gap.
+//
+// Nothing is dropped silently and `seq` never has a gap: an event whose data cannot be
+// stored (too deep, a cycle; NULs and lone surrogates are escaped, not refused) is
+// replaced at its seq by a `log-error` event, and the log reports a failure that the
+// run must end with (`onFailure`, `failure()`). When the database refuses a batch, its
+// events are stored one by one with the same stand-in for any it refuses; when it
+// refuses even that, or another worker has written this run's events (it took the run
+// over), the log stops storing anything further.
 import type { Db } from '../db/client';
 import { runEventBus, type StoredRunEvent } from './run-event-bus';
+import { RunError, isUniqueViolation } from './run-errors';
+import { storableString, toStorableJson } from './storable-json';
+import { errorContext, runsLog } from './runs-log';
+
+export type RunFailure = { code: string; message: string };
 
 export type RunEventLog = {
   append(type: string, data: Record<string, unknown>): void;
-  /** resolves when everything appended so far is stored */
+  /** resolves when everything appended so far is stored (or the log stopped) */
   flush(): Promise<void>;
+  /** the first reason the run must fail because of its log, if any */
+  failure(): RunFailure | null;
+  /** true once the log stopped storing (database down, or the run taken over) */
+  stopped(): boolean;
 };
 
 // Trace events may carry large tool results; the stored copy is capped.
-const MAX_EVENT_BYTES = 256 * 1024;
+export const MAX_EVENT_BYTES = 256 * 1024;
 
-function capped(data: Record<string, unknown>): Record<string, unknown> {
-  const json = JSON.stringify(data);
-  if (json.length <= MAX_EVENT_BYTES) return JSON.parse(json);
-  return { truncated: true, bytes: json.length, preview: json.slice(0, 2000) };
+/** The stored form of an event's data: JSON-safe, depth-checked per field, capped. */
+export function storableEventData(type: string, data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    const copy = toStorableJson(value, `the "${key}" of a ${type} event`);
+    if (copy !== undefined) out[storableString(key)] = copy;
+  }
+  const json = JSON.stringify(out);
+  if (json.length <= MAX_EVENT_BYTES) return out;
+  return { truncated: true, bytes: json.length, preview: storableString(json.slice(0, 2000)) };
 }
 
-export async function openRunEventLog(db: Db, runId: string): Promise<RunEventLog> {
+function standIn(type: string, error: RunFailure): Record<string, unknown> {
+  return { originalType: storableString(type).slice(0, 100), error, timestamp: Date.now() };
+}
+
+export async function openRunEventLog(
+  db: Db,
+  runId: string,
+  opts: { onFailure?: (failure: RunFailure) => void } = {},
+): Promise<RunEventLog> {
   const last = await db.runEvent.findFirst({ where: { runId }, orderBy: { seq: 'desc' }, select: { seq: true } });
   let seq = last?.seq ?? 0;
   let waiting: StoredRunEvent[] = [];
   let writing: Promise<void> | null = null;
-  let failure: unknown = null;
+  let failure: RunFailure | null = null;
+  let stopped = false;
+
+  const fail = (f: RunFailure) => {
+    if (failure) return;
+    failure = f;
+    runsLog.error('run event log failure', { runId, code: f.code, message: f.message.slice(0, 300) });
+    try {
+      opts.onFailure?.(f);
+    } catch (err) {
+      runsLog.error('run event log failure handler threw', { runId, ...errorContext(err) });
+    }
+  };
+  const stop = (f: RunFailure) => {
+    stopped = true;
+    waiting = [];
+    fail(f);
+  };
+  const takenOver = (): RunFailure => ({
+    code: 'run/lock-lost',
+    message: 'Another worker took this run over (its heartbeat was missed); this worker stopped writing to it.',
+  });
+
+  const toRow = (e: StoredRunEvent) => ({ runId, seq: e.seq, type: e.type, data: e.data as object, createdAt: new Date(e.createdAt) });
+
+  /** Stores a refused batch one event at a time; false when the log had to stop. */
+  async function storeOneByOne(batch: StoredRunEvent[]): Promise<boolean> {
+    for (const event of batch) {
+      try {
+        await db.runEvent.create({ data: toRow(event) });
+        continue;
+      } catch (err) {
+        if (isUniqueViolation(err)) return stop(takenOver()), false;
+        const f = { code: 'run/event-log-failed', message: `The ${event.type} event (#${event.seq}) could not be stored.` };
+        runsLog.error('event refused by the database', { runId, seq: event.seq, type: event.type, ...errorContext(err) });
+        try {
+          await db.runEvent.create({ data: toRow({ ...event, type: 'log-error', data: standIn(event.type, f) }) });
+          fail(f);
+        } catch (err2) {
+          runsLog.error('run event log stopped', { runId, seq: event.seq, ...errorContext(err2) });
+          return stop({ code: 'run/event-log-failed', message: 'The run could not store its events (database error).' }), false;
+        }
+      }
+    }
+    return true;
+  }
 
   async function writeLoop() {
-    while (waiting.length > 0 && !failure) {
+    while (waiting.length > 0 && !stopped) {
       const batch = waiting;
       waiting = [];
+      let stored = true;
       try {
-        await db.runEvent.createMany({
-          data: batch.map((e) => ({ runId, seq: e.seq, type: e.type, data: e.data as object, createdAt: new Date(e.createdAt) })),
-        });
-        runEventBus().announceStored(runId, batch[batch.length - 1].seq);
+        await db.runEvent.createMany({ data: batch.map(toRow) });
       } catch (err) {
-        failure = err;
+        if (isUniqueViolation(err)) {
+          stop(takenOver());
+          stored = false;
+        } else {
+          runsLog.warn('event batch refused; storing one by one', { runId, from: batch[0].seq, to: batch.at(-1)!.seq, ...errorContext(err) });
+          stored = await storeOneByOne(batch);
+        }
       }
+      if (stored) runEventBus().announceStored(runId, batch[batch.length - 1].seq);
     }
     writing = null;
   }
 
   return {
     append(type, data) {
-      const event: StoredRunEvent = { seq: ++seq, type, data: capped(data), createdAt: new Date().toISOString() };
+      if (stopped) return;
+      let event: StoredRunEvent;
+      try {
+        event = { seq: seq + 1, type, data: storableEventData(type, data), createdAt: new Date().toISOString() };
+      } catch (err) {
+        const f =
+          err instanceof RunError
+            ? { code: err.code, message: err.message }
+            : { code: 'run/unstorable', message: `A ${type} event could not be stored: ${(err as Error).message}` };
+        event = { seq: seq + 1, type: 'log-error', data: standIn(type, f), createdAt: new Date().toISOString() };
+        fail(f);
+      }
+      seq = event.seq;
       runEventBus().publishLocal(runId, event);
       waiting.push(event);
       writing ??= writeLoop();
     },
     async flush() {
       while (writing) await writing;
-      if (failure) throw failure;
     },
+    failure: () => failure,
+    stopped: () => stopped,
   };
+}
+
+/**
+ * Appends events to a run whose log is not open here (a run failed by another worker's
+ * stale check, or after its executor died): reads the last seq and inserts after it,
+ * again if a late write of the old holder took that seq.
+ */
+export async function appendEventsOnce(db: Db, runId: string, events: Array<{ type: string; data: Record<string, unknown> }>) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const last = await db.runEvent.findFirst({ where: { runId }, orderBy: { seq: 'desc' }, select: { seq: true } });
+    const from = (last?.seq ?? 0) + 1;
+    const rows = events.map((e, i) => ({ runId, seq: from + i, type: e.type, data: storableEventData(e.type, e.data) as object }));
+    try {
+      await db.runEvent.createMany({ data: rows });
+      runEventBus().announceStored(runId, from + rows.length - 1);
+      return;
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+    }
+  }
+  throw new RunError('run/event-log-failed', `Could not append the closing events of run ${runId}.`);
 }

@@ -1,105 +1,160 @@
-// The Postgres-backed job queue's worker: claims queued runs with FOR UPDATE SKIP LOCKED
-// (so several app instances can share the work), runs up to `concurrency` at once, keeps
-// a heartbeat, and fails runs whose worker vanished. Runs in the web server's process by
-// default (instrumentation.ts).
+// The Postgres-backed job queue's worker: claims queued runs fairly between principals
+// (run-queue.ts; several app instances can share the work), executes up to
+// `concurrency` at once (a run waiting for a person's turn gives its slot back), keeps
+// a heartbeat on its claims, and fails runs whose worker vanished. Runs in the web
+// server's process by default (instrumentation.ts). Every failure of its own is logged
+// (lib/log) and shows in /api/health (worker-health.ts).
 import crypto from 'node:crypto';
 import type { ServerContext } from '../server';
-import type { RunConfig } from './run-config';
 import { executeRun } from './execute-run';
 import { runEventBus } from './run-event-bus';
-import { openRunEventLog } from './run-event-log';
+import { RunError } from './run-errors';
+import { runLimits } from './run-limits';
+import { claimNextRun, failClaimedRun, failStaleRuns, renewClaims } from './run-queue';
+import { RunSlots } from './run-slots';
+import { errorContext, runsLog } from './runs-log';
+import { workerHealth } from './worker-health';
 
-const HEARTBEAT_MS = 10_000;
-const STALE_AFTER_SECONDS = 45;
-const POLL_MS = 2_000;
+export type RunWorkerOptions = {
+  /** runs executing at once (waiting runs excluded); default SKILLYARD_RUN_CONCURRENCY */
+  concurrency?: number;
+  heartbeatMs?: number;
+  /** a run whose claim was not renewed for this long is failed as `run/worker-lost` */
+  staleAfterSeconds?: number;
+  pollMs?: number;
+  /** default SKILLYARD_RUN_INPUT_TIMEOUT_SECONDS */
+  inputTimeoutMs?: number;
+};
 
-export type RunWorker = { stop(): Promise<void>; active(): number };
+export type RunWorker = {
+  id: string;
+  stop(): Promise<void>;
+  /** runs this worker holds (executing or waiting for input) */
+  active(): number;
+  /** runs holding an execution slot */
+  executing(): number;
+  waitingForInput(): number;
+  /** runs the heartbeat once now (tests) */
+  heartbeat(): Promise<void>;
+};
 
-export function startRunWorker(server: ServerContext, opts: { concurrency?: number } = {}): RunWorker {
+export function startRunWorker(server: ServerContext, opts: RunWorkerOptions = {}): RunWorker {
   const { db } = server;
   const workerId = `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
-  const concurrency = opts.concurrency ?? Number(process.env.SKILLYARD_RUN_CONCURRENCY ?? 16);
+  const limits = runLimits();
+  const concurrency = opts.concurrency ?? limits.concurrency;
+  const heartbeatMs = opts.heartbeatMs ?? 10_000;
+  const staleAfterSeconds = opts.staleAfterSeconds ?? 45;
+  const inputTimeoutMs = opts.inputTimeoutMs ?? limits.inputTimeoutMs;
   const running = new Map<string, AbortController>();
+  const waiting = new Set<string>();
   const finished = new Set<Promise<void>>();
   let stopped = false;
   let claiming = false;
-
-  async function claim(): Promise<{ id: string; userId: string | null; config: RunConfig } | null> {
-    const rows = await db.$queryRaw<Array<{ id: string; userId: string | null; config: RunConfig }>>`
-      UPDATE "Run" SET status = 'running', "lockedBy" = ${workerId}, "lockedAt" = now(),
-             "startedAt" = COALESCE("startedAt", now()), attempts = attempts + 1
-      WHERE id = (
-        SELECT id FROM "Run" WHERE status = 'queued' AND "cancelRequested" = false
-        ORDER BY "createdAt" LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, "userId", config`;
-    return rows[0] ?? null;
-  }
-
-  async function failStaleRuns() {
-    const stale = await db.$queryRaw<Array<{ id: string }>>`
-      UPDATE "Run" SET status = 'failed', "finishedAt" = now(), "lockedBy" = NULL,
-             error = '{"code":"run/worker-lost","message":"The worker running this run stopped."}'::jsonb
-      WHERE status = 'running' AND "lockedAt" < now() - make_interval(secs => ${STALE_AFTER_SECONDS})
-      RETURNING id`;
-    for (const { id } of stale) {
-      const log = await openRunEventLog(db, id);
-      log.append('agent-error', { error: { code: 'run/worker-lost', message: 'The worker running this run stopped.' }, timestamp: Date.now() });
-      log.append('run-end', { status: 'failed', timestamp: Date.now() });
-      await log.flush();
-    }
-  }
+  let again = false;
+  const slots = new RunSlots(concurrency, () => void fill());
 
   async function fill() {
-    if (claiming || stopped) return;
+    if (stopped) return;
+    if (claiming) {
+      again = true;
+      return;
+    }
     claiming = true;
     try {
-      while (!stopped && running.size < concurrency) {
-        const run = await claim();
-        if (!run) break;
-        const controller = new AbortController();
-        running.set(run.id, controller);
-        const offControl = runEventBus().onControl(run.id, (c) => c.kind === 'cancel' && controller.abort());
-        const done = executeRun(server, run, controller.signal)
-          .catch((err) => console.error(`[runs] run ${run.id} crashed:`, err))
-          .finally(() => {
-            offControl();
-            running.delete(run.id);
-            finished.delete(done);
-            void fill();
-          });
-        finished.add(done);
-      }
+      do {
+        again = false;
+        while (!stopped) {
+          const slot = slots.tryTake();
+          if (!slot) break;
+          let run;
+          try {
+            run = await claimNextRun(db, workerId);
+          } finally {
+            if (!run) slot.end();
+          }
+          if (!run) break;
+          const claimed = run;
+          const controller = new AbortController();
+          running.set(claimed.id, controller);
+          const offControl = runEventBus().onControl(claimed.id, (c) => c.kind === 'cancel' && controller.abort());
+          const done = executeRun(server, claimed, {
+            workerId,
+            signal: controller.signal,
+            slot,
+            inputTimeoutMs,
+            onWaiting: (w) => (w ? waiting.add(claimed.id) : waiting.delete(claimed.id)),
+          })
+            .catch(async (err) => {
+              // the executor died without recording an end: the run must not stay running
+              runsLog.error('run crashed', { runId: claimed.id, workerId, ...errorContext(err) });
+              const error = { code: 'run/crashed', message: 'The run stopped because of an internal error.' };
+              await failClaimedRun(db, claimed.id, workerId, error).catch((err2) =>
+                runsLog.error('run crash not recorded', { runId: claimed.id, workerId, ...errorContext(err2) }),
+              );
+            })
+            .finally(() => {
+              offControl();
+              running.delete(claimed.id);
+              waiting.delete(claimed.id);
+              finished.delete(done);
+              slot.end();
+            });
+          finished.add(done);
+        }
+      } while (again && !stopped);
     } catch (err) {
-      if (!stopped) console.error('[runs] claiming failed:', (err as Error).message);
+      if (!stopped) runsLog.error('claiming failed', { workerId, ...errorContext(err) });
     } finally {
       claiming = false;
     }
   }
 
-  const offQueued = runEventBus().onQueued(() => void fill());
-  const poll = setInterval(() => void fill(), POLL_MS);
-  const heartbeat = setInterval(() => {
-    if (running.size) {
-      void db.run
-        .updateMany({ where: { id: { in: [...running.keys()] }, lockedBy: workerId }, data: { lockedAt: new Date() } })
-        .catch(() => {});
+  async function heartbeat() {
+    try {
+      const lost = await renewClaims(db, workerId, [...running.keys()]);
+      workerHealth.ok('heartbeat');
+      for (const id of lost) {
+        // another worker failed it after a missed heartbeat, or it ended elsewhere: stop
+        // here without touching its status or trace
+        runsLog.warn('claim lost', { runId: id, workerId });
+        running.get(id)?.abort(new RunError('run/lock-lost', 'Another worker took this run over.'));
+      }
+    } catch (err) {
+      workerHealth.failed('heartbeat', err, { workerId, running: running.size });
     }
-    void failStaleRuns().catch(() => {});
-  }, HEARTBEAT_MS);
+    try {
+      const failed = await failStaleRuns(db, staleAfterSeconds);
+      workerHealth.ok('staleCheck');
+      for (const id of failed) runsLog.warn('stale run failed', { runId: id, workerId, staleAfterSeconds });
+    } catch (err) {
+      workerHealth.failed('staleCheck', err, { workerId });
+    }
+  }
+
+  workerHealth.started({ id: workerId, concurrency, executing: () => running.size - waiting.size, waiting: () => waiting.size });
+  const offQueued = runEventBus().onQueued(() => void fill());
+  const poll = setInterval(() => void fill(), opts.pollMs ?? 2_000);
+  const beat = setInterval(() => void heartbeat(), heartbeatMs);
   poll.unref();
-  heartbeat.unref();
-  void failStaleRuns().catch(() => {});
+  beat.unref();
+  void heartbeat();
   void fill();
 
   return {
+    id: workerId,
     active: () => running.size,
+    executing: () => running.size - waiting.size,
+    waitingForInput: () => waiting.size,
+    heartbeat,
     async stop() {
       stopped = true;
       offQueued();
       clearInterval(poll);
-      clearInterval(heartbeat);
+      clearInterval(beat);
       for (const c of running.values()) c.abort();
       await Promise.allSettled([...finished]);
+      workerHealth.stopped(workerId);
     },
   };
 }

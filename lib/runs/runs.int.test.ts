@@ -9,6 +9,11 @@ import { listRunEvents } from './list-run-events';
 import { runEventBus } from './run-event-bus';
 import { startRunWorker, type RunWorker } from './run-worker';
 import { streamRunEvents } from './stream-run-events';
+import { readSse } from './testing/read-sse';
+
+// this file's runs are all anonymous and share the test database with other files
+process.env.SKILLYARD_RUN_MAX_ACTIVE = '1000';
+process.env.SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS = '1000';
 
 let worker: RunWorker;
 let server: ServerContext;
@@ -41,15 +46,7 @@ async function waitForEnd(id: string, timeoutMs = 20_000) {
 }
 
 async function readStream(id: string, after: number): Promise<Array<{ id: number; data: Record<string, unknown> }>> {
-  const stream = streamRunEvents(testDb(), id, after, new AbortController().signal);
-  const text = await new Response(stream).text();
-  return text
-    .split('\n\n')
-    .filter((block) => block.startsWith('id: '))
-    .map((block) => {
-      const [idLine, dataLine] = block.split('\n');
-      return { id: Number(idLine.slice(4)), data: JSON.parse(dataLine.slice(6)) };
-    });
+  return (await readSse(streamRunEvents(testDb(), id, after, new AbortController().signal))).events;
 }
 
 describe('playground runs', () => {

@@ -1,47 +1,85 @@
 // Server-Sent Events for one run: every stored event after `afterSeq` (the client's
 // Last-Event-ID), then live ones, each with `id: <seq>`, never a gap or a repeat; an
 // `end` event when the run is over. A finished run simply replays from storage.
+// Every resource (the bus subscription, the heartbeat timer, the abort listener) is
+// released once, whichever way the stream ends: run over, client gone, or a failure to
+// read storage (the stream then errors, and the failure is logged).
 import type { Db } from '../db/client';
 import { listRunEvents } from './list-run-events';
+import { MAX_SEQ } from './parse-after-seq';
 import { runEventBus, type StoredRunEvent } from './run-event-bus';
+import { errorContext, runsLog } from './runs-log';
+import { END_FRAME, HEARTBEAT_FRAME, eventFrame } from './sse-frame';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
-const HEARTBEAT_MS = 15_000;
-const encoder = new TextEncoder();
+export const HEARTBEAT_MS = 15_000;
 
-function frame(event: StoredRunEvent): Uint8Array {
-  // the run's seq wins over the agent's own `seq` inside the data (they differ once the run adds events)
-  const payload = JSON.stringify({ ...event.data, seq: event.seq, type: event.type, createdAt: event.createdAt });
-  return encoder.encode(`id: ${event.seq}\ndata: ${payload}\n\n`);
-}
+let liveStreams = 0;
+/** streams whose resources are not released yet (tests check that none leak) */
+export const openRunStreams = () => liveStreams;
 
-export function streamRunEvents(db: Db, runId: string, afterSeq: number, signal: AbortSignal): ReadableStream<Uint8Array> {
+export function streamRunEvents(
+  db: Db,
+  runId: string,
+  afterSeq: number,
+  signal: AbortSignal,
+  opts: { heartbeatMs?: number } = {},
+): ReadableStream<Uint8Array> {
   let last = afterSeq;
   let closed = false;
+  let released = false;
   let catchingUp: Promise<void> | null = null;
   const pending = new Map<number, StoredRunEvent>();
   let unsubscribe = () => {};
   let heartbeat: NodeJS.Timeout | null = null;
+  let onAbort = () => {};
+
+  const release = () => {
+    closed = true;
+    if (released) return;
+    released = true;
+    liveStreams--;
+    unsubscribe();
+    if (heartbeat) clearInterval(heartbeat);
+    heartbeat = null;
+    signal.removeEventListener('abort', onAbort);
+  };
 
   return new ReadableStream<Uint8Array>({
     async start(controller) {
+      liveStreams++;
       const close = () => {
         if (closed) return;
-        closed = true;
-        unsubscribe();
-        if (heartbeat) clearInterval(heartbeat);
+        release();
         try {
           controller.close();
         } catch {
-          // already closed by the client
+          // the client cancelled the stream already
+        }
+      };
+      const fail = (err: unknown) => {
+        if (closed) return;
+        runsLog.error('event stream failed', { runId, afterSeq, last, ...errorContext(err) });
+        release();
+        try {
+          controller.error(err);
+        } catch {
+          // already errored or cancelled
+        }
+      };
+      const enqueue = (bytes: Uint8Array) => {
+        try {
+          controller.enqueue(bytes);
+        } catch {
+          release(); // the stream is gone (the client went away)
         }
       };
       const write = (event: StoredRunEvent) => {
         if (closed || event.seq !== last + 1) return;
-        controller.enqueue(frame(event));
+        enqueue(eventFrame(event));
         last = event.seq;
         if (event.type === 'run-end') {
-          controller.enqueue(encoder.encode(`event: end\ndata: {}\n\n`));
+          enqueue(END_FRAME);
           close();
         }
       };
@@ -76,7 +114,12 @@ export function streamRunEvents(db: Db, runId: string, afterSeq: number, signal:
         return catchingUp;
       };
 
-      signal.addEventListener('abort', close);
+      onAbort = close;
+      if (signal.aborted) return close();
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (!Number.isInteger(afterSeq) || afterSeq < 0 || afterSeq > MAX_SEQ) {
+        return fail(new RangeError(`afterSeq must be an integer from 0 to ${MAX_SEQ}`));
+      }
       // subscribe before reading storage, so nothing falls between the two
       unsubscribe = runEventBus().subscribe(runId, ({ event, seq }) => {
         if (closed || seq <= last) return;
@@ -85,27 +128,28 @@ export function streamRunEvents(db: Db, runId: string, afterSeq: number, signal:
           drainPending();
         } else {
           if (event) pending.set(seq, event);
-          void catchUp();
+          catchUp().catch(fail);
         }
       });
-      heartbeat = setInterval(() => !closed && controller.enqueue(encoder.encode(': keep-alive\n\n')), HEARTBEAT_MS);
-      await catchUp();
-      if (!closed) {
+      heartbeat = setInterval(() => !closed && enqueue(HEARTBEAT_FRAME), opts.heartbeatMs ?? HEARTBEAT_MS);
+      try {
+        await catchUp();
+        if (closed) return;
         const run = await db.run.findUnique({ where: { id: runId }, select: { status: true } });
         // a run that ended without its run-end event (should not happen) still ends the stream
         if (run && TERMINAL.has(run.status)) {
           await catchUp();
           if (!closed) {
-            controller.enqueue(encoder.encode(`event: end\ndata: {}\n\n`));
+            enqueue(END_FRAME);
             close();
           }
         }
+      } catch (err) {
+        fail(err);
       }
     },
     cancel() {
-      closed = true;
-      unsubscribe();
-      if (heartbeat) clearInterval(heartbeat);
+      release();
     },
   });
 }

@@ -11,6 +11,7 @@ import { runCookieName } from '@/lib/api/run-access';
 import { createRun } from '@/lib/runs/create-run';
 import { forkRun } from '@/lib/runs/fork-run';
 import { RunConfigSchema } from '@/lib/runs/run-config';
+import { runPrincipalFor } from '@/lib/runs/run-principal';
 
 export type StartRunState = { error: string | null; field?: string };
 
@@ -65,7 +66,7 @@ export async function startRun(_prev: StartRunState, form: FormData): Promise<St
 
   let id: string;
   try {
-    const run = await createRun(db(), { config: parsed.data, userId: null });
+    const run = await createRun(db(), { config: parsed.data, userId: null, principal: runPrincipalFor(await headers(), null) });
     await rememberControlToken(run.id, run.controlToken);
     id = run.id;
   } catch (err) {
@@ -86,7 +87,13 @@ export async function forkRunAction(runId: string): Promise<{ error: string }> {
   let forkId: string;
   try {
     // anyone who can see the run may fork it; the fork is theirs (a new control token)
-    const fork = await forkRun(db(), id.data, { userId: null, controlToken: jar.get(runCookieName(id.data))?.value ?? null });
+    const fork = await forkRun(
+      db(),
+      id.data,
+      { userId: null, controlToken: jar.get(runCookieName(id.data))?.value ?? null },
+      {},
+      runPrincipalFor(await headers(), null),
+    );
     await rememberControlToken(fork.id, fork.controlToken);
     forkId = fork.id;
   } catch (err) {

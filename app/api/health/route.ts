@@ -1,9 +1,11 @@
 import { NextResponse } from 'next/server';
 import { checkServerHealth, healthStatusCode, serverContext } from '@/lib/server';
+import { runWorkerHealth } from '@/lib/runs/worker-health';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET() {
   const health = await checkServerHealth(serverContext());
-  return NextResponse.json(health, { status: healthStatusCode(health), headers: { 'Cache-Control': 'no-store' } });
+  // the run worker's load; its failures (heartbeat, stale check, notify) are in `failures`
+  return NextResponse.json({ ...health, runs: runWorkerHealth() }, { status: healthStatusCode(health), headers: { 'Cache-Control': 'no-store' } });
 }

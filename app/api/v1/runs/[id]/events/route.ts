@@ -2,15 +2,14 @@ import { db } from '@/lib/db/client';
 import { handleRoute } from '@/lib/api/handle-route';
 import { runAccessFrom } from '@/lib/api/run-access';
 import { getRun } from '@/lib/runs/get-run';
+import { parseAfterSeq } from '@/lib/runs/parse-after-seq';
 import { streamRunEvents } from '@/lib/runs/stream-run-events';
 
 export const dynamic = 'force-dynamic';
 
 export const GET = handleRoute<{ id: string }>(async ({ req, params, principal }) => {
+  const after = parseAfterSeq(req.headers.get('last-event-id'), new URL(req.url).searchParams.get('after'));
   await getRun(db(), params.id, runAccessFrom(req, params.id, principal)); // 404 unless visible
-  const url = new URL(req.url);
-  const lastEventId = req.headers.get('last-event-id') ?? url.searchParams.get('after') ?? '0';
-  const after = Math.max(0, Number.parseInt(lastEventId, 10) || 0);
   return new Response(streamRunEvents(db(), params.id, after, req.signal), {
     headers: {
       'Content-Type': 'text/event-stream; charset=utf-8',

@@ -1,0 +1,23 @@
+// Errors of the run queue and its event log, with stable codes that end up in a failed
+// run's `error` and its `agent-error` event.
+
+export type RunErrorCode =
+  | 'run/too-deep'
+  | 'run/unstorable'
+  | 'run/event-log-failed'
+  | 'run/input-timeout'
+  | 'run/lock-lost'
+  | 'run/worker-lost'
+  | 'run/crashed'
+  | 'run/failed';
+
+export class RunError extends Error {
+  readonly code: RunErrorCode;
+  constructor(code: RunErrorCode, message: string) {
+    super(message);
+    this.name = 'RunError';
+    this.code = code;
+  }
+}
+
+export const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === 'P2002';

@@ -1,0 +1,29 @@
+// The run queue's limits, from the environment (read at each use, so a test or an
+// operator's restart picks up new values). Defaults and meaning: docs/security.md "Runs".
+
+function intFromEnv(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= min ? n : fallback;
+}
+
+export type RunLimits = {
+  /** runs one worker executes at once; a run waiting for a person's turn holds none */
+  concurrency: number;
+  /** queued + running runs of one signed-in user, or of one anonymous client */
+  maxActivePerPrincipal: number;
+  /** queued + running runs of all anonymous clients together */
+  maxActiveAnonymous: number;
+  /** how long a manual run waits for its next turn before it fails */
+  inputTimeoutMs: number;
+};
+
+export function runLimits(): RunLimits {
+  return {
+    concurrency: intFromEnv('SKILLYARD_RUN_CONCURRENCY', 16, 1),
+    maxActivePerPrincipal: intFromEnv('SKILLYARD_RUN_MAX_ACTIVE', 8, 1),
+    maxActiveAnonymous: intFromEnv('SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS', 32, 0),
+    inputTimeoutMs: intFromEnv('SKILLYARD_RUN_INPUT_TIMEOUT_SECONDS', 600, 1) * 1000,
+  };
+}
