@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { listSkills } from '@/lib/registry/list-skills';
 import { FormatBadge } from '../_components/format-badge';
 import { LockIcon } from '../_components/lock-icon';
@@ -12,7 +12,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const params = await searchParams;
   const q = typeof params.q === 'string' ? params.q : '';
   const format = typeof params.format === 'string' && FORMATS.includes(params.format) ? params.format : undefined;
-  const skills = await listSkills(db(), { q, format });
+  const skills = await listSkills(serverContext().db, { q, format });
 
   return (
     <div className="space-y-8">

@@ -2,7 +2,7 @@
 // isolate. The prelude builds the guest's `ctx` from host methods; `memory` travels in
 // and out as a JSON global so that it persists across turns.
 
-import type { HostCallHandler, Sandbox, SandboxJob, SandboxLimits } from '../sandbox/types';
+import type { HostCallHandler, Sandbox, SandboxJob, SandboxLimits } from '../sandbox';
 import { AgentError, describeError } from './errors';
 import type { InvokeOutcome } from './types';
 

@@ -8,7 +8,7 @@ import {
   mayListTool,
   parseAllowedTools as parseRuntimeSpec,
   type AllowedToolsSpec,
-} from '../runtime/allowed-tools';
+} from '../runtime';
 
 export type AllowedSpec = AllowedToolsSpec & { hasBareStar: boolean };
 

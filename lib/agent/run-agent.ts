@@ -3,7 +3,7 @@
 // limits, structured returns, persistent mode) and the call into the LLM loop.
 
 import { randomUUID } from 'node:crypto';
-import type { HostCallHandler } from '../sandbox/types';
+import type { HostCallHandler } from '../sandbox';
 import { checkToolCall } from './allowed-tools';
 import { runAgentCode } from './agent-code';
 import { DISCOVERY_TOOLS, resolveVisibleTools, skillDescribe, skillList } from './discovery';

@@ -2,8 +2,8 @@
 // policy (run-agent.ts) and the LLM loop (provider-loop.ts), the trace events, and the
 // options/result of runAgent.
 
-import type { Sandbox, SandboxLimits } from '../sandbox/types';
-import type { ToolManifest } from '../skills/types';
+import type { Sandbox, SandboxLimits } from '../sandbox';
+import type { ToolManifest } from '../skills';
 import type { ModelProvider, RetryInfo, Usage } from './providers/types';
 
 export type AgentTool = ToolManifest & { skill: string };

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { db } from '../db/client';
 import { AppError, isAppError } from '../errors';
 import { authenticateApiToken, type ApiPrincipal } from '../auth/api-tokens';
-import { RuntimeError, httpStatusFor } from '../runtime/errors';
+import { RuntimeError, httpStatusFor } from '../runtime';
 
 export type RouteContext<P> = { params: Promise<P> };
 export type ApiRequestContext<P> = { req: Request; params: P; principal: ApiPrincipal | null };

@@ -1,7 +1,7 @@
 // The MCP tool host for skills already loaded in this process (`skillyard mcp`): one
 // kernel for the whole session, so tokens a tool mints unlock tools for later calls.
-import type { ToolManager } from '../runtime/types';
-import type { LoadedSkill } from '../runtime/types';
+import type { ToolManager } from '../runtime';
+import type { LoadedSkill } from '../runtime';
 import type { McpToolHost } from './tool-host';
 
 export function localToolHost(skills: LoadedSkill[], manager: ToolManager): McpToolHost {

@@ -1,7 +1,7 @@
 // What an MCP server needs from Skillyard: the tools one caller may see, a way to call
 // them through the full pipeline, and the skills' instructions. The HTTP endpoint builds
 // it from the registry and the caller's tokens; `skillyard mcp` from local folders.
-import type { ToolSummary } from '../runtime/types';
+import type { ToolSummary } from '../runtime';
 
 export type McpSkillInfo = { ref: string; name: string; description: string; instructions: string | null };
 

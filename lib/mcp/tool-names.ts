@@ -1,6 +1,6 @@
 // MCP tool names for the tools a host serves: the bare tool name when it is unique among
 // the served skills, `<skill>.<tool>` when two skills share it (MCP allows A-Z a-z 0-9 _ - .).
-import type { ToolSummary } from '../runtime/types';
+import type { ToolSummary } from '../runtime';
 
 export type NamedTool = { mcpName: string; tool: ToolSummary };
 

@@ -1,7 +1,7 @@
 // A stored version as the runtime wants it: manifest plus lazy, cached file reads.
 import type { Db } from '../db/client';
-import type { LoadedSkill } from '../runtime/types';
-import type { SkillManifest } from '../skills/types';
+import type { LoadedSkill } from '../runtime';
+import type { SkillManifest } from '../skills';
 import { AppError } from '../errors';
 import { canSeePrivate, type Viewer } from './get-skill';
 

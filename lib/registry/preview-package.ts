@@ -3,7 +3,7 @@
 // The web page shows it for the author to confirm; `--dry-run` prints it.
 import semver from 'semver';
 import type { Db } from '../db/client';
-import type { Diagnostic, SkillManifest } from '../skills/types';
+import type { Diagnostic, SkillManifest } from '../skills';
 import { AppError, isAppError } from '../errors';
 import { assertScopeOwner, defaultScopeOf } from './assert-scope-owner';
 import { publishableVersion } from './publish-version';

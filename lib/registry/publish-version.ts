@@ -4,7 +4,7 @@
 // every number ever published, even after a yank or a deletion).
 import crypto from 'node:crypto';
 import semver from 'semver';
-import type { SkillManifest } from '../skills/types';
+import type { SkillManifest } from '../skills';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { scanPackage, isBlockingFinding, type ScanFinding } from './scan-package';

@@ -3,7 +3,7 @@
 // with the caller's current tokens, so a token minted or connected mid-session shows.
 import { AppError } from '../errors';
 import { createToolManager } from '../runtime';
-import type { McpToolHost } from '../mcp/tool-host';
+import type { McpToolHost } from '../mcp';
 import type { ServerContext } from '../server';
 import { loadSkillVersion, parseSkillRef } from './load-skill-version';
 

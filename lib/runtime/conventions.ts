@@ -5,7 +5,7 @@
 //   malv        fn(input, capabilities)             malv tools.json
 //   rye         execute(params, project_path) | main(params), returning {success, ...}
 
-import type { SkillManifest, ToolManifest } from '../skills/types';
+import type { SkillManifest, ToolManifest } from '../skills';
 import type { HandlerConvention } from './types';
 
 export function conventionFor(skill: SkillManifest, tool: ToolManifest): HandlerConvention {

@@ -3,7 +3,7 @@
 // functions (invoke-tool.ts, run-handler.ts, run-sandboxed.ts) receive it instead of
 // closing over a dozen variables.
 
-import type { SandboxJob } from '../sandbox/types';
+import type { SandboxJob } from '../sandbox';
 import { parseAllowedTools, type AllowedToolsSpec } from './allowed-tools';
 import { grantedCapabilities, hostMethodsFor } from './capabilities/grant';
 import type { CapabilityName, CapabilityProviders } from './capabilities/types';

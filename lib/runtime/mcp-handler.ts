@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { SkillManifest, ToolManifest } from '../skills/types';
+import type { SkillManifest, ToolManifest } from '../skills';
 import type { NetOptions } from './capabilities/types';
 import { RuntimeError } from './errors';
 import { checkedAddress } from './capabilities/net';

@@ -1,7 +1,7 @@
 // The innermost layer of the onion: run a tool's handler by its kind (sandboxed JS/TS,
 // markdown, a script in a subprocess, or none) and apply the rye success convention.
 
-import type { ToolManifest } from '../skills/types';
+import type { ToolManifest } from '../skills';
 import { compileHandlerModule, compileHandlerPackage } from './compile';
 import { ryeFailure } from './conventions';
 import { markdownBody, parseDelegate } from './delegates';

@@ -2,7 +2,7 @@
 // job (warm isolates are keyed by caller, full skill name, tool and code), answer the
 // guest's host calls, and turn the guest's envelope back into a value or a RuntimeError.
 
-import type { SandboxJob } from '../sandbox/types';
+import type { SandboxJob } from '../sandbox';
 import type { CapabilityScope } from './capabilities/types';
 import { sourceHash } from './compile';
 import { RuntimeError, isRuntimeErrorCode, toRuntimeError } from './errors';

@@ -5,7 +5,7 @@
 
 import { createRequire } from 'node:module';
 import type { ValidateFunction, ErrorObject } from 'ajv';
-import { pathGet, resolveJsonSchema as resolveSkillSchema, schemaDraft } from '../skills/schema';
+import { pathGet, resolveJsonSchema as resolveSkillSchema, schemaDraft } from '../skills';
 
 export { pathGet };
 

@@ -3,7 +3,7 @@
 // allowExpired. A tool receives only the tokens it declares; it mints only under its
 // declared outputTokens, only for issuers of its own scope, and never `@oauth/*`.
 
-import type { ToolManifest } from '../skills/types';
+import type { ToolManifest } from '../skills';
 import type { GrantedToken, HeldToken, PlanMissing } from './types';
 import { RuntimeError } from './errors';
 

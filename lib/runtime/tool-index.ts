@@ -2,7 +2,7 @@
 // (optionally `@scope/skill/tool`). URIs and paths are refused: they would load code that
 // never went through publishing.
 
-import type { ToolManifest } from '../skills/types';
+import type { ToolManifest } from '../skills';
 import { RuntimeError } from './errors';
 import type { LoadedSkill } from './types';
 

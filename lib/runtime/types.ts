@@ -1,7 +1,7 @@
 // Public types of the kernel: who calls, what is loaded, and what the manager offers.
 
-import type { SkillManifest, ToolManifest } from '../skills/types';
-import type { Sandbox, SandboxLimits } from '../sandbox/types';
+import type { SkillManifest, ToolManifest } from '../skills';
+import type { Sandbox, SandboxLimits } from '../sandbox';
 import type { CapabilityProviders } from './capabilities/types';
 
 export type HeldToken = { id: string; issuer: string; claims: string[]; expiresAt: Date | null; secret: string };

@@ -10,18 +10,14 @@ export type ServerHealth = {
   status: 'ok' | 'degraded' | 'down';
   database: DatabaseHealth;
   failures: ComponentFailure[];
-  sandbox: { workers: number; ready: number; running: number; queued: number; restarts: number } | null;
+  /** null until the first tool runs (the pool starts on first use) */
+  sandbox: ReturnType<ServerContext['sandboxStats']>;
 };
 
-export async function checkServerHealth(server: Pick<ServerContext, 'db' | 'sandbox'>): Promise<ServerHealth> {
+export async function checkServerHealth(server: Pick<ServerContext, 'db' | 'sandboxStats'>): Promise<ServerHealth> {
   const database = await checkDatabaseHealth(server.db);
   const failures = recentFailures();
-  let sandbox: ServerHealth['sandbox'] = null;
-  try {
-    sandbox = server.sandbox.stats();
-  } catch {
-    sandbox = null;
-  }
+  const sandbox = server.sandboxStats();
   const status = !database.ok ? 'down' : failures.length ? 'degraded' : 'ok';
   return { status, database, failures, sandbox };
 }

@@ -13,8 +13,8 @@ export type StorageQuota = {
 };
 
 export type ServerConfig = {
-  /** sandbox worker processes (SKILLYARD_SANDBOX_WORKERS, default 2) */
-  sandboxWorkers: number;
+  /** sandbox worker processes; undefined lets the sandbox size itself from the machine (lib/sandbox/sizing.ts, SKILLYARD_SANDBOX_WORKERS) */
+  sandboxWorkers?: number;
   /** python/bash handlers in subprocesses (SKILLYARD_ALLOW_SUBPROCESS=1; off by default) */
   allowSubprocess: boolean;
   /** address ranges (CIDR) the `net` capability may reach although they are private (SKILLYARD_NET_ALLOW) */
@@ -47,7 +47,6 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
   const anonRows = intFrom(env, 'SKILLYARD_STORAGE_ANON_MAX_ROWS', 200);
   const anonBytes = intFrom(env, 'SKILLYARD_STORAGE_ANON_MAX_BYTES', 1 * MiB);
   return {
-    sandboxWorkers: intFrom(env, 'SKILLYARD_SANDBOX_WORKERS', 2, 1),
     allowSubprocess: env.SKILLYARD_ALLOW_SUBPROCESS === '1',
     netAllow: (env.SKILLYARD_NET_ALLOW ?? '').split(/[\s,]+/).filter(Boolean),
     storageQuota,

@@ -27,6 +27,8 @@ export type ServerContext = {
   providers: ServerProviders;
   /** compiled handler modules shared across requests */
   modules: ModuleCache;
+  /** the pool's figures, or null while no tool has run (asking does not start it) */
+  sandboxStats(): ReturnType<SandboxPool['stats']> | null;
   /** what createToolManager needs for this caller (runtime-for-caller.ts) */
   runtimeFor(who: CallerIdentity, extra?: Partial<CapabilityProviders>): Promise<CallerRuntime>;
   close(): Promise<void>;
@@ -34,11 +36,15 @@ export type ServerContext = {
 
 export function createServerContext(opts: { db: Db; config?: ServerConfig; sandbox?: SandboxPool; signingKey?: Buffer }): ServerContext {
   const config = opts.config ?? readServerConfig();
-  const sandbox = opts.sandbox ?? createServerSandbox(config);
+  // the pool starts worker processes: only when something runs a tool, not for a page that reads the database
+  let sandbox = opts.sandbox ?? null;
   const server: ServerContext = {
     db: opts.db,
     config,
-    sandbox,
+    get sandbox() {
+      sandbox ??= createServerSandbox(config);
+      return sandbox;
+    },
     providers: {
       storage: createPgStorage(opts.db, config.storageQuota),
       visitorStorage: createPgStorage(opts.db, config.anonymousStorageQuota),
@@ -48,8 +54,12 @@ export function createServerContext(opts: { db: Db; config?: ServerConfig; sandb
       net: { allowRanges: config.netAllow },
     },
     modules: createModuleCache(),
+    sandboxStats: () => sandbox?.stats() ?? null,
     runtimeFor: (who, extra) => runtimeForCaller(server, who, extra),
-    close: () => sandbox.close(),
+    close: async () => {
+      await sandbox?.close();
+      sandbox = null;
+    },
   };
   return server;
 }

@@ -1,7 +1,7 @@
-// The web server's sandbox pool (worker processes), sized by the server config.
+// The web server's sandbox pool (worker processes); sized from the machine unless the config says.
 import { createSandboxPool, type SandboxPool } from '../sandbox';
 import type { ServerConfig } from './server-config';
 
 export function createServerSandbox(config: Pick<ServerConfig, 'sandboxWorkers'>): SandboxPool {
-  return createSandboxPool({ workers: config.sandboxWorkers });
+  return createSandboxPool(config.sandboxWorkers ? { workers: config.sandboxWorkers } : {});
 }

@@ -9,7 +9,7 @@ import { assertSameOrigin } from '@/lib/auth/same-origin';
 import { safeLocalPath } from '@/lib/auth/safe-redirect';
 import { currentUser } from '@/lib/auth/current-user';
 import { endAllSessions } from '@/lib/auth/sessions';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 
 export type SignInState = { error: string | null };
 
@@ -54,6 +54,6 @@ export async function signOutAction(): Promise<void> {
 export async function signOutEverywhere(): Promise<void> {
   await assertSameOrigin();
   const user = await currentUser();
-  if (user) await endAllSessions(db(), user.id);
+  if (user) await endAllSessions(serverContext().db, user.id);
   await signOut({ redirectTo: '/' });
 }

@@ -4,7 +4,7 @@ import { currentUser } from '@/lib/auth/current-user';
 import { assertSameOrigin } from '@/lib/auth/same-origin';
 import { safeLocalPath } from '@/lib/auth/safe-redirect';
 import { chooseUsername } from '@/lib/auth/usernames';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { isAppError } from '@/lib/errors';
 
 export type UsernameState = { error: string | null };
@@ -14,7 +14,7 @@ export async function chooseUsernameAction(_prev: UsernameState, form: FormData)
   const user = await currentUser();
   if (!user) redirect('/signin');
   try {
-    await chooseUsername(db(), user.id, String(form.get('username') ?? ''));
+    await chooseUsername(serverContext().db, user.id, String(form.get('username') ?? ''));
   } catch (err) {
     if (isAppError(err)) return { error: err.message };
     console.error('[account] could not set a username:', (err as Error).message);

@@ -5,7 +5,7 @@
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { isAppError } from '@/lib/errors';
 import { runCookieName } from '@/lib/api/run-access';
 import { createRun } from '@/lib/runs/create-run';
@@ -66,7 +66,7 @@ export async function startRun(_prev: StartRunState, form: FormData): Promise<St
 
   let id: string;
   try {
-    const run = await createRun(db(), { config: parsed.data, userId: null, principal: runPrincipalFor(await headers(), null) });
+    const run = await createRun(serverContext().db, { config: parsed.data, userId: null, principal: runPrincipalFor(await headers(), null) });
     await rememberControlToken(run.id, run.controlToken);
     id = run.id;
   } catch (err) {
@@ -88,7 +88,7 @@ export async function forkRunAction(runId: string): Promise<{ error: string }> {
   try {
     // anyone who can see the run may fork it; the fork is theirs (a new control token)
     const fork = await forkRun(
-      db(),
+      serverContext().db,
       id.data,
       { userId: null, controlToken: jar.get(runCookieName(id.data))?.value ?? null },
       {},

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { getSkill } from '@/lib/registry/get-skill';
 import { parseSkillRef } from '@/lib/registry/load-skill-version';
 import { availableProviders } from '@/lib/runs/server-providers';
@@ -13,7 +13,7 @@ const DEFAULT_SKILL = '@skillyard/slugify';
 async function preselect(ref: string): Promise<SelectedSkill | null> {
   try {
     const { scope, name } = parseSkillRef(ref);
-    const skill = await getSkill(db(), { scope, name });
+    const skill = await getSkill(serverContext().db, { scope, name });
     return {
       ref: `@${skill.scope}/${skill.name}`,
       description: skill.description,

@@ -3,7 +3,7 @@
 // checks again here so a forged call is refused with the same clear error.
 
 import { randomUUID } from 'node:crypto';
-import type { ToolManifest } from '../../skills/types';
+import type { ToolManifest } from '../../skills';
 import { RuntimeError } from '../errors';
 import { CAPABILITY_METHODS } from '../guest';
 import { assertMayMint } from '../tokens';

@@ -2,7 +2,7 @@
 // package as .tar.gz, .zip or one skill file; Bearer token with the `publish` scope).
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { AppError } from '@/lib/errors';
 import { handleRoute } from '@/lib/api/handle-route';
 import { searchSkills } from '@/lib/registry/search-skills';
@@ -14,7 +14,7 @@ import { uploadLimits } from '@/lib/registry/read-upload';
 export const dynamic = 'force-dynamic';
 
 export const GET = handleRoute(async ({ req }) => {
-  const result = await searchSkills(db(), parseSearchParams(new URL(req.url)));
+  const result = await searchSkills(serverContext().db, parseSearchParams(new URL(req.url)));
   return NextResponse.json(result);
 });
 
@@ -69,10 +69,10 @@ export const POST = handleRoute(async ({ req, principal }) => {
     version: query.version,
   };
   if (query.dryRun === '1' || query.dryRun === 'true') {
-    const { packageFiles: _files, ...preview } = await previewPackage(db(), input);
+    const { packageFiles: _files, ...preview } = await previewPackage(serverContext().db, input);
     return NextResponse.json({ dryRun: true, ...preview });
   }
-  const { published, preview } = await publishPackage(db(), {
+  const { published, preview } = await publishPackage(serverContext().db, {
     ...input,
     tag: query.tag,
     changelog: changelogHeader ? decodeURIComponent(changelogHeader).slice(0, 20_000) : null,

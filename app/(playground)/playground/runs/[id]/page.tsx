@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { isAppError } from '@/lib/errors';
 import { runCookieName } from '@/lib/api/run-access';
 import { getRun } from '@/lib/runs/get-run';
@@ -22,7 +22,7 @@ const PROVIDER_LABELS: Record<string, string> = {
 async function load(id: string) {
   const token = (await cookies()).get(runCookieName(id))?.value ?? null;
   try {
-    return await getRun(db(), id, { userId: null, controlToken: token });
+    return await getRun(serverContext().db, id, { userId: null, controlToken: token });
   } catch (err) {
     if (isAppError(err) && err.status === 404) notFound();
     throw err;

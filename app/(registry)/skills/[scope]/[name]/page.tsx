@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { isAppError } from '@/lib/errors';
 import { getSkill, type SkillDetail } from '@/lib/registry/get-skill';
 import { FormatBadge } from '../../../../_components/format-badge';
@@ -14,7 +14,7 @@ type Params = { scope: string; name: string };
 
 async function load(params: Params): Promise<SkillDetail> {
   try {
-    return await getSkill(db(), { scope: decodeURIComponent(params.scope), name: decodeURIComponent(params.name) });
+    return await getSkill(serverContext().db, { scope: decodeURIComponent(params.scope), name: decodeURIComponent(params.name) });
   } catch (err) {
     if (isAppError(err) && err.status === 404) notFound();
     throw err;

@@ -1,5 +1,5 @@
 import { NextResponse } from 'next/server';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { handleRoute } from '@/lib/api/handle-route';
 import { runAccessFrom } from '@/lib/api/run-access';
 import { cancelRun } from '@/lib/runs/control-run';
@@ -7,6 +7,6 @@ import { cancelRun } from '@/lib/runs/control-run';
 export const dynamic = 'force-dynamic';
 
 export const POST = handleRoute<{ id: string }>(async ({ req, params, principal }) => {
-  await cancelRun(db(), params.id, runAccessFrom(req, params.id, principal));
+  await cancelRun(serverContext().db, params.id, runAccessFrom(req, params.id, principal));
   return NextResponse.json({ ok: true });
 });

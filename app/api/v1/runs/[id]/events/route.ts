@@ -1,4 +1,4 @@
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { handleRoute } from '@/lib/api/handle-route';
 import { runAccessFrom } from '@/lib/api/run-access';
 import { getRun } from '@/lib/runs/get-run';
@@ -9,8 +9,8 @@ export const dynamic = 'force-dynamic';
 
 export const GET = handleRoute<{ id: string }>(async ({ req, params, principal }) => {
   const after = parseAfterSeq(req.headers.get('last-event-id'), new URL(req.url).searchParams.get('after'));
-  await getRun(db(), params.id, runAccessFrom(req, params.id, principal)); // 404 unless visible
-  return new Response(streamRunEvents(db(), params.id, after, req.signal), {
+  await getRun(serverContext().db, params.id, runAccessFrom(req, params.id, principal)); // 404 unless visible
+  return new Response(streamRunEvents(serverContext().db, params.id, after, req.signal), {
     headers: {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store, no-transform',

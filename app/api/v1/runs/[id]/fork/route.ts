@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { handleRoute, readJson } from '@/lib/api/handle-route';
 import { requireScope } from '@/lib/auth/api-tokens';
 import { runAccessFrom } from '@/lib/api/run-access';
@@ -15,6 +15,6 @@ export const POST = handleRoute<{ id: string }>(async ({ req, params, principal 
   requireScope(principal, 'runs');
   const body = await readJson(req, Body);
   const access = runAccessFrom(req, params.id, principal);
-  const run = await forkRun(db(), params.id, access, body, runPrincipalFor(req.headers, access.userId));
+  const run = await forkRun(serverContext().db, params.id, access, body, runPrincipalFor(req.headers, access.userId));
   return NextResponse.json({ id: run.id, controlToken: run.controlToken, url: `/playground/runs/${run.id}` }, { status: 201 });
 });

@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { handleRoute, readJson } from '@/lib/api/handle-route';
 import { runAccessFrom } from '@/lib/api/run-access';
 import { submitManualTurn } from '@/lib/runs/control-run';
@@ -11,6 +11,6 @@ const Body = z.object({ turn: z.unknown() });
 
 export const POST = handleRoute<{ id: string }>(async ({ req, params, principal }) => {
   const body = await readJson(req, Body);
-  await submitManualTurn(db(), params.id, runAccessFrom(req, params.id, principal), body.turn ?? null);
+  await submitManualTurn(serverContext().db, params.id, runAccessFrom(req, params.id, principal), body.turn ?? null);
   return NextResponse.json({ ok: true });
 });

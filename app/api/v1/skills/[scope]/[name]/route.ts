@@ -1,7 +1,7 @@
 // GET /api/v1/skills/{scope}/{name}: the skill with its latest version's manifest,
 // dist-tags, versions (yanked/deprecated marked), downloads and stars.
 import { NextResponse } from 'next/server';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { handleRoute } from '@/lib/api/handle-route';
 import { getSkill } from '@/lib/registry/get-skill';
 import { SkillParams } from '@/lib/registry/skill-route-params';
@@ -10,6 +10,6 @@ export const dynamic = 'force-dynamic';
 
 export const GET = handleRoute<{ scope: string; name: string }>(async ({ params, principal }) => {
   const ref = SkillParams.parse(params);
-  const skill = await getSkill(db(), ref, principal ? { userId: principal.userId } : null);
+  const skill = await getSkill(serverContext().db, ref, principal ? { userId: principal.userId } : null);
   return NextResponse.json(skill);
 });

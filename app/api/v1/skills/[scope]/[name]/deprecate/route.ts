@@ -2,7 +2,7 @@
 // a range matches; an empty message takes the deprecation back.
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { handleRoute, readJson } from '@/lib/api/handle-route';
 import { deprecateVersion } from '@/lib/registry/deprecate-version';
 import { requireTokenScope, SkillParams } from '@/lib/registry/skill-route-params';
@@ -15,5 +15,5 @@ export const POST = handleRoute<{ scope: string; name: string }>(async ({ req, p
   const caller = requireTokenScope(principal, 'publish');
   const ref = SkillParams.parse(params);
   const body = await readJson(req, Body);
-  return NextResponse.json(await deprecateVersion(db(), { ...ref, ...body, userId: caller.userId }));
+  return NextResponse.json(await deprecateVersion(serverContext().db, { ...ref, ...body, userId: caller.userId }));
 });

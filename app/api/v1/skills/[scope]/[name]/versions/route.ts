@@ -1,7 +1,7 @@
 // GET /api/v1/skills/{scope}/{name}/versions[?all=1]: versions newest first (yanked
 // ones only with all=1) and the dist-tags.
 import { NextResponse } from 'next/server';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { handleRoute } from '@/lib/api/handle-route';
 import { listVersions } from '@/lib/registry/list-versions';
 import { SkillParams } from '@/lib/registry/skill-route-params';
@@ -11,6 +11,6 @@ export const dynamic = 'force-dynamic';
 export const GET = handleRoute<{ scope: string; name: string }>(async ({ req, params, principal }) => {
   const ref = SkillParams.parse(params);
   const all = ['1', 'true'].includes(new URL(req.url).searchParams.get('all') ?? '');
-  const out = await listVersions(db(), ref, principal ? { userId: principal.userId } : null, { includeYanked: all });
+  const out = await listVersions(serverContext().db, ref, principal ? { userId: principal.userId } : null, { includeYanked: all });
   return NextResponse.json(out);
 });

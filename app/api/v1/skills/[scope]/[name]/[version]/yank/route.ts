@@ -2,7 +2,7 @@
 // an exact version; it stays downloadable by number, out of ranges and listings.
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { handleRoute, readJson } from '@/lib/api/handle-route';
 import { yankVersion } from '@/lib/registry/yank-version';
 import { requireTokenScope, VersionParams } from '@/lib/registry/skill-route-params';
@@ -15,5 +15,5 @@ export const POST = handleRoute<{ scope: string; name: string; version: string }
   const caller = requireTokenScope(principal, 'publish');
   const ref = VersionParams.parse(params);
   const body = await readJson(req, Body);
-  return NextResponse.json(await yankVersion(db(), { ...ref, userId: caller.userId, reason: body.reason, undo: body.undo }));
+  return NextResponse.json(await yankVersion(serverContext().db, { ...ref, userId: caller.userId, reason: body.reason, undo: body.undo }));
 });

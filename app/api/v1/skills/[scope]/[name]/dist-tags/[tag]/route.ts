@@ -2,7 +2,7 @@
 // DELETE: remove the tag (not `latest`).
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { handleRoute, readJson } from '@/lib/api/handle-route';
 import { setDistTag } from '@/lib/registry/set-dist-tag';
 import { requireTokenScope, SkillParams } from '@/lib/registry/skill-route-params';
@@ -16,11 +16,11 @@ export const PUT = handleRoute<P>(async ({ req, params, principal }) => {
   const caller = requireTokenScope(principal, 'publish');
   const ref = Params.parse(params);
   const { version } = await readJson(req, z.object({ version: z.string().min(1).max(64) }));
-  return NextResponse.json(await setDistTag(db(), { ...ref, version, userId: caller.userId }));
+  return NextResponse.json(await setDistTag(serverContext().db, { ...ref, version, userId: caller.userId }));
 });
 
 export const DELETE = handleRoute<P>(async ({ params, principal }) => {
   const caller = requireTokenScope(principal, 'publish');
   const ref = Params.parse(params);
-  return NextResponse.json(await setDistTag(db(), { ...ref, version: null, userId: caller.userId }));
+  return NextResponse.json(await setDistTag(serverContext().db, { ...ref, version: null, userId: caller.userId }));
 });

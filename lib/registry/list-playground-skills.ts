@@ -1,0 +1,24 @@
+// The playground's skill picker: public skills matching a query, each with the names of its
+// latest version's visible tools (so the form can suggest an allowed-tools spec). Two
+// queries whatever the number of skills (it was one per skill).
+import type { Db } from '../db/client';
+import { listSkills } from './list-skills';
+
+export type PlaygroundSkillOption = { scope: string; name: string; description: string; format: string; tools: string[] };
+
+export async function listPlaygroundSkills(db: Db, query: { q?: string; take: number }): Promise<PlaygroundSkillOption[]> {
+  const skills = (await listSkills(db, { q: query.q, take: query.take })).slice(0, query.take);
+  if (skills.length === 0) return [];
+  const tools = await db.tool.findMany({
+    where: { version: { latestOf: { OR: skills.map((s) => ({ scopeName: s.scope, name: s.name })) } } },
+    select: { name: true, manifest: true, version: { select: { skill: { select: { scopeName: true, name: true } } } } },
+    orderBy: { name: 'asc' },
+  });
+  const bySkill = new Map<string, string[]>();
+  for (const t of tools) {
+    if ((t.manifest as { visibility?: string } | null)?.visibility === 'hidden') continue;
+    const key = `${t.version.skill.scopeName}/${t.version.skill.name}`;
+    bySkill.set(key, [...(bySkill.get(key) ?? []), t.name]);
+  }
+  return skills.map((s) => ({ scope: s.scope, name: s.name, description: s.description, format: s.format, tools: bySkill.get(`${s.scope}/${s.name}`) ?? [] }));
+}
