@@ -35,8 +35,8 @@ test.describe('POST /api/v1/tools/{name}/invoke', () => {
     expect(badToken.status()).toBe(401);
 
     const gated = await request.post('/api/v1/tools/list-my-repos/invoke', { data: { args: {} } });
-    expect([403, 404]).toContain(gated.status());
-    expect((await gated.json()).error.code).toMatch(/^(token\/missing|tool\/not-found)$/);
+    expect(gated.status()).toBe(403);
+    expect((await gated.json()).error.code).toBe('token/missing');
 
     const after = await request.post('/api/v1/tools/count-words/invoke', { data: { args: { text: 'still serving' } } });
     expect(after.status()).toBe(200);

@@ -273,7 +273,7 @@ describe('runAgent: hooks and directives', () => {
         new Promise((_, reject) => o?.signal?.addEventListener('abort', () => reject(new Error('tool saw the abort')))),
     });
     const events: AgentEvent[] = [];
-    const started = Date.now();
+    // `slow` settles only on abort: without cancellation this run never ends (no timing assert needed)
     const p = runAgent({
       task: 't',
       provider: createScriptedProvider(['return await ctx.invoke("slow", {})']),
@@ -287,7 +287,6 @@ describe('runAgent: hooks and directives', () => {
     });
     const res = await p;
     expect(res).toMatchObject({ status: 'cancelled', error: { code: 'agent/cancelled' } });
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(types(events).at(-1)).toBe('agent-error');
   });
 

@@ -185,7 +185,7 @@ describe('playground runs', () => {
     await expect(getRun(testDb(), id, { userId: null })).rejects.toMatchObject({ status: 404 });
     expect((await getRun(testDb(), id, { userId: owner.id })).canControl).toBe(true);
     const before = await testDb().run.count();
-    await expect(createRun(testDb(), { config: { skills: [], provider: 'scripted', task: 'x' }, userId: null })).rejects.toBeTruthy();
+    await expect(createRun(testDb(), { config: { skills: [], provider: 'scripted', task: 'x' }, userId: null })).rejects.toThrow('pick at least one skill');
     await expect(
       createRun(testDb(), { config: { skills: ['not a ref'], provider: 'scripted', script: ['1'], task: 'x' }, userId: null }),
     ).rejects.toMatchObject({ code: 'input/invalid-skill-ref' });

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runScriptHandler } from './subprocess';
@@ -67,11 +70,23 @@ describe('runScriptHandler', () => {
   });
 
   it('kills a handler at its timeout (and its children)', async () => {
-    const started = Date.now();
-    await expect(runScriptHandler({ language: 'bash', file: 'slow.sh', source: 'sleep 5 & sleep 5', convention: 'skill-tools', params: {}, allowSubprocess: true, timeoutMs: 300 })).rejects.toMatchObject({
-      code: 'runtime/timeout',
-    });
-    expect(Date.now() - started).toBeLessThan(3000);
+    const pidFile = path.join(os.tmpdir(), `skillyard-child-${process.pid}-${Date.now()}.pid`);
+    await expect(
+      runScriptHandler({ language: 'bash', file: 'slow.sh', source: `sleep 60 & echo $! > ${pidFile}; sleep 60`, convention: 'skill-tools', params: {}, allowSubprocess: true, timeoutMs: 300 }),
+    ).rejects.toMatchObject({ code: 'runtime/timeout' });
+    const child = Number(fs.readFileSync(pidFile, 'utf8'));
+    fs.rmSync(pidFile, { force: true });
+    // a killed child nobody reaps stays a zombie (state Z): that counts as gone
+    const alive = () => {
+      try {
+        return fs.readFileSync(`/proc/${child}/stat`, 'utf8').split(' ')[2] !== 'Z';
+      } catch {
+        return false;
+      }
+    };
+    // the kill is a signal: give the child a moment to go (bounded), then it must be gone
+    for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(alive()).toBe(false);
   });
 
   it('refuses output beyond the limit; a failing script reports its stderr', async () => {
