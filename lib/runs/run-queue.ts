@@ -10,10 +10,11 @@ import { appendEventsOnce, type RunFailure } from './run-event-log';
 export type ClaimedRun = { id: string; userId: string | null; principal: string; config: RunConfig };
 
 /**
- * Claims the next queued run for `workerId`. Fair between principals: the oldest queued
- * run of the principal with the fewest running runs goes first (ties: the older run), so
- * one principal's hundred queued runs do not delay another's first. Several workers may
- * claim at once: the conditional UPDATE lets exactly one of them have each run.
+ * Claims the next queued run for `workerId`, fairly between principals: the head (oldest
+ * queued run) of the principal with the fewest running runs goes first, then the one
+ * served least recently (never served first), then the older run. So one principal's
+ * hundred queued runs take turns with another's first run instead of going before it.
+ * Several workers may claim at once: the conditional UPDATE lets one of them have each run.
  */
 export async function claimNextRun(db: Db, workerId: string): Promise<ClaimedRun | null> {
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -24,14 +25,18 @@ export async function claimNextRun(db: Db, workerId: string): Promise<ClaimedRun
         ORDER BY principal, "createdAt"),
       busy AS (
         SELECT principal, count(*) AS n FROM "Run"
-        WHERE status = 'running' AND principal IN (SELECT principal FROM heads) GROUP BY principal)
-      SELECT heads.id FROM heads LEFT JOIN busy USING (principal)
-      ORDER BY COALESCE(busy.n, 0), heads."createdAt" LIMIT 3`;
+        WHERE status = 'running' AND principal IN (SELECT principal FROM heads) GROUP BY principal),
+      served AS (
+        SELECT principal, max("startedAt") AS last FROM "Run"
+        WHERE "startedAt" IS NOT NULL AND principal IN (SELECT principal FROM heads) GROUP BY principal)
+      SELECT heads.id FROM heads
+      LEFT JOIN busy USING (principal) LEFT JOIN served USING (principal)
+      ORDER BY COALESCE(busy.n, 0), served.last NULLS FIRST, heads."createdAt" LIMIT 3`;
     if (candidates.length === 0) return null;
     for (const { id } of candidates) {
       const rows = await db.$queryRaw<ClaimedRun[]>`
         UPDATE "Run" SET status = 'running', "lockedBy" = ${workerId}, "lockedAt" = now(),
-               "startedAt" = COALESCE("startedAt", now()), attempts = attempts + 1
+               "startedAt" = COALESCE("startedAt", clock_timestamp()), attempts = attempts + 1
         WHERE id = ${id} AND status = 'queued' AND "cancelRequested" = false
         RETURNING id, "userId", principal, config`;
       if (rows[0]) return rows[0];

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Run_principal_startedAt_idx" ON "Run"("principal", "startedAt");
