@@ -1,0 +1,80 @@
+// The planner as people see it (issue 10): for the tools of some skills and one viewer,
+// which connections would unlock which tools ("Connect GitHub (repo) to unlock 3 tools"),
+// and which tools the viewer has already unlocked.
+import type { Db } from '../db/client';
+import type { ToolManifest } from '../skills/types';
+import type { HeldToken } from '../runtime/types';
+import { checkTokenGate } from '../runtime/tokens';
+import type { ProviderSpec } from './provider-config';
+
+export type UnlockGroup = {
+  provider: string;
+  name: string;
+  /** whether this server offers that provider at all */
+  configured: boolean;
+  /** the scopes to ask for (incremental consent): what the locked tools need, never `account` */
+  scopes: string[];
+  tools: string[];
+  /** the viewer holds the connection, but it expired or lacks a scope */
+  reconnect: boolean;
+};
+
+export type UnlockPlan = {
+  locked: UnlockGroup[];
+  unlocked: string[];
+  /** gated by a tool-minted issuer: unlocked by running the tool that issues it */
+  lockedByTool: Array<{ tool: string; issuer: string; claims: string[] }>;
+};
+
+export function unlockPlan(tools: ToolManifest[], held: HeldToken[], specs: ProviderSpec[], now = new Date()): UnlockPlan {
+  const groups = new Map<string, UnlockGroup>();
+  const plan: UnlockPlan = { locked: [], unlocked: [], lockedByTool: [] };
+  for (const tool of tools) {
+    if (tool.visibility === 'hidden' || Object.keys(tool.inputTokens ?? {}).length === 0) continue;
+    const gate = checkTokenGate(tool, held, now);
+    if (gate.ok) {
+      plan.unlocked.push(tool.name);
+      continue;
+    }
+    for (const m of gate.missing) {
+      if (!m.issuer.startsWith('@oauth/')) {
+        const entry = plan.lockedByTool.find((e) => e.tool === tool.name && e.issuer === m.issuer);
+        if (entry) entry.claims.push(m.claim);
+        else plan.lockedByTool.push({ tool: tool.name, issuer: m.issuer, claims: [m.claim] });
+        continue;
+      }
+      const provider = m.issuer.slice('@oauth/'.length);
+      const spec = specs.find((s) => s.id === provider);
+      let group = groups.get(provider);
+      if (!group) {
+        group = {
+          provider,
+          name: spec?.name ?? provider.charAt(0).toUpperCase() + provider.slice(1),
+          configured: !!spec,
+          scopes: [],
+          tools: [],
+          reconnect: held.some((h) => h.issuer === m.issuer),
+        };
+        groups.set(provider, group);
+      }
+      if (m.claim !== 'account' && !group.scopes.includes(m.claim)) group.scopes.push(m.claim);
+      if (!group.tools.includes(tool.name)) group.tools.push(tool.name);
+    }
+  }
+  plan.locked = [...groups.values()];
+  return plan;
+}
+
+export function unlockLabel(group: UnlockGroup): string {
+  const scopes = group.scopes.length ? ` (${group.scopes.join(', ')})` : '';
+  const n = group.tools.length;
+  return `${group.reconnect ? 'Reconnect' : 'Connect'} ${group.name}${scopes} to unlock ${n} tool${n === 1 ? '' : 's'}`;
+}
+
+/** The viewer's held tokens without their secrets (the planner needs only issuers, claims and expiry). */
+export async function heldTokenClaims(db: Db, userId: string | null): Promise<HeldToken[]> {
+  if (!userId) return [];
+  const rows = await db.heldToken.findMany({ where: { userId }, select: { id: true, issuer: true, claims: true, expiresAt: true, refreshSecret: true } });
+  // a refreshable connection counts as live: it is refreshed before use
+  return rows.map((r) => ({ id: r.id, issuer: r.issuer, claims: r.claims, expiresAt: r.refreshSecret ? null : r.expiresAt, secret: '' }));
+}
