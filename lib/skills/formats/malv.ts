@@ -29,6 +29,8 @@ export function readMalv(pkg: Pkg): SkillManifest {
             if (isSemver(pj.version)) m.version = pj.version;
             else pkg.scope('package.json').warn('version/not-semver', `version "${pj.version}" is not semantic versioning`, '/version');
           }
+          // the hosts the `net` capability may reach (metadata.net.hosts, as in the other formats)
+          if (isPlainObject(pj.metadata) && isPlainObject(pj.metadata.net)) m.metadata = { ...m.metadata, net: { ...pj.metadata.net } };
         }
       } catch (e) {
         pkg.scope('package.json').error('json/invalid', `package.json is not valid JSON: ${(e as Error).message}`, undefined, (e as LocatedParseError).line);
