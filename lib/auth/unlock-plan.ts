@@ -78,3 +78,8 @@ export async function heldTokenClaims(db: Db, userId: string | null): Promise<He
   // a refreshable connection counts as live: it is refreshed before use
   return rows.map((r) => ({ id: r.id, issuer: r.issuer, claims: r.claims, expiresAt: r.refreshSecret ? null : r.expiresAt, secret: '' }));
 }
+
+/** The tools a viewer may see: not hidden, and either ungated or passing the token gate. */
+export function usableTools(tools: ToolManifest[], held: HeldToken[], now = new Date()): ToolManifest[] {
+  return tools.filter((t) => t.visibility !== 'hidden' && (Object.keys(t.inputTokens ?? {}).length === 0 || checkTokenGate(t, held, now).ok));
+}

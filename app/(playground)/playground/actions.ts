@@ -5,6 +5,7 @@
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
+import { currentUser } from '@/lib/auth/current-user';
 import { serverContext } from '@/lib/server';
 import { isAppError } from '@/lib/errors';
 import { runCookieName } from '@/lib/api/run-access';
@@ -66,7 +67,9 @@ export async function startRun(_prev: StartRunState, form: FormData): Promise<St
 
   let id: string;
   try {
-    const run = await createRun(serverContext().db, { config: parsed.data, userId: null, principal: runPrincipalFor(await headers(), null) });
+    // a signed-in user's run is theirs: it runs with their tokens and lists under My runs
+    const user = await currentUser();
+    const run = await createRun(serverContext().db, { config: parsed.data, userId: user?.id ?? null, principal: runPrincipalFor(await headers(), user?.id ?? null) });
     await rememberControlToken(run.id, run.controlToken);
     id = run.id;
   } catch (err) {
@@ -87,12 +90,14 @@ export async function forkRunAction(runId: string): Promise<{ error: string }> {
   let forkId: string;
   try {
     // anyone who can see the run may fork it; the fork is theirs (a new control token)
+    // the fork runs as the forker, with the forker's tokens, never the sharer's
+    const user = await currentUser();
     const fork = await forkRun(
       serverContext().db,
       id.data,
-      { userId: null, controlToken: jar.get(runCookieName(id.data))?.value ?? null },
+      { userId: user?.id ?? null, controlToken: jar.get(runCookieName(id.data))?.value ?? null },
       {},
-      runPrincipalFor(await headers(), null),
+      runPrincipalFor(await headers(), user?.id ?? null),
     );
     await rememberControlToken(fork.id, fork.controlToken);
     forkId = fork.id;

@@ -4,20 +4,28 @@ import { getSkill } from '@/lib/registry/get-skill';
 import { parseSkillRef } from '@/lib/registry/load-skill-version';
 import { availableProviders } from '@/lib/runs/server-providers';
 import { PlaygroundForm, type SelectedSkill } from './playground-form';
+import { currentUser } from '@/lib/auth/current-user';
+import { heldTokenClaims, usableTools } from '@/lib/auth/unlock-plan';
+import type { ToolManifest } from '@/lib/skills/types';
+import { UnlockPlanner } from '../../(account)/_components/unlock-planner';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Playground' };
 
 const DEFAULT_SKILL = '@skillyard/slugify';
 
-async function preselect(ref: string): Promise<SelectedSkill | null> {
+// gated tools appear only to a viewer who holds their tokens (the planner offers the rest)
+async function preselect(ref: string): Promise<(SelectedSkill & { manifestTools: ToolManifest[] }) | null> {
   try {
     const { scope, name } = parseSkillRef(ref);
-    const skill = await getSkill(serverContext().db, { scope, name });
+    const user = await currentUser().catch(() => null);
+    const skill = await getSkill(serverContext().db, { scope, name }, user ? { userId: user.id } : null);
+    const held = await heldTokenClaims(serverContext().db, user?.id ?? null);
     return {
       ref: `@${skill.scope}/${skill.name}`,
       description: skill.description,
-      tools: skill.manifest.tools.filter((t) => t.visibility !== 'hidden').map((t) => t.name),
+      tools: usableTools(skill.manifest.tools, held).map((t) => t.name),
+      manifestTools: skill.manifest.tools,
     };
   } catch {
     return null;
@@ -37,7 +45,8 @@ export default async function PlaygroundPage({ searchParams }: { searchParams: P
           tools in a sandbox, and you watch every step live. Runs are unlisted by default: anyone with the link can watch them.
         </p>
       </header>
-      <PlaygroundForm providers={availableProviders()} initialSkills={initial ? [initial] : []} />
+      {initial && <UnlockPlanner tools={initial.manifestTools} next={`/playground?skill=${encodeURIComponent(initial.ref)}`} />}
+      <PlaygroundForm providers={availableProviders()} initialSkills={initial ? [{ ref: initial.ref, description: initial.description, tools: initial.tools }] : []} />
     </div>
   );
 }

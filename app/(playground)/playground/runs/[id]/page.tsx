@@ -6,6 +6,7 @@ import { serverContext } from '@/lib/server';
 import { isAppError } from '@/lib/errors';
 import { runCookieName } from '@/lib/api/run-access';
 import { getRun } from '@/lib/runs/get-run';
+import { currentUser } from '@/lib/auth/current-user';
 import { JsonView } from './json-view';
 import { RunView } from './run-view';
 
@@ -22,7 +23,8 @@ const PROVIDER_LABELS: Record<string, string> = {
 async function load(id: string) {
   const token = (await cookies()).get(runCookieName(id))?.value ?? null;
   try {
-    return await getRun(serverContext().db, id, { userId: null, controlToken: token });
+    const user = await currentUser().catch(() => null);
+    return await getRun(serverContext().db, id, { userId: user?.id ?? null, controlToken: token });
   } catch (err) {
     if (isAppError(err) && err.status === 404) notFound();
     throw err;

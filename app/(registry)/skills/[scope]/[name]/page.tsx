@@ -7,6 +7,7 @@ import { getSkill, type SkillDetail } from '@/lib/registry/get-skill';
 import { FormatBadge } from '../../../../_components/format-badge';
 import { Markdown } from '../../../../_components/markdown';
 import { ToolList } from '../../../../_components/tool-list';
+import { UnlockPlanner } from '../../../../(account)/_components/unlock-planner';
 
 export const dynamic = 'force-dynamic';
 
@@ -56,6 +57,7 @@ export default async function SkillPage({ params }: { params: Promise<Params> })
             Tools <span className="text-sm font-normal text-zinc-500">({m.tools.length})</span>
           </h2>
           <ToolList tools={m.tools} />
+          <UnlockPlanner tools={m.tools} next={`/skills/${skill.scope}/${skill.name}`} />
         </section>
 
         {m.instructions && (
