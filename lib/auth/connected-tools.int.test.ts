@@ -6,10 +6,11 @@ import { testDb } from '../../test/db';
 import { startTestOidc, type TestOidc } from '../../test/oidc-server';
 import { invokeRegistryTool } from '../registry/invoke-registry-tool';
 import { seedBundledSkills } from '../registry/seed-bundled-skills';
-import { serverSandbox } from '../registry/server-sandbox';
+import { createServerContext, type ServerContext } from '../server';
 import { disconnect, storeConnectionTokens } from './oauth-connections';
 
 let idp: TestOidc;
+let server: ServerContext;
 const saved = { ...process.env };
 
 beforeAll(async () => {
@@ -21,16 +22,18 @@ beforeAll(async () => {
     // the demo API is on loopback, which the net capability refuses unless allowed
     SKILLYARD_NET_ALLOW: '127.0.0.1/32',
   });
+  // after the environment: the server reads SKILLYARD_NET_ALLOW when it is created
+  server = createServerContext({ db: testDb() });
   await seedBundledSkills(testDb());
 });
 afterAll(async () => {
   process.env = saved;
-  await serverSandbox().close();
+  await server?.close();
   await idp?.close();
 });
 
 const invoke = (userId: string | null) =>
-  invokeRegistryTool(testDb(), { tool: 'api-whoami', skill: '@skillyard/connected-api', args: { base_url: idp.upstreamUrl }, userId });
+  invokeRegistryTool(server, { tool: 'api-whoami', skill: '@skillyard/connected-api', args: { base_url: idp.upstreamUrl }, userId });
 
 describe('a token-gated tool unlocked by a connection', () => {
   it('is refused without the connection, works with it, refreshes, and locks again on disconnect', async () => {
