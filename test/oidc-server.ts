@@ -15,6 +15,8 @@ export type TestOidcOptions = {
   extraScopes?: string[];
   /** access token lifetime in seconds (changeable later with setAccessTokenTtl) */
   accessTokenTtl?: number;
+  /** serve GET/POST /test/state (upstream calls, refresh count, token lifetime) for e2e tests */
+  controlEndpoints?: boolean;
 };
 
 export type UpstreamCall = { path: string; token: string; ok: boolean; scopes: string[] };
@@ -125,6 +127,16 @@ export async function startTestOidc(opts: TestOidcOptions): Promise<TestOidc> {
         for (const [indicator, scopes] of Object.entries(prompt.details.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
         const grantId = await grant.save();
         await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+        return;
+      }
+      if (url.pathname === '/test/state' && opts.controlEndpoints) {
+        // for a test in another process (e2e): what the upstream saw, and the token lifetime
+        if (req.method === 'POST') {
+          const form = await readForm(req);
+          if (form.has('accessTokenTtl')) accessTokenTtl = Number(form.get('accessTokenTtl'));
+        }
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ upstreamCalls, refreshGrants, accessTokenTtl }));
         return;
       }
       if (url.pathname.startsWith('/upstream/')) {

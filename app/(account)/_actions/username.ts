@@ -1,4 +1,5 @@
 'use server';
+import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { currentUser } from '@/lib/auth/current-user';
 import { assertSameOrigin } from '@/lib/auth/same-origin';
@@ -20,5 +21,7 @@ export async function chooseUsernameAction(_prev: UsernameState, form: FormData)
     console.error('[account] could not set a username:', (err as Error).message);
     return { error: 'Something went wrong on our side; try again.' };
   }
+  // the header (in the root layout) shows the new username
+  revalidatePath('/', 'layout');
   redirect(safeLocalPath(form.get('next')));
 }

@@ -26,7 +26,7 @@ export async function AccountMenu() {
         <span aria-hidden className="grid h-6 w-6 place-items-center rounded-full bg-zinc-200 text-xs uppercase dark:bg-zinc-700">
           {label.replace('@', '').charAt(0)}
         </span>
-        <span className="max-w-[10rem] truncate" data-testid="signed-in-as">
+        <span className="sr-only max-w-[10rem] truncate sm:not-sr-only" data-testid="signed-in-as">
           {label}
         </span>
       </summary>

@@ -71,9 +71,9 @@ export function ModelKeyForm({ providers }: { providers: readonly string[] }) {
             ))}
           </select>
         </label>
-        <label className="grid min-w-0 flex-1 gap-1 text-sm">
+        <label className="grid min-w-0 flex-1 basis-48 gap-1 text-sm">
           API key
-          <input name="key" type="password" required autoComplete="off" className={input} />
+          <input name="key" type="password" required autoComplete="off" className={`${input} w-full`} />
         </label>
         <button type="submit" disabled={pending} className={button}>
           Save key
