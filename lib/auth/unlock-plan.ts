@@ -2,9 +2,8 @@
 // which connections would unlock which tools ("Connect GitHub (repo) to unlock 3 tools"),
 // and which tools the viewer has already unlocked.
 import type { Db } from '../db/client';
-import type { ToolManifest } from '../skills/types';
-import type { HeldToken } from '../runtime/types';
-import { checkTokenGate } from '../runtime/tokens';
+import type { ToolManifest } from '../skills';
+import { checkTokenGate, type HeldToken } from '../runtime';
 import type { ProviderSpec } from './provider-config';
 
 export type UnlockGroup = {

@@ -12,7 +12,7 @@ import { disconnect } from '@/lib/auth/oauth-connections';
 import { providersFromEnv, scopesToRequest } from '@/lib/auth/provider-config';
 import { safeLocalPath } from '@/lib/auth/safe-redirect';
 import { assertSameOrigin } from '@/lib/auth/same-origin';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 
 const ProviderId = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/);
 const Scope = z.string().regex(/^[\w:./-]{1,100}$/);
@@ -41,7 +41,7 @@ export async function disconnectProvider(form: FormData): Promise<void> {
   const user = await currentUser();
   if (!user) redirect('/signin');
   const id = ProviderId.safeParse(form.get('provider'));
-  if (id.success) await disconnect(db(), user.id, id.data);
+  if (id.success) await disconnect(serverContext().db, user.id, id.data);
   const next = safeLocalPath(form.get('next'), '/settings');
   revalidatePath(next);
   redirect(next);

@@ -9,7 +9,7 @@ import { deleteAccount } from '@/lib/auth/delete-account';
 import { issueApiToken, revokeApiToken } from '@/lib/auth/manage-api-tokens';
 import { deleteModelKey, setModelKey } from '@/lib/auth/model-keys';
 import { assertSameOrigin } from '@/lib/auth/same-origin';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { isAppError } from '@/lib/errors';
 
 export type FormState = { error: string | null; token?: string; done?: string };
@@ -31,7 +31,7 @@ export async function createApiTokenAction(_prev: FormState, form: FormData): Pr
   const user = await signedIn();
   const days = String(form.get('expiresInDays') ?? '30');
   try {
-    const { token } = await issueApiToken(db(), user.id, {
+    const { token } = await issueApiToken(serverContext().db, user.id, {
       name: String(form.get('name') ?? ''),
       scopes: form.getAll('scope').map(String),
       expiresInDays: days === 'never' ? null : Number(days),
@@ -47,7 +47,7 @@ export async function createApiTokenAction(_prev: FormState, form: FormData): Pr
 export async function revokeApiTokenAction(form: FormData): Promise<void> {
   const user = await signedIn();
   try {
-    await revokeApiToken(db(), user.id, String(form.get('id') ?? ''));
+    await revokeApiToken(serverContext().db, user.id, String(form.get('id') ?? ''));
   } catch (err) {
     if (!isAppError(err)) throw err;
   }
@@ -57,7 +57,7 @@ export async function revokeApiTokenAction(form: FormData): Promise<void> {
 export async function setModelKeyAction(_prev: FormState, form: FormData): Promise<FormState> {
   const user = await signedIn();
   try {
-    const row = await setModelKey(db(), user.id, String(form.get('provider') ?? ''), String(form.get('key') ?? ''));
+    const row = await setModelKey(serverContext().db, user.id, String(form.get('provider') ?? ''), String(form.get('key') ?? ''));
     revalidatePath('/settings');
     return { error: null, done: `Saved the ${row.provider} key ending in ${row.last4}.` };
   } catch (err) {
@@ -67,7 +67,7 @@ export async function setModelKeyAction(_prev: FormState, form: FormData): Promi
 
 export async function deleteModelKeyAction(form: FormData): Promise<void> {
   const user = await signedIn();
-  await deleteModelKey(db(), user.id, String(form.get('provider') ?? ''));
+  await deleteModelKey(serverContext().db, user.id, String(form.get('provider') ?? ''));
   revalidatePath('/settings');
 }
 
@@ -76,7 +76,7 @@ export async function deleteAccountAction(_prev: FormState, form: FormData): Pro
   const expected = user.handle ?? user.email ?? 'delete my account';
   if (String(form.get('confirm') ?? '').trim() !== expected) return { error: `Type ${expected} to confirm.` };
   try {
-    await deleteAccount(db(), user.id);
+    await deleteAccount(serverContext().db, user.id);
   } catch (err) {
     return failure(err, 'delete the account');
   }

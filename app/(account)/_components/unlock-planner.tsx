@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { currentUser } from '@/lib/auth/current-user';
 import { providersFromEnv, type ProviderSpec } from '@/lib/auth/provider-config';
 import { heldTokenClaims, unlockLabel, unlockPlan } from '@/lib/auth/unlock-plan';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import type { ToolManifest } from '@/lib/skills/types';
 import { connectProvider, disconnectProvider } from '../_actions/connections';
 
@@ -19,7 +19,7 @@ function configuredProviders(): ProviderSpec[] {
 
 export async function UnlockPlanner({ tools, next }: { tools: ToolManifest[]; next: string }) {
   const user = await currentUser().catch(() => null);
-  const plan = unlockPlan(tools, await heldTokenClaims(db(), user?.id ?? null), configuredProviders());
+  const plan = unlockPlan(tools, await heldTokenClaims(serverContext().db, user?.id ?? null), configuredProviders());
   if (plan.locked.length === 0 && plan.unlocked.length === 0 && plan.lockedByTool.length === 0) return null;
   return (
     <section aria-label="Unlock tools" className="space-y-2" data-testid="unlock-planner">

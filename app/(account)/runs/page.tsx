@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { currentUser } from '@/lib/auth/current-user';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { listUserRuns } from '@/lib/runs/list-user-runs';
 
 export const dynamic = 'force-dynamic';
@@ -19,7 +19,7 @@ const STATUS: Record<string, string> = {
 export default async function MyRunsPage() {
   const user = await currentUser();
   if (!user) redirect('/signin?next=/runs');
-  const runs = await listUserRuns(db(), user.id);
+  const runs = await listUserRuns(serverContext().db, user.id);
   return (
     <div className="space-y-6">
       <header className="flex flex-wrap items-end justify-between gap-3">

@@ -6,7 +6,7 @@ import { listApiTokens } from '@/lib/auth/manage-api-tokens';
 import { listModelKeys, MODEL_KEY_PROVIDERS } from '@/lib/auth/model-keys';
 import { listConnections } from '@/lib/auth/oauth-connections';
 import { providersFromEnv, type ProviderSpec } from '@/lib/auth/provider-config';
-import { db } from '@/lib/db/client';
+import { serverContext } from '@/lib/server';
 import { connectProvider, disconnectProvider } from '../_actions/connections';
 import { deleteModelKeyAction, revokeApiTokenAction } from '../_actions/settings';
 import { signOutEverywhere } from '../_actions/sign-in';
@@ -28,7 +28,7 @@ export default async function SettingsPage() {
   } catch {
     providers = [];
   }
-  const [connections, tokens, keys] = await Promise.all([listConnections(db(), user.id), listApiTokens(db(), user.id), listModelKeys(db(), user.id)]);
+  const [connections, tokens, keys] = await Promise.all([listConnections(serverContext().db, user.id), listApiTokens(serverContext().db, user.id), listModelKeys(serverContext().db, user.id)]);
   const now = new Date();
   return (
     <div className="mx-auto max-w-3xl space-y-6">
