@@ -1,6 +1,9 @@
-// A small Server-Sent Events reader (WHATWG event-stream rules: `event:`/`data:` fields,
-// multi-line data joined with \n, comments, CR/LF/CRLF line ends) over a fetch body.
+// Server-Sent Events from a model provider's fetch body, parsed by eventsource-parser
+// (WHATWG event-stream rules: `event:`/`data:` fields, multi-line data joined with \n,
+// comments, CR/LF/CRLF line ends). A last event without its closing blank line is still
+// delivered (some servers end the stream right after it).
 
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { AgentError } from '../errors';
 
 export type SseMessage = { event: string; data: string };
@@ -9,9 +12,13 @@ export async function* readSse(body: ReadableStream<Uint8Array> | null, signal: 
   if (!body) throw new AgentError('provider/bad-response', 'response has no body', { retryable: true });
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let buf = '';
-  let event = '';
-  let data: string[] = [];
+  let ready: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (m) => ready.push(m) });
+  const drain = function* (): Generator<SseMessage> {
+    const batch = ready;
+    ready = [];
+    for (const m of batch) yield { event: m.event || 'message', data: m.data };
+  };
   try {
     for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -24,37 +31,15 @@ export async function* readSse(body: ReadableStream<Uint8Array> | null, signal: 
         });
       }
       if (chunk.done) {
-        buf += decoder.decode();
-        if (buf !== '') buf += '\n';
-      } else {
-        buf += decoder.decode(chunk.value, { stream: true });
-      }
-      let nl: number;
-      while ((nl = buf.search(/\r\n|\r|\n/)) !== -1) {
-        const line = buf.slice(0, nl);
-        // a lone \r at the end of the buffer may be the first half of \r\n
-        if (buf[nl] === '\r' && nl === buf.length - 1 && !chunk.done) break;
-        buf = buf.slice(nl + (buf.startsWith('\r\n', nl) ? 2 : 1));
-        if (line === '') {
-          if (data.length > 0) yield { event: event || 'message', data: data.join('\n') };
-          event = '';
-          data = [];
-          continue;
-        }
-        if (line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const field = colon === -1 ? line : line.slice(0, colon);
-        let value = colon === -1 ? '' : line.slice(colon + 1);
-        if (value.startsWith(' ')) value = value.slice(1);
-        if (field === 'event') event = value;
-        else if (field === 'data') data.push(value);
-      }
-      if (chunk.done) {
-        if (data.length > 0) yield { event: event || 'message', data: data.join('\n') };
+        // end the last line and the last event, as if the server had sent the blank line
+        parser.feed(`${decoder.decode()}\n\n`);
+        yield* drain();
         return;
       }
+      parser.feed(decoder.decode(chunk.value, { stream: true }));
+      yield* drain();
     }
   } finally {
-    reader.cancel().catch(() => {});
+    reader.cancel().catch(() => {}); // the body may be finished or errored already: nothing to release
   }
 }
