@@ -36,7 +36,7 @@ if (build.status !== 0) throw new Error('next build failed');
 
 const env: NodeJS.ProcessEnv = { ...process.env, PORT: appPort, SKILLYARD_PG_PORT: pgPort, SKILLYARD_DATA_DIR: dataDir, NODE_ENV: 'production' };
 delete env.DATABASE_URL;
-const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { env, stdio: 'ignore', detached: true });
+const child = spawn(process.execPath, ['scripts/start.mjs'], { env, stdio: 'ignore', detached: true });
 try {
   await waitForHealth(Date.now() + 240_000);
   const args = { text: 'One two three. Four five!' };

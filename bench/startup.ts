@@ -29,7 +29,7 @@ async function measure(): Promise<number> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: appPort, SKILLYARD_PG_PORT: pgPort, SKILLYARD_DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { env, stdio: 'ignore', detached: true });
+  const child = spawn(process.execPath, ['scripts/start.mjs'], { env, stdio: 'ignore', detached: true });
   try {
     await waitForHealth(started + 180_000);
     return Date.now() - started;

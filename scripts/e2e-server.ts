@@ -11,7 +11,7 @@ const name = await createScratchDatabase(server.adminUrl, 'skillyard_e2e');
 const e2eUrl = databaseUrl(server.adminUrl, name);
 fs.mkdirSync('.data', { recursive: true });
 fs.writeFileSync('.data/e2e-database-url', e2eUrl, { mode: 0o600 });
-const app = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--port', port], {
+const app = spawn(process.execPath, ['scripts/start.mjs', '--port', port], {
   stdio: 'inherit',
   env: { ...process.env, DATABASE_URL: databaseUrl(server.adminUrl, name), NODE_ENV: 'production' },
 });

@@ -4,17 +4,17 @@ import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { createToolManager } from '../runtime';
 import type { ServerContext } from '../server';
-import { loadSkillVersion, parseSkillRef } from './load-skill-version';
+import { loadSkillVersion, parseSkillRef, type SkillHead } from './load-skill-version';
 
 /** `visitorId`: an anonymous visitor's stable (signed-cookie) id, which gives them storage and warm isolates. */
 export type InvokeInput = { tool: string; skill?: string; args: unknown; userId: string | null; visitorId?: string | null };
 export type InvokeOutput = { skill: string; version: string; tool: string; result: unknown; ms: number };
 
-/** Which public skill's latest version has a tool of this name (the caller may name one). */
-async function findSkillForTool(db: Db, tool: string): Promise<string> {
+/** Which public skill's latest version has a tool of this name (the caller may name one), with its row. */
+async function findSkillForTool(db: Db, tool: string): Promise<{ ref: string; head: SkillHead }> {
   const rows = await db.tool.findMany({
     where: { name: tool, version: { latestOf: { visibility: 'public' } } },
-    select: { version: { select: { skill: { select: { scopeName: true, name: true } } } } },
+    select: { version: { select: { skill: { select: { id: true, visibility: true, latestVersionId: true, scopeName: true, name: true } } } } },
     take: 10,
   });
   if (rows.length === 0) throw new AppError('tool/not-found', `No public skill has a tool named "${tool}".`, 404);
@@ -22,14 +22,17 @@ async function findSkillForTool(db: Db, tool: string): Promise<string> {
     const names = rows.map((r) => `@${r.version.skill.scopeName}/${r.version.skill.name}`).join(', ');
     throw new AppError('tool/ambiguous', `Several skills have a tool named "${tool}" (${names}): name one with "skill".`, 409);
   }
-  return `@${rows[0].version.skill.scopeName}/${rows[0].version.skill.name}`;
+  const { scopeName, name, ...head } = rows[0].version.skill;
+  return { ref: `@${scopeName}/${name}`, head };
 }
 
 export async function invokeRegistryTool(server: ServerContext, input: InvokeInput): Promise<InvokeOutput> {
   const { db } = server;
-  const skillRef = parseSkillRef(input.skill ?? (await findSkillForTool(db, input.tool)));
+  // one query finds the skill by its tool when the caller names none; its latest version's manifest is cached
+  const found = input.skill ? null : await findSkillForTool(db, input.tool);
+  const skillRef = parseSkillRef(input.skill ?? found!.ref);
   const viewer = input.userId ? { userId: input.userId } : null;
-  const skill = await loadSkillVersion(db, skillRef, viewer);
+  const skill = await loadSkillVersion(db, skillRef, viewer, found?.head);
   const manager = createToolManager({
     skills: [skill],
     ...(await server.runtimeFor({ userId: input.userId, visitorId: input.visitorId })),

@@ -14,32 +14,56 @@ export function parseSkillRef(text: string): SkillRef {
   return { scope: m[1], name: m[2], version: m[3] };
 }
 
-export async function loadSkillVersion(db: Db, ref: SkillRef, viewer: Viewer): Promise<LoadedSkill & { ref: string; version: string }> {
+/** The skill row a version lookup starts from (callers that already read it pass it in). */
+export type SkillHead = { id: string; visibility: string; latestVersionId: string | null };
+
+type StoredVersion = { id: string; version: string; manifest: unknown };
+
+// A version's manifest never changes once stored, so the latest version of a skill is read
+// from the database once per process (keyed by the version's id, which the skill row names
+// fresh on every call). Bounded; explicitly numbered versions are always read.
+const versionsById = new Map<string, StoredVersion>();
+const MAX_CACHED_VERSIONS = 500;
+
+function remember(v: StoredVersion): void {
+  versionsById.delete(v.id);
+  versionsById.set(v.id, v);
+  if (versionsById.size > MAX_CACHED_VERSIONS) versionsById.delete(versionsById.keys().next().value as string);
+}
+
+export async function loadSkillVersion(db: Db, ref: SkillRef, viewer: Viewer, head?: SkillHead): Promise<LoadedSkill & { ref: string; version: string }> {
   const label = `@${ref.scope}/${ref.name}`;
-  const skill = await db.skill.findUnique({
-    where: { scopeName_name: { scopeName: ref.scope, name: ref.name } },
-    select: { id: true, visibility: true, latestVersionId: true },
-  });
+  const skill =
+    head ??
+    (await db.skill.findUnique({
+      where: { scopeName_name: { scopeName: ref.scope, name: ref.name } },
+      select: { id: true, visibility: true, latestVersionId: true },
+    }));
   if (!skill || (skill.visibility === 'private' && !(await canSeePrivate(db, ref.scope, viewer)))) {
     throw new AppError('skill/not-found', `${label} was not found.`);
   }
-  const version = await db.skillVersion.findFirst({
-    where: ref.version ? { skillId: skill.id, version: ref.version } : { id: skill.latestVersionId ?? '' },
-    select: { id: true, version: true, manifest: true },
-  });
+  let version: StoredVersion | null = !ref.version && skill.latestVersionId ? (versionsById.get(skill.latestVersionId) ?? null) : null;
+  if (!version) {
+    version = await db.skillVersion.findFirst({
+      where: ref.version ? { skillId: skill.id, version: ref.version } : { id: skill.latestVersionId ?? '' },
+      select: { id: true, version: true, manifest: true },
+    });
+    if (version && !ref.version) remember(version);
+  }
   if (!version) throw new AppError('skill/version-not-found', `${label}@${ref.version ?? 'latest'} was not found.`, 404);
+  const versionId = version.id;
   const cache = new Map<string, Promise<string>>();
   return {
     ref: label,
     version: version.version,
     scope: ref.scope,
-    revision: version.id,
+    revision: versionId,
     manifest: version.manifest as unknown as SkillManifest,
     readFile(path: string) {
       let pending = cache.get(path);
       if (!pending) {
         pending = db.skillFile
-          .findUnique({ where: { versionId_path: { versionId: version.id, path } }, select: { content: true } })
+          .findUnique({ where: { versionId_path: { versionId, path } }, select: { content: true } })
           .then((row) => {
             if (!row) throw new AppError('skill/file-not-found', `${label} has no file ${path}.`, 404);
             return Buffer.from(row.content).toString('utf8');

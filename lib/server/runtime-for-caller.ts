@@ -20,9 +20,15 @@ const VISITOR_ID = /^[A-Za-z0-9_-]{8,64}$/;
 export async function resolveCaller(db: Db, who: CallerIdentity): Promise<Caller> {
   if (who.userId) {
     const id = `user:${who.userId}`;
-    // an expired OAuth connection is refreshed before the token gate looks at it
-    await refreshExpiredConnections(db, who.userId);
-    return { id, kind: 'user', tokens: await loadHeldTokens(db, id) };
+    let tokens = await loadHeldTokens(db, id);
+    // an OAuth connection about to expire is refreshed before the token gate looks at it
+    // (checked on the tokens just read, so a call without one costs no extra round trip)
+    const soon = Date.now() + 60_000;
+    if (tokens.some((t) => t.issuer.startsWith('@oauth/') && t.expiresAt && t.expiresAt.getTime() <= soon)) {
+      const { refreshed } = await refreshExpiredConnections(db, who.userId);
+      if (refreshed.length) tokens = await loadHeldTokens(db, id);
+    }
+    return { id, kind: 'user', tokens };
   }
   if (who.visitorId && VISITOR_ID.test(who.visitorId)) return { id: `visitor:${who.visitorId}`, kind: 'anonymous', tokens: [] };
   // an anonymous caller without a stable identity holds nothing and keeps nothing between calls

@@ -1,0 +1,121 @@
+// The HTTP invoke route against /api/health on one production server (`node
+// scripts/start.mjs` on a throwaway database): p50 with one client and requests per second
+// with 16 clients, for POST /api/v1/tools/count-words/invoke anonymous and with an API
+// token. Prints JSON with the targets of issue 16 (p50 within health + 1 ms; rps at least
+// 60% of health's). Run: npm run bench:http   (BENCH_PORT, BENCH_PG_PORT, BENCH_SECONDS)
+import { spawn } from 'node:child_process';
+import { createDb } from '../lib/db/client';
+import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchServer } from '../lib/db/scratch-database';
+import { createApiToken } from '../lib/auth/api-tokens';
+
+const appPort = process.env.BENCH_PORT ?? process.env.PORT ?? '3212';
+const pgPort = Number(process.env.BENCH_PG_PORT ?? 54339);
+const seconds = Number(process.env.BENCH_SECONDS ?? 4);
+const sequential = Number(process.env.BENCH_CALLS ?? 300);
+const base = `http://127.0.0.1:${appPort}`;
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return Number(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(2));
+};
+
+type Call = () => Promise<void>;
+
+async function p50(call: Call): Promise<{ p50: number; p95: number }> {
+  for (let i = 0; i < 30; i++) await call();
+  const ms: number[] = [];
+  for (let i = 0; i < sequential; i++) {
+    const t = performance.now();
+    await call();
+    ms.push(performance.now() - t);
+  }
+  return { p50: pct(ms, 50), p95: pct(ms, 95) };
+}
+
+async function rps(call: Call, clients = 16): Promise<{ rps: number; errors: number }> {
+  let done = 0;
+  let errors = 0;
+  const until = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < until) {
+        try {
+          await call();
+          done++;
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  return { rps: Math.round(done / seconds), errors };
+}
+
+const scratch = await startScratchServer('bench-http', pgPort);
+const name = await createScratchDatabase(scratch.adminUrl, 'skillyard_bench_http');
+const url = databaseUrl(scratch.adminUrl, name);
+const env: NodeJS.ProcessEnv = { ...process.env, PORT: appPort, DATABASE_URL: url, NODE_ENV: 'production', SKILLYARD_LOG_LEVEL: 'warn' };
+const child = spawn(process.execPath, ['scripts/start.mjs', '--port', appPort], { env, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+const stop = async () => {
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  await dropScratchDatabase(scratch.adminUrl, name).catch(() => {});
+  await scratch.stop();
+};
+
+try {
+  const deadline = Date.now() + 600_000; // the first start may run next build
+  while (!(await fetch(`${base}/api/health`).then((r) => r.ok, () => false))) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the app did not answer /api/health in time');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const db = createDb(url);
+  const user = await db.user.create({ data: { name: 'bench' } });
+  const { token } = await createApiToken(db, { userId: user.id, name: 'bench', scopes: ['invoke'] });
+  await db.$disconnect();
+
+  const body = JSON.stringify({ args: { text: 'One two three. Four five!' }, skill: '@skillyard/text-stats' });
+  const expectOk = async (res: Response) => {
+    if (res.status !== 200) throw new Error(`${res.url} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+    await res.arrayBuffer();
+  };
+  const health: Call = async () => expectOk(await fetch(`${base}/api/health`));
+  const invoke = (headers: Record<string, string>): Call => async () =>
+    expectOk(await fetch(`${base}/api/v1/tools/count-words/invoke`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }));
+  const anonymous = invoke({});
+  const signedIn = invoke({ authorization: `Bearer ${token}` });
+
+  const h1 = await p50(health);
+  const a1 = await p50(anonymous);
+  const s1 = await p50(signedIn);
+  const h16 = await rps(health);
+  const a16 = await rps(anonymous);
+  const s16 = await rps(signedIn);
+  const verdict = (one: { p50: number }, many: { rps: number }) => ({
+    p50AddedMs: Number((one.p50 - h1.p50).toFixed(2)),
+    rpsShareOfHealth: Number((many.rps / h16.rps).toFixed(2)),
+    p50WithinHealthPlus1ms: one.p50 <= h1.p50 + 1,
+    rpsAtLeast60PercentOfHealth: many.rps >= 0.6 * h16.rps,
+  });
+  console.log(
+    JSON.stringify(
+      {
+        benchmark: 'http',
+        node: process.version,
+        sequentialCalls: sequential,
+        secondsPerLoad: seconds,
+        health: { oneClient: h1, sixteenClients: h16 },
+        invokeAnonymous: { oneClient: a1, sixteenClients: a16, ...verdict(a1, a16) },
+        invokeWithApiToken: { oneClient: s1, sixteenClients: s16, ...verdict(s1, s16) },
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  await stop();
+}
