@@ -57,15 +57,27 @@ export const openApiDocument = {
             visibility: { enum: ['public', 'unlisted', 'private'] },
           },
         }),
-        responses: { 201: json({ type: 'object', properties: { id: { type: 'string' }, controlToken: { type: 'string' }, url: { type: 'string' }, events: { type: 'string' } } }), 400: error },
+        responses: {
+          201: json({ type: 'object', properties: { id: { type: 'string' }, controlToken: { type: 'string' }, url: { type: 'string' }, events: { type: 'string' } } }),
+          400: error,
+          429: { ...error, description: 'run/too-many-active: the caller (or all anonymous callers) has the most queued or running runs allowed' },
+        },
       },
     },
     '/api/v1/runs/{id}': { get: { summary: 'A run', parameters: [runId], responses: { 200: json({ type: 'object' }), 404: error } } },
     '/api/v1/runs/{id}/events': {
       get: {
         summary: 'The run trace as Server-Sent Events (`id:` = seq; resume with Last-Event-ID or ?after=)',
-        parameters: [runId, { name: 'Last-Event-ID', in: 'header', schema: { type: 'string' } }, { name: 'after', in: 'query', schema: { type: 'integer' } }],
-        responses: { 200: { description: 'event stream', content: { 'text/event-stream': {} } }, 404: error },
+        parameters: [
+          runId,
+          { name: 'Last-Event-ID', in: 'header', schema: { type: 'string', pattern: '^[0-9]{1,10}$' } },
+          { name: 'after', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 2147483647 } },
+        ],
+        responses: {
+          200: { description: 'event stream', content: { 'text/event-stream': {} } },
+          400: { ...error, description: 'input/invalid-event-id: not a whole number from 0 to 2147483647' },
+          404: error,
+        },
       },
     },
     '/api/v1/runs/{id}/cancel': { post: { summary: 'Cancel a run', parameters: [runId, control], responses: { 200: json({ type: 'object' }), 403: error, 404: error } } },
@@ -78,7 +90,7 @@ export const openApiDocument = {
       },
     },
     '/api/v1/runs/{id}/fork': {
-      post: { summary: 'Run the same configuration again as the caller', parameters: [runId], responses: { 201: json({ type: 'object' }), 404: error } },
+      post: { summary: 'Run the same configuration again as the caller', parameters: [runId], responses: { 201: json({ type: 'object' }), 404: error, 429: error } },
     },
   },
 } as const;
