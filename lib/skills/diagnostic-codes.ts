@@ -114,6 +114,7 @@ export const DIAGNOSTIC_CODES = {
   'schema/params-not-object': e('params declares a type other than object', S2),
   'schema/params-type-missing': w('params does not declare type: object', S2),
   'schema/pattern-invalid': e('pattern (or a patternProperties key) is not a valid regular expression', `${RY} rule 9`),
+  'schema/pattern-unsupported': e('a pattern cannot run on the linear-time engine (lookaround, backreference, over 1,000 characters or too large a program)', 'issue 8, SPEC §7'),
   'schema/required-invalid': e('required is not a list of names', RY),
   'schema/required-unknown': w('a required property is not listed in properties', RY),
   'schema/too-deep': e('a schema nests deeper than maxDepth', SP),

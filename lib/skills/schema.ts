@@ -2,25 +2,14 @@
 // by `$schema`), the registered `$resolve` keyword, authoring checks, and the runtime's
 // `resolveJsonSchema` + `compileToolSchema`.
 
-import Ajv2020Module from 'ajv/dist/2020.js';
-import Ajv2019Module from 'ajv/dist/2019.js';
-import AjvDraft7Module from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
+import { ajvFor, compileErrorOf, compileWith, SchemaCompileError, type SchemaDraft } from './ajv';
 import type { FileScope } from './diagnostic-sink';
 import { ptr } from './diagnostic-sink';
 import { exceedsDepth } from './depth';
+import { compileLinear, PatternError } from './linear-regexp';
 
-// These packages are CommonJS with a `default` property; tsx/vitest and tsc disagree
-// on interop, so take whichever is the constructor.
-type AjvCtor = new (opts: Record<string, unknown>) => import('ajv').default;
-const pick = <T>(m: unknown): T => ((m as { default?: T }).default ?? m) as T;
-const Ajv2020 = pick<AjvCtor>(Ajv2020Module);
-const Ajv2019 = pick<AjvCtor>(Ajv2019Module);
-const AjvDraft7 = pick<AjvCtor>(AjvDraft7Module);
-const addFormats = pick<(ajv: import('ajv').default) => unknown>(addFormatsModule);
-
-export type SchemaDraft = '2020-12' | '2019-09' | 'draft-07';
+export { SchemaCompileError, type SchemaDraft };
 
 const DRAFTS: Record<string, SchemaDraft | 'unsupported'> = {
   'https://json-schema.org/draft/2020-12/schema': '2020-12',
@@ -42,52 +31,21 @@ export function schemaDraft(schema: unknown): SchemaDraft | 'unsupported' | 'unk
 /** Cascade/runtime annotations that may sit in a tool schema; Ajv must not reject them. */
 export const SCHEMA_ANNOTATION_KEYWORDS = ['$resolve'] as const;
 
-const instances = new Map<SchemaDraft, import('ajv').default>();
-
+/** The reader's Ajv instance for a draft (the one setup is in ajv.ts). */
 export function getAjv(draft: SchemaDraft = '2020-12'): import('ajv').default {
-  let ajv = instances.get(draft);
-  if (!ajv) {
-    const Ctor = draft === '2020-12' ? Ajv2020 : draft === '2019-09' ? Ajv2019 : AjvDraft7;
-    ajv = new Ctor({ strict: false, allErrors: true, allowUnionTypes: true, logger: false, validateSchema: true });
-    addFormats(ajv);
-    ajv.addKeyword({ keyword: '$resolve', schemaType: 'string' });
-    instances.set(draft, ajv);
-  }
-  return ajv;
+  return ajvFor(draft, false);
 }
-
-export class SchemaCompileError extends Error {
-  readonly code = 'schema/compile-failed';
-}
-
-const byObject = new WeakMap<object, ValidateFunction>();
-const byJson = new Map<string, ValidateFunction>();
-const MAX_CACHED = 1000;
 
 /**
- * Compile a tool's params/returns schema once and reuse the validator. Throws
- * SchemaCompileError when the schema does not compile (the reader reports that as a
- * diagnostic first, so a published manifest's schemas always compile).
+ * Compile a tool's params/returns schema once and reuse the validator (draft picked by
+ * `$schema`). With `useDefaults` (the runtime's params) validation fills in declared
+ * defaults. Throws SchemaCompileError when the schema does not compile (the reader
+ * reports that as a diagnostic first, so a published manifest's schemas compile).
  */
-export function compileToolSchema(schema: object): ValidateFunction {
-  const hit = byObject.get(schema);
-  if (hit) return hit;
-  const key = JSON.stringify(schema);
-  let fn = byJson.get(key);
-  if (!fn) {
-    const draft = schemaDraft(schema);
-    if (draft === 'unsupported' || draft === 'unknown') throw new SchemaCompileError(`unsupported $schema ${(schema as { $schema?: unknown }).$schema}`);
-    const ajv = getAjv(draft);
-    try {
-      fn = ajv.compile(structuredClone(schema));
-    } catch (e) {
-      throw new SchemaCompileError((e as Error).message);
-    }
-    if (byJson.size >= MAX_CACHED) byJson.delete(byJson.keys().next().value as string);
-    byJson.set(key, fn);
-  }
-  byObject.set(schema, fn);
-  return fn;
+export function compileToolSchema(schema: object, opts: { useDefaults?: boolean } = {}): ValidateFunction {
+  const draft = schemaDraft(schema);
+  if (draft === 'unsupported') throw new SchemaCompileError(`unsupported $schema ${(schema as { $schema?: unknown }).$schema}`);
+  return compileWith(schema, draft === 'unknown' ? '2020-12' : draft, opts.useDefaults ?? false);
 }
 
 /**
@@ -192,31 +150,9 @@ function resolvePointer(root: unknown, pointer: string): unknown {
   return cur;
 }
 
-/** A real Ajv compile, cached by content; the compiled function is not kept. */
-const checkCache = new Map<string, string | null>();
+/** A real Ajv compile (cached with every other compile, ajv.ts). */
 export function fullCompileError(schema: object, draft: SchemaDraft): string | null {
-  const key = draft + JSON.stringify(schema);
-  const cached = checkCache.get(key);
-  if (cached !== undefined) return cached;
-  const ajv = getAjv(draft);
-  const copy = structuredClone(schema) as Record<string, unknown>;
-  let err: string | null = null;
-  try {
-    ajv.compile(copy);
-  } catch (e) {
-    err = (e as Error).message;
-  } finally {
-    // The check must not grow Ajv's registry (10,000 skills) nor clash on `$id`.
-    try {
-      ajv.removeSchema(copy);
-      if (typeof copy.$id === 'string') ajv.removeSchema(copy.$id);
-    } catch {
-      /* not registered */
-    }
-  }
-  if (checkCache.size >= 5000) checkCache.delete(checkCache.keys().next().value as string);
-  checkCache.set(key, err);
-  return err;
+  return compileErrorOf(schema, draft);
 }
 
 // ---------------------------------------------------------------------------
@@ -349,22 +285,10 @@ function walkSchema(s: unknown, at: string, scope: FileScope, depth: number): vo
   }
   if (o.pattern !== undefined) {
     if (typeof o.pattern !== 'string') scope.error('schema/pattern-invalid', 'pattern must be a string', ptr(at, 'pattern'));
-    else {
-      try {
-        new RegExp(o.pattern, 'u');
-      } catch (e) {
-        scope.error('schema/pattern-invalid', `pattern ${JSON.stringify(o.pattern)} is not a valid regular expression: ${(e as Error).message}`, ptr(at, 'pattern'));
-      }
-    }
+    else checkPattern(o.pattern, `pattern ${JSON.stringify(o.pattern.slice(0, 80))}`, ptr(at, 'pattern'), scope);
   }
   if (o.patternProperties && typeof o.patternProperties === 'object') {
-    for (const k of Object.keys(o.patternProperties)) {
-      try {
-        new RegExp(k, 'u');
-      } catch (e) {
-        scope.error('schema/pattern-invalid', `patternProperties key ${JSON.stringify(k)} is not a valid regular expression: ${(e as Error).message}`, ptr(ptr(at, 'patternProperties'), k));
-      }
-    }
+    for (const k of Object.keys(o.patternProperties)) checkPattern(k, `patternProperties key ${JSON.stringify(k.slice(0, 80))}`, ptr(ptr(at, 'patternProperties'), k), scope);
   }
   if (o.enum !== undefined) {
     if (!Array.isArray(o.enum)) scope.error('schema/enum-invalid', 'enum must be an array', ptr(at, 'enum'));
@@ -384,4 +308,19 @@ function walkSchema(s: unknown, at: string, scope: FileScope, depth: number): vo
   }
   for (const k of SUBSCHEMA_ONE) if (o[k] && typeof o[k] === 'object') walkSchema(o[k], ptr(at, k), scope, depth + 1);
   for (const k of SUBSCHEMA_LIST) if (Array.isArray(o[k])) (o[k] as unknown[]).forEach((x, i) => walkSchema(x, ptr(ptr(at, k), i), scope, depth + 1));
+}
+
+/** A pattern must be valid JavaScript and run on the linear-time engine (linear-regexp.ts). */
+function checkPattern(pattern: string, what: string, at: string, scope: FileScope): void {
+  try {
+    new RegExp(pattern, 'u'); // syntax only: compiling is safe, matching is what can blow up
+  } catch (e) {
+    scope.error('schema/pattern-invalid', `${what} is not a valid regular expression: ${(e as Error).message}`, at);
+    return;
+  }
+  try {
+    compileLinear(pattern, 'u');
+  } catch (e) {
+    scope.error('schema/pattern-unsupported', `${what} cannot run on the linear-time regex engine: ${e instanceof PatternError ? e.message : String(e)}`, at);
+  }
 }
