@@ -18,4 +18,13 @@ describe('compileSchema', () => {
     expect(v({ p5: 1 })).toBe(true);
     expect(v({ p5: 'no' })).toBe(false);
   });
+
+  it('runs a publisher pattern in linear time (issue 8: ReDoS on the web process)', () => {
+    // On a backtracking engine this is 2^50 steps: the test would never finish.
+    const v = compileSchema({ type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } });
+    expect(v({ s: 'a'.repeat(50) + '!' })).toBe(false);
+    expect(v({ s: 'aaa' })).toBe(true);
+    const keys = compileSchema({ type: 'object', patternProperties: { '^(a|aa)+$': { type: 'integer' } }, additionalProperties: false }, false);
+    expect(keys({ ['a'.repeat(60) + 'b']: 1 })).toBe(false);
+  });
 });
