@@ -1,132 +1,225 @@
-// Tool invocation cost. Run: node --no-node-snapshot --import tsx bench/invoke.ts
-// Prints one JSON object:
-//   rawRoundTripUs  isolated-vm alone: host calls an async guest function with a JSON
-//                   argument and awaits its JSON result (warm isolate and context)
-//   warmCallUs      the same tool through the whole kernel pipeline (resolve, visibility,
-//                   allowed-tools, token gate, Ajv params, onion, sandbox job on a warm
-//                   isolate, returns validation)
-//   coldCallMs      the same, but every call needs a new isolate (a new caller each time)
-//   subprocessMs    the same tool run as `node -e` per call
-//   split           where a warm call's time goes: sandboxRunUs (Sandbox.run of the same job,
-//                   no kernel) and kernelOnlyUs (the pipeline with a sandbox that answers at once)
-// Targets (docs/runtime.md): warm within 3x of raw; cold under 10 ms; >= 20x faster than a subprocess per call.
-
+// Tool-call cost, one small tool (count words), every path measured in one run.
+// Run: npm run bench:invoke   (node --no-node-snapshot --import tsx bench/invoke.ts [--quick])
+// Prints one JSON object (µs per call, median of 5 rounds unless noted):
+//   isolatedVm.syncUs        isolated-vm alone, applySync of a warm function, JSON text in and out
+//   isolatedVm.asyncUs       the same with async apply and a promise result (what was called "raw")
+//   skillyard.warm*          the tool's sandbox job (the job the kernel builds: prelude, envelope)
+//                            on a warm isolate: Sandbox.run in process / through worker processes;
+//                            kernel* adds the whole pipeline (resolve, Ajv params/returns, onion...)
+//   skillyard.cold*          a job that needs a new isolate (a new key each call), in process: with
+//                            the default spare isolate, and without spares (setup on the call's path)
+//   bare.coldUs              new Isolate + context + compile + call + dispose, nothing else
+//   subprocessUs             `node -e` per call
+//   quickjs.warmUs/freshUs   quickjs-emscripten (WebAssembly): a call in a warm context / a fresh
+//                            context per call (new context + eval + call + dispose)
+//   targets                  warm via workers <= 20x sync, in process <= 5x sync, cold <= 2x bare
 import { spawnSync } from 'node:child_process';
 import ivm from 'isolated-vm';
-import { createSandboxPool } from '../lib/sandbox/pool';
+import { getQuickJS } from 'quickjs-emscripten';
 import { createToolManager } from '../lib/runtime';
 import { codeSkill } from '../lib/runtime/testing/skills';
+import { createSandboxPool, type SandboxPool } from '../lib/sandbox/pool';
 import type { Sandbox, SandboxJob } from '../lib/sandbox/types';
 
+const quick = process.argv.includes('--quick');
 const HANDLER = 'export default async function (ctx, { text }) { return { count: text.split(/\\s+/).filter(Boolean).length }; }';
+const FN = `function (args) { const { text } = JSON.parse(args); return JSON.stringify({ count: text.split(/\\s+/).filter(Boolean).length }); }`;
 const ARGS = { text: 'the quick brown fox jumps over the lazy dog' };
+const ARGS_JSON = JSON.stringify(ARGS);
+const EXPECT = '{"count":9}';
 
-async function timeEach(n: number, fn: () => Promise<unknown> | unknown): Promise<number> {
-  const t0 = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) await fn();
-  return Number(process.hrtime.bigint() - t0) / 1e6 / n; // ms per call
+/** µs per call: median of individually timed calls (for slow or stateful calls) */
+async function eachCall(n: number, fn: () => unknown, warmup = 5): Promise<number> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const xs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn();
+    xs.push(Number(process.hrtime.bigint() - t0) / 1e3);
+  }
+  return median(xs);
 }
-
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 }
+const check = (ok: boolean, what: string) => {
+  if (!ok) throw new Error(`bench: wrong result from ${what}`);
+};
 
-async function raw(): Promise<number> {
-  const isolate = new ivm.Isolate({ memoryLimit: 64 });
-  const context = await isolate.createContext();
-  const fn = (await context.eval(
-    `(async function (args) { const { text } = JSON.parse(args); return JSON.stringify({ count: text.split(/\\s+/).filter(Boolean).length }); })`,
-    { reference: true },
-  )) as ivm.Reference<(a: string) => Promise<string>>;
-  const call = async () => JSON.parse(await fn.apply(undefined, [JSON.stringify(ARGS)], { result: { promise: true, copy: true } }));
-  await timeEach(500, call);
-  const runs = [];
-  for (let r = 0; r < 5; r++) runs.push(await timeEach(2000, call));
-  isolate.dispose();
-  return median(runs);
-}
 
-async function main() {
-  const rawMs = await raw();
-  const sandbox = createSandboxPool({ inProcess: true, workers: 1, maxIdleIsolates: 8 });
-  const skill = codeSkill('count', HANDLER, {
-    params: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-    returns: { type: 'object', properties: { count: { type: 'number' } }, required: ['count'] },
-  });
-  let lastJob: SandboxJob | null = null;
-  const spy: Sandbox = { run: (job, onHostCall) => ((lastJob = job), sandbox.run(job, onHostCall)), close: async () => {} };
-  const manager = createToolManager({ skills: [skill], caller: { id: 'bench', kind: 'user', tokens: [] }, sandbox: spy });
-  const check = (await manager.invoke('count', ARGS)) as { count: number };
-  if (check.count !== 9) throw new Error(`unexpected result ${JSON.stringify(check)}`);
-  await timeEach(300, () => manager.invoke('count', ARGS));
-  const warmRuns = [];
-  for (let r = 0; r < 5; r++) warmRuns.push(await timeEach(1000, () => manager.invoke('count', ARGS)));
-  const warmMs = median(warmRuns);
 
-  const job = lastJob as SandboxJob | null;
-  if (!job) throw new Error('no sandbox job was recorded');
-  const sandboxRuns = [];
-  for (let r = 0; r < 5; r++) sandboxRuns.push(await timeEach(1000, () => sandbox.run({ ...job, args: structuredClone(job.args) }, async () => null)));
-  const instant: Sandbox = { run: async () => ({ ok: true, value: { v: { count: 9 } }, stats: { wallMs: 0, cold: false } }), close: async () => {} };
-  const kernelOnly = createToolManager({ skills: [skill], caller: { id: 'bench', kind: 'user', tokens: [] }, sandbox: instant });
-  await timeEach(2000, () => kernelOnly.invoke('count', ARGS));
-  const kernelRuns = [];
-  for (let r = 0; r < 5; r++) kernelRuns.push(await timeEach(5000, () => kernelOnly.invoke('count', ARGS)));
-
-  // Cold: a new caller per call → a new warm-isolate key → a new isolate and context.
-  let i = 0;
-  const coldTimes: number[] = [];
-  for (let r = 0; r < 60; r++) {
-    const m = createToolManager({ skills: [skill], caller: { id: `cold-${i++}`, kind: 'user', tokens: [] }, sandbox });
-    const t0 = process.hrtime.bigint();
-    await m.invoke('count', ARGS);
-    coldTimes.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  const coldMs = median(coldTimes.slice(10));
-  await sandbox.close();
-
-  // The server's configuration: the same warm call with isolates in worker processes.
-  const pool = createSandboxPool({ workers: 1 });
-  const served = createToolManager({ skills: [skill], caller: { id: 'bench', kind: 'user', tokens: [] }, sandbox: pool });
-  await timeEach(300, () => served.invoke('count', ARGS));
-  const workerRuns = [];
-  for (let r = 0; r < 5; r++) workerRuns.push(await timeEach(500, () => served.invoke('count', ARGS)));
-  const warmWorkerMs = median(workerRuns);
-  await pool.close();
-
-  const nodeScript = `const f = ${HANDLER.replace('export default ', '')}; let s = ''; process.stdin.on('data', (d) => (s += d)); process.stdin.on('end', async () => process.stdout.write(JSON.stringify(await f({}, JSON.parse(s)))));`;
-  const subTimes: number[] = [];
-  for (let r = 0; r < 15; r++) {
-    const t0 = process.hrtime.bigint();
-    const out = spawnSync(process.execPath, ['-e', nodeScript], { input: JSON.stringify(ARGS), encoding: 'utf8' });
-    subTimes.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    if (JSON.parse(out.stdout).count !== 9) throw new Error('subprocess gave a wrong result');
-  }
-  const subprocessMs = median(subTimes);
-
-  const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
-  const result = {
-    node: process.version,
-    rawRoundTripUs: round(rawMs * 1000),
-    warmCallUs: round(warmMs * 1000),
-    warmCallViaWorkerProcessUs: round(warmWorkerMs * 1000),
-    coldCallMs: round(coldMs, 2),
-    subprocessMs: round(subprocessMs, 1),
-    split: { sandboxRunUs: round(median(sandboxRuns) * 1000), kernelOnlyUs: round(median(kernelRuns) * 1000) },
-    warmOverRaw: round(warmMs / rawMs, 2),
-    warmViaWorkerOverRaw: round(warmWorkerMs / rawMs, 2),
-    subprocessOverWarm: round(subprocessMs / warmMs, 0),
-    targets: {
-      warmWithin3xOfRaw: warmMs <= 3 * rawMs,
-      coldUnder10ms: coldMs < 10,
-      atLeast20xFasterThanSubprocess: subprocessMs / warmMs >= 20,
-    },
-  };
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-}
-
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
+const skill = codeSkill('count', HANDLER, {
+  params: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  returns: { type: 'object', properties: { count: { type: 'number' } }, required: ['count'] },
 });
+const caller = (id: string) => ({ id, kind: 'user' as const, tokens: [] });
+
+/** The sandbox job the kernel builds for one call of the tool. */
+async function recordJob(sandbox: SandboxPool): Promise<SandboxJob> {
+  let job: SandboxJob | null = null;
+  const spy: Sandbox = { run: (j, h) => ((job = j), sandbox.run(j, h)), close: async () => {} };
+  const manager = createToolManager({ skills: [skill], caller: caller('bench'), sandbox: spy });
+  check(((await manager.invoke('count', ARGS)) as { count: number }).count === 9, 'kernel');
+  return job!;
+}
+
+
+
+function subprocess(): Promise<number> {
+  const script = `const f = ${HANDLER.replace('export default ', '')}; let s = ''; process.stdin.on('data', (d) => (s += d)); process.stdin.on('end', async () => process.stdout.write(JSON.stringify(await f({}, JSON.parse(s)))));`;
+  return eachCall(quick ? 5 : 15, () => {
+    const out = spawnSync(process.execPath, ['-e', script], { input: ARGS_JSON, encoding: 'utf8' });
+    check(out.stdout === EXPECT, 'subprocess');
+  }, 1);
+}
+
+
+const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+
+// Every subject is set up first, then measured against the synchronous call in paired
+// batches: the machine is shared and its load drifts by the second.
+const isolate = new ivm.Isolate({ memoryLimit: 64 });
+const context = isolate.createContextSync();
+const syncFn = context.evalSync(`(${FN})`, { reference: true }) as ivm.Reference;
+const asyncFn = context.evalSync(`(async ${FN})`, { reference: true }) as ivm.Reference;
+check(syncFn.applySync(undefined, [ARGS_JSON]) === EXPECT, 'applySync');
+
+const inProcess = createSandboxPool({ inProcess: true, workers: 1, maxIdleIsolates: 8 });
+const noSpares = createSandboxPool({ inProcess: true, workers: 1, maxIdleIsolates: 8, spareIsolates: 0 });
+const workers = createSandboxPool({ workers: 1 });
+const job = await recordJob(inProcess);
+const answer = async () => null;
+const runJob = (sandbox: SandboxPool) => async () => {
+  const r = await sandbox.run(job, answer);
+  if (!r.ok) throw new Error(`bench: ${r.error.code} ${r.error.message}`);
+};
+const kernelIn = createToolManager({ skills: [skill], caller: caller('bench'), sandbox: inProcess });
+const kernelWorkers = createToolManager({ skills: [skill], caller: caller('bench'), sandbox: workers });
+const QuickJS = await getQuickJS();
+const qvm = QuickJS.newContext();
+const qfn = qvm.unwrapResult(qvm.evalCode(`(${FN})`));
+const quickWarm = () => {
+  const arg = qvm.newString(ARGS_JSON);
+  const res = qvm.unwrapResult(qvm.callFunction(qfn, qvm.undefined, arg));
+  const out = qvm.getString(res);
+  res.dispose();
+  arg.dispose();
+  check(out === EXPECT, 'quickjs warm');
+};
+const quickFresh = () => {
+  const ctx = QuickJS.newContext();
+  const fn = ctx.unwrapResult(ctx.evalCode(`(${FN})`));
+  const arg = ctx.newString(ARGS_JSON);
+  const res = ctx.unwrapResult(ctx.callFunction(fn, ctx.undefined, arg));
+  check(ctx.getString(res) === EXPECT, 'quickjs fresh');
+  res.dispose();
+  arg.dispose();
+  fn.dispose();
+  ctx.dispose();
+};
+const bareCall = () => {
+  const iso = new ivm.Isolate({ memoryLimit: 64 });
+  const ctx = iso.createContextSync();
+  const script = iso.compileScriptSync(`(${FN})`);
+  const fn = script.runSync(ctx, { reference: true }) as ivm.Reference;
+  check(fn.applySync(undefined, [ARGS_JSON]) === EXPECT, 'bare cold');
+  iso.dispose();
+};
+let coldKey = 0;
+const coldCall = (sandbox: SandboxPool) => async () => {
+  const r = await sandbox.run({ ...job, key: `user:cold-${++coldKey}|count` }, answer);
+  if (!r.ok || !r.stats.cold) throw new Error(`bench: cold call failed ${JSON.stringify(r)}`);
+};
+// Paired batches: a batch of the baseline, then a batch of the subject, many times; the
+// ratio is taken per pair (both saw the same load) and the median of those is reported.
+async function batchUs(n: number, fn: () => unknown): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) await fn();
+  return Number(process.hrtime.bigint() - t0) / 1e3 / n;
+}
+type Pairs = { us: number; baseUs: number; ratio: number };
+async function paired(pairs: number, n: number, subject: () => unknown, base: () => unknown, baseN = n): Promise<Pairs> {
+  await batchUs(Math.ceil(n / 2), subject);
+  await batchUs(Math.ceil(baseN / 2), base);
+  const us: number[] = [], baseUs: number[] = [], ratios: number[] = [];
+  for (let i = 0; i < pairs; i++) {
+    const b = await batchUs(baseN, base);
+    const s = await batchUs(n, subject);
+    us.push(s);
+    baseUs.push(b);
+    ratios.push(s / b);
+  }
+  return { us: median(us), baseUs: median(baseUs), ratio: median(ratios) };
+}
+const sync = () => syncFn.applySync(undefined, [ARGS_JSON], { timeout: 1000 });
+const pause = () => new Promise((resolve) => setTimeout(resolve, 1));
+const P = quick ? 15 : 60; // pairs
+const W = quick ? 50 : 200; // warm calls per batch
+
+const asyncP = await paired(P, W, () => asyncFn.apply(undefined, [ARGS_JSON], { result: { promise: true, copy: true }, timeout: 1000 }), sync, W * 4);
+const warmInP = await paired(P, W, runJob(inProcess), sync, W * 4);
+const warmWorkersP = await paired(P, W, runJob(workers), sync, W * 4);
+const kernelInP = await paired(P, W, () => kernelIn.invoke('count', ARGS), sync, W * 4);
+const kernelWorkersP = await paired(P, W, () => kernelWorkers.invoke('count', ARGS), sync, W * 4);
+const quickWarmP = await paired(P, W, quickWarm, sync, W * 4);
+const quickFreshP = await paired(P, Math.ceil(W / 10), quickFresh, sync, W * 4);
+// cold: one call per batch, a pause after each (the engine refills its spare between requests)
+const bareTimed = async () => {
+  bareCall();
+  await pause();
+};
+const coldTimed = (sandbox: SandboxPool) => async () => {
+  await coldCall(sandbox)();
+  await pause();
+};
+const C = quick ? 20 : 80;
+const coldP = await paired(C, 1, coldTimed(inProcess), bareTimed);
+const coldNoSpareP = await paired(C, 1, coldTimed(noSpares), bareTimed);
+const pauseUs = await batchUs(20, pause);
+
+const sub = await subprocess();
+await inProcess.close();
+await noSpares.close();
+await workers.close();
+isolate.dispose();
+qfn.dispose();
+qvm.dispose();
+
+const minusPause = (x: number) => Math.max(0, x - pauseUs);
+const coldRatio = (p: Pairs) => minusPause(p.us) / minusPause(p.baseUs);
+const result = {
+  node: process.version,
+  quick,
+  pairs: P,
+  isolatedVm: { syncUs: round(warmInP.baseUs, 2), asyncUs: round(asyncP.us) },
+  skillyard: {
+    warmInProcessUs: round(warmInP.us),
+    warmViaWorkersUs: round(warmWorkersP.us),
+    kernelWarmInProcessUs: round(kernelInP.us),
+    kernelWarmViaWorkersUs: round(kernelWorkersP.us),
+    coldUs: round(minusPause(coldP.us)),
+    coldWithoutSpareUs: round(minusPause(coldNoSpareP.us)),
+  },
+  bare: { coldUs: round(minusPause(coldP.baseUs)) },
+  subprocessUs: round(sub, 0),
+  quickjs: { warmUs: round(quickWarmP.us, 2), freshUs: round(quickFreshP.us) },
+  ratios: {
+    asyncOverSync: round(asyncP.ratio, 1),
+    warmViaWorkersOverSync: round(warmWorkersP.ratio, 1),
+    warmInProcessOverSync: round(warmInP.ratio, 1),
+    kernelWarmViaWorkersOverSync: round(kernelWorkersP.ratio, 1),
+    kernelWarmInProcessOverSync: round(kernelInP.ratio, 1),
+    quickjsWarmOverSync: round(quickWarmP.ratio, 1),
+    quickjsFreshOverSync: round(quickFreshP.ratio, 1),
+    coldOverBare: round(coldRatio(coldP), 2),
+    coldWithoutSpareOverBare: round(coldRatio(coldNoSpareP), 2),
+    subprocessOverWarmViaWorkers: round(sub / warmWorkersP.us, 0),
+  },
+  targets: {
+    warmViaWorkersWithin20xSync: warmWorkersP.ratio <= 20,
+    warmInProcessWithin5xSync: warmInP.ratio <= 5,
+    coldWithin2xBare: coldRatio(coldP) <= 2,
+  },
+};
+process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

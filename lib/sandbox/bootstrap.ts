@@ -1,18 +1,23 @@
-// Guest half of the bridge: runs once in every new context, before the prelude and the
-// module, as a closure (isolated-vm evalClosure) whose arguments are the two host
-// callbacks. The callbacks live only in this closure: they are never on the global object,
-// so guest code cannot reach them, and even if it could they only carry strings.
+// Guest half of the bridge: a script, compiled once per process with V8's code cache and
+// run first in every new context, whose value is a factory for the bridge functions.
+// There are no host callbacks at all: every guest segment is a host call of `run` or
+// `settle`, which returns an "outbox" (a null-prototype object the bridge fills while the
+// segment and its microtasks run; isolated-vm copies it out after the microtask
+// checkpoint) holding the host calls the guest requested and, once the job ended, its
+// outcome. The outbox lives only in the factory's closure and carries only strings and
+// numbers.
 //
-// Arguments: $0 send(seq, callId, method, argsJson)   host call request (async, ignored)
-//            $1 done(seq, status, resultJson, globalsJson)  job outcome (async, ignored)
-//            $2 JSON array of host method names
-// Returns { run, settle, setNamespace } (the host keeps References to these three).
+// Outbox: { n, c0..c(n-1): [seq, callId, method, argsJson], x: 1 when the host-call limit
+//           tripped, s/j/g/q: status, result JSON, globals JSON, seq of the finished job }
+// Returns { init, run, settle, setNamespace } (the host keeps References to these).
+// `init(methodsJson)` installs the frozen `host` object once per context; a blank spare
+// isolate has run the factory but not init, so it can serve any job.
 //
 // Intrinsics are captured before any guest code runs, so a guest that later replaces
 // JSON, Promise or Reflect in its own (warm) context cannot redirect the bridge.
 export const BOOTSTRAP_SOURCE = String.raw`
+(function () {
 'use strict';
-const send = $0, done = $1, methodNames = JSON.parse($2);
 const G = globalThis;
 const parse = JSON.parse, stringify = JSON.stringify;
 const PromiseCtor = Promise, then = Promise.prototype.then, resolveP = Promise.resolve.bind(Promise);
@@ -56,13 +61,22 @@ let calls = 0, maxCalls = 0, tripped = false;
 let nextId = 0;
 let pending = create(null);
 let ns = null;
+let box = create(null);
+function newBox() { box = create(null); box.n = 0; return box; }
+function send(s, id, method, json) { box['c' + box.n] = [s, id, method, json]; box.n++; }
+function done(s, status, json, gjson) {
+  if (status === 'calls') { box.x = 1; return; }
+  box.q = s; box.s = status; box.j = json; box.g = gjson;
+}
 const hostErrors = new WeakSetCtor();
 
 function callHost(method, args) {
   if (seq === 0) return PromiseCtor.reject(new ErrorCtor('host.' + method + ': host calls are only available while a job runs'));
   if (++calls > maxCalls) {
+    // The job fails as soon as this segment returns; a rejection nobody handles would
+    // make the segment throw instead and hide which limit was hit.
     if (!tripped) { tripped = true; done(seq, 'calls', undefined, undefined); }
-    return PromiseCtor.reject(new ErrorCtor('host.' + method + ': too many host calls (limit ' + maxCalls + ')'));
+    return new PromiseCtor(() => {});
   }
   let json;
   try { json = stringify(args); } catch (e) {
@@ -73,25 +87,30 @@ function callHost(method, args) {
   return new PromiseCtor((resolve, reject) => { pending[id] = [resolve, reject]; send(s, id, method, json); });
 }
 
-const host = create(null);
-for (const name of methodNames) {
-  const method = name;
-  const fn = { [method]: function (...args) { return callHost(method, args); } }[method];
-  defineProperty(host, method, { value: fn, enumerable: true });
+function init(methodsJson) {
+  const methodNames = parse(methodsJson);
+  const host = create(null);
+  for (const name of methodNames) {
+    const method = name;
+    const fn = { [method]: function (...args) { return callHost(method, args); } }[method];
+    defineProperty(host, method, { value: fn, enumerable: true });
+  }
+  freeze(host);
+  defineProperty(G, 'host', { value: host, writable: false, configurable: false, enumerable: false });
 }
-freeze(host);
-defineProperty(G, 'host', { value: host, writable: false, configurable: false, enumerable: false });
 
 function settle(id, ok, payload) {
+  newBox();
   const p = pending[id];
-  if (p === undefined) return;
+  if (p === undefined) return box;
   delete pending[id];
-  if (ok) { p[0](payload === undefined ? undefined : parse(payload)); return; }
+  if (ok) { p[0](payload === undefined ? undefined : parse(payload)); return box; }
   const info = parse(payload);
   const error = new ErrorCtor(StringCtor(info.message));
   if (typeof info.code === 'string') error.code = info.code;
   apply(wsAdd, hostErrors, [error]);
   p[1](error);
+  return box;
 }
 
 function describe(err) {
@@ -113,6 +132,7 @@ function describe(err) {
 function setNamespace(namespace) { ns = namespace; }
 
 function run(s, entry, argsJson, globalsJson, returnJson, max, maxChars) {
+  newBox();
   seq = s; calls = 0; maxCalls = max; tripped = false;
   pending = create(null);
   const wanted = returnJson === undefined ? null : parse(returnJson);
@@ -143,7 +163,7 @@ function run(s, entry, argsJson, globalsJson, returnJson, max, maxChars) {
   try { fn = ns === null ? undefined : ns[entry]; } catch (e) { fn = undefined; }
   if (typeof fn !== 'function') {
     finish('no-entry', 'the module has no exported function ' + stringify(entry));
-    return;
+    return box;
   }
   let result;
   try {
@@ -157,13 +177,15 @@ function run(s, entry, argsJson, globalsJson, returnJson, max, maxChars) {
     result = apply(fn, undefined, parse(argsJson));
   } catch (e) {
     finish(apply(wsHas, hostErrors, [e]) ? 'host-error' : 'error', describe(e));
-    return;
+    return box;
   }
   apply(then, resolveP(result), [
     (value) => finish('ok', value),
     (e) => finish(apply(wsHas, hostErrors, [e]) ? 'host-error' : 'error', describe(e)),
   ]);
+  return box;
 }
 
-return { run, settle, setNamespace };
+return { init, run, settle, setNamespace };
+})
 `;

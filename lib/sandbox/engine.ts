@@ -1,12 +1,17 @@
 // Runs sandbox jobs in isolated-vm isolates inside the current process. The worker
 // process (worker.ts) wraps one engine; the in-process pool mode uses one directly.
 //
-// Guest code only ever runs inside an `apply` we start (the job's entry call, or the
-// settlement of a host call); each such segment gets the job's remaining CPU budget as
-// isolated-vm `timeout`, and a host-side wall-clock timer disposes the isolate when the
-// job outlives `wallMs` (isolated-vm's timeout does not see time spent awaiting the host).
+// Guest code only ever runs inside a call we start (the job's entry call, or the
+// settlement of a host call). Each such segment is a synchronous isolated-vm call
+// (applySync: no thread hop, no promise turn) whose `timeout` is the job's remaining CPU
+// budget (and never more than its remaining wall-clock time); microtasks run inside it.
+// While a job waits on its host, a wall-clock timer disposes the isolate if the job
+// outlives `wallMs` (isolated-vm's timeout does not see time spent awaiting the host). A
+// segment blocks this thread: the worker process runs a watchdog thread for segments that
+// V8 fails to stop (see watchdog.ts).
 import ivm from 'isolated-vm';
 import { BOOTSTRAP_SOURCE } from './bootstrap';
+import { CodeCache, cacheOptions } from './code-cache';
 import { FATAL_CODES, SandboxFailure } from './errors';
 import { IsolateCache, disposeWarmIsolate, type Fingerprint, type WarmIsolate } from './isolate-cache';
 import { parseUntrustedJson } from './json';
@@ -27,6 +32,13 @@ export type EngineOptions = {
   defaultLimits?: SandboxLimits;
   /** V8 lost control of an isolate: the process should stop taking work (`job`: the job that was using it) */
   onCatastrophicError?: (message: string, job: SandboxJob | undefined) => void;
+  /** blank isolates (context + bridge, default memory limit) kept ready for cold jobs; default 1 */
+  spareIsolates?: number;
+  /**
+   * Called before each synchronous guest segment with its job and the time (Date.now())
+   * by which isolated-vm must have stopped it, and after it with (null, 0): the watchdog.
+   */
+  onSegment?: (job: SandboxJob | null, deadline: number) => void;
 };
 
 export const CANCELLED = 'the job was cancelled by its caller';
@@ -54,7 +66,10 @@ export function validateJob(job: SandboxJob): string | null {
 export class SandboxEngine {
   private readonly cache: IsolateCache;
   private readonly running = new Set<JobRun>();
+  private readonly spares: WarmIsolate[] = [];
+  private spareTimer: NodeJS.Immediate | null = null;
   private closed = false;
+  readonly code = new CodeCache();
   broken: string | null = null;
 
   constructor(private readonly options: EngineOptions = {}) {
@@ -79,6 +94,13 @@ export class SandboxEngine {
     } catch (error) {
       return Promise.resolve(rawFailure('sandbox/host-error', `invalid sandbox job: args and globals must be JSON (${messageOf(error)})`));
     }
+    return this.runEncoded(job, hostCall, argsJson, globalsJson, returnJson);
+  }
+
+  /** runRaw for a job whose args, globals and returnGlobals are already JSON text (the worker's frames). */
+  runEncoded(job: SandboxJob, hostCall: RawHostCall, argsJson: string, globalsJson: string | undefined, returnJson: string | undefined): Promise<RawResult> {
+    if (this.closed) return Promise.resolve(rawFailure('sandbox/closed', 'the sandbox is closed'));
+    if (this.broken) return Promise.resolve(rawFailure('sandbox/worker-crashed', `the sandbox engine is unusable: ${this.broken}`));
     const limits = resolveLimits(job.limits, this.options.defaultLimits);
     const signal = job.signal;
     if (signal?.aborted) return Promise.resolve(rawFailure('sandbox/timeout', CANCELLED));
@@ -91,7 +113,7 @@ export class SandboxEngine {
       });
       this.running.add(run);
       signal?.addEventListener('abort', onAbort, { once: true });
-      void run.start();
+      run.start();
     });
   }
 
@@ -105,6 +127,16 @@ export class SandboxEngine {
     this.closed = true;
     for (const run of [...this.running]) run.fail('sandbox/closed', 'the sandbox was closed while the job ran');
     this.cache.clear();
+    for (const spare of this.spares.splice(0)) disposeWarmIsolate(spare);
+    if (this.spareTimer) clearImmediate(this.spareTimer);
+    this.code.clear();
+  }
+
+  /** Makes the spare isolates now (a worker does this before it says it is ready). */
+  prewarm(): void {
+    const want = this.options.spareIsolates ?? 1;
+    const memoryMb = resolveLimits(undefined, this.options.defaultLimits).memoryMb;
+    while (!this.closed && !this.broken && this.spares.length < want) this.spares.push(this.blank(memoryMb));
   }
 
   /** @internal */ checkout(want: Fingerprint): WarmIsolate | undefined {
@@ -117,6 +149,72 @@ export class SandboxEngine {
   /** @internal */ catastrophe(message: string, job: SandboxJob | undefined): void {
     this.broken = message;
     this.options.onCatastrophicError?.(message, job);
+  }
+  /** @internal */ segment(job: SandboxJob | null, deadline: number): void {
+    this.options.onSegment?.(job, deadline);
+  }
+
+  /** @internal A blank isolate for `memoryMb`: a spare when one fits, else a new one. */
+  takeBlank(memoryMb: number): WarmIsolate {
+    const at = this.spares.findIndex((s) => s.memoryMb === memoryMb && !s.isolate.isDisposed);
+    if (at < 0) return this.blank(memoryMb);
+    const [spare] = this.spares.splice(at, 1);
+    this.refillSpares();
+    return spare;
+  }
+
+  /** Spares are made again after the current work (setImmediate), never on a job's path. */
+  private refillSpares(): void {
+    if (this.spareTimer || this.closed) return;
+    this.spareTimer = setImmediate(() => {
+      this.spareTimer = null;
+      try {
+        this.prewarm();
+      } catch {
+        // no spare this time; cold jobs make their own isolate
+      }
+    });
+    this.spareTimer.unref?.();
+  }
+
+  /** A new isolate + context with the bridge evaluated (not yet bound to a job). */
+  private blank(memoryMb: number): WarmIsolate {
+    const engine = this;
+    const entry: WarmIsolate = {
+      key: '',
+      source: '',
+      prelude: undefined,
+      methodsSig: '',
+      memoryMb,
+      isolate: undefined as unknown as ivm.Isolate,
+      context: undefined as unknown as ivm.Context,
+      run: undefined as unknown as ivm.Reference,
+      settle: undefined as unknown as ivm.Reference,
+      init: null,
+      setNamespace: null,
+      active: null,
+      uses: 0,
+    };
+    const culprit = () => (entry.active as JobRun | null)?.job;
+    entry.isolate = new ivm.Isolate({ memoryLimit: memoryMb, onCatastrophicError: (m) => engine.catastrophe(m, culprit()) });
+    try {
+      entry.context = entry.isolate.createContextSync();
+      const script = entry.isolate.compileScriptSync(BOOTSTRAP_SOURCE, cacheOptions(this.code, BOOTSTRAP_SOURCE, 'file:///sandbox/bridge.js'));
+      this.code.remember(BOOTSTRAP_SOURCE, script);
+      const factory = script.runSync(entry.context, { reference: true }) as ivm.Reference;
+      script.release();
+      const api = factory.applySync(undefined, [], { result: { reference: true } }) as ivm.Reference;
+      factory.release();
+      entry.run = api.getSync('run', { reference: true });
+      entry.settle = api.getSync('settle', { reference: true });
+      entry.init = api.getSync('init', { reference: true });
+      entry.setNamespace = api.getSync('setNamespace', { reference: true });
+      api.release();
+    } catch (error) {
+      disposeWarmIsolate(entry);
+      throw error;
+    }
+    return entry;
   }
 }
 
@@ -151,6 +249,13 @@ export function hostErrorJson(error: unknown): string {
 
 type Encoded = { argsJson: string; globalsJson: string | undefined; returnJson: string | undefined };
 
+/** What a segment returns (bootstrap.ts): requested host calls and the outcome. */
+type Outbox = { n?: unknown; x?: unknown; q?: unknown; s?: unknown; j?: unknown; g?: unknown; [call: `c${number}`]: unknown };
+
+/** heap statistics are read after a job when it used this much CPU, or every Nth use */
+const HEAP_CHECK_CPU_MS = 2;
+const HEAP_CHECK_EVERY = 8;
+
 class JobRun {
   readonly seq = ++lastSeq;
   private readonly started = performance.now();
@@ -159,7 +264,8 @@ class JobRun {
   private entry: WarmIsolate | null = null;
   private cold = false;
   private settled = false;
-  private inflight = 0;
+  private inSegment = false;
+  private deferred: [SandboxErrorCode, string] | null = null;
   private hostCalls = 0;
   private cpuStart = 0n;
   private timer: NodeJS.Timeout | null = null;
@@ -183,124 +289,148 @@ class JobRun {
     };
   }
 
-  async start(): Promise<void> {
-    this.timer = setTimeout(
-      () => this.fail('sandbox/timeout', `the job exceeded its wall-clock limit of ${this.limits.wallMs} ms`),
-      this.limits.wallMs,
-    );
-    let entry = this.engine.checkout(this.fingerprint);
+  start(): void {
+    let entry: WarmIsolate | null | undefined = this.engine.checkout(this.fingerprint);
     if (entry) {
       this.entry = entry;
       entry.active = this;
       this.cpuStart = entry.isolate.cpuTime;
     } else {
       this.cold = true;
-      try {
-        entry = await this.createIsolate();
-      } catch (error) {
-        if (error instanceof SandboxFailure) this.fail(error.code, error.message);
-        else this.fail(...this.classify(error, 'setting up the sandbox'));
-        return;
-      }
-      if (this.settled) return;
+      entry = this.setUp();
+      if (!entry || this.settled) return;
     }
     const { argsJson, globalsJson, returnJson } = this.encoded;
-    this.segment(
-      entry.run.apply(
-        undefined,
-        [this.seq, this.job.entry, argsJson, globalsJson, returnJson, this.limits.maxHostCalls, this.limits.maxResultBytes],
-        { timeout: this.remainingCpuMs() },
-      ),
-    );
+    const run = entry.run;
+    const args = [this.seq, this.job.entry, argsJson, globalsJson, returnJson, this.limits.maxHostCalls, this.limits.maxResultBytes];
+    this.segment((timeout) => run.applySync(undefined, args, { timeout, result: { copy: true } }));
   }
 
-  private async createIsolate(): Promise<WarmIsolate> {
-    const { memoryMb } = this.limits;
+  /** Cold start: a blank isolate (a spare if one fits), host, prelude, module. */
+  private setUp(): WarmIsolate | null {
     const engine = this.engine;
-    const culprit = () => ((entry.active as JobRun | null) ?? this).job;
-    const isolate = new ivm.Isolate({ memoryLimit: memoryMb, onCatastrophicError: (m) => engine.catastrophe(m, culprit()) });
-    const entry: WarmIsolate = {
-      ...this.fingerprint,
-      isolate,
-      context: undefined as unknown as ivm.Context,
-      run: undefined as unknown as ivm.Reference,
-      settle: undefined as unknown as ivm.Reference,
-      active: this,
-    };
-    this.entry = entry;
-    this.cpuStart = isolate.cpuTime;
-    const context = isolate.createContextSync();
-    entry.context = context;
-    const route = () => entry.active as JobRun | null;
-    const send = new ivm.Callback((seq: number, id: number, method: string, json: string) => route()?.onSend(seq, id, method, json), { ignored: true });
-    const done = new ivm.Callback(
-      (seq: number, status: string, json: string | undefined, gjson: string | undefined) => route()?.onDone(seq, status, json, gjson),
-      { ignored: true },
-    );
-    const api = context.evalClosureSync(BOOTSTRAP_SOURCE, [send, done, JSON.stringify(this.job.hostMethods)], {
-      result: { reference: true },
-    }) as ivm.Reference;
-    entry.run = api.getSync('run', { reference: true });
-    entry.settle = api.getSync('settle', { reference: true });
-    const setNamespace = api.getSync('setNamespace', { reference: true });
-    api.release();
-
-    if (this.job.prelude) {
-      let script: ivm.Script;
+    this.engine.segment(this.job, Date.now() + this.remainingWallMs() + this.limits.cpuMs);
+    try {
+      let entry: WarmIsolate;
       try {
-        script = isolate.compileScriptSync(this.job.prelude, { filename: 'file:///sandbox/prelude.js' });
+        entry = engine.takeBlank(this.limits.memoryMb);
       } catch (error) {
-        throw new SandboxFailure('sandbox/compile-error', `the prelude does not compile: ${messageOf(error)}`);
+        this.fail(...this.classify(error, 'setting up the sandbox'));
+        return null;
+      }
+      Object.assign(entry, this.fingerprint);
+      entry.active = this;
+      this.entry = entry;
+      this.cpuStart = entry.isolate.cpuTime;
+      const { isolate, context } = entry;
+      try {
+        entry.init!.applySync(undefined, [JSON.stringify(this.job.hostMethods)]);
+      } catch (error) {
+        this.fail(...this.classify(error, 'setting up the sandbox'));
+        return null;
+      }
+      entry.init!.release();
+      entry.init = null;
+
+      if (this.job.prelude) {
+        const prelude = this.job.prelude;
+        let script: ivm.Script;
+        try {
+          script = isolate.compileScriptSync(prelude, cacheOptions(engine.code, prelude, 'file:///sandbox/prelude.js'));
+        } catch (error) {
+          this.fail('sandbox/compile-error', `the prelude does not compile: ${messageOf(error)}`);
+          return null;
+        }
+        engine.code.remember(prelude, script);
+        try {
+          script.runSync(context, { timeout: this.segmentTimeout() });
+        } catch (error) {
+          this.fail(...this.classify(error, 'the prelude threw'));
+          return null;
+        } finally {
+          script.release();
+        }
+        if (this.settled) return null;
+      }
+
+      const source = this.job.source;
+      let mod: ivm.Module;
+      try {
+        mod = isolate.compileModuleSync(source, cacheOptions(engine.code, source, MODULE_FILENAME));
+      } catch (error) {
+        this.fail('sandbox/compile-error', `the module does not compile: ${messageOf(error)}`);
+        return null;
+      }
+      engine.code.remember(source, mod);
+      if (mod.dependencySpecifiers.length > 0) {
+        const list = mod.dependencySpecifiers.map((s) => JSON.stringify(s)).join(', ');
+        this.fail('sandbox/compile-error', `imports are not allowed in sandboxed code (found ${list}); bundle the code into one module`);
+        return null;
       }
       try {
-        await script.run(context, { timeout: this.remainingCpuMs() });
+        mod.instantiateSync(context, (specifier) => {
+          throw new Error(`import of ${JSON.stringify(specifier)} is not allowed`);
+        });
       } catch (error) {
-        throw new SandboxFailure(...this.classify(error, 'the prelude threw'));
+        this.fail('sandbox/compile-error', `the module cannot be linked: ${messageOf(error)}`);
+        return null;
       }
-      if (this.settled) return entry;
+      try {
+        mod.evaluateSync({ timeout: this.segmentTimeout() });
+      } catch (error) {
+        this.fail(...this.classify(error, 'the module top level threw'));
+        return null;
+      }
+      if (this.settled) return null;
+      entry.setNamespace!.applySync(undefined, [mod.namespace.derefInto()]);
+      entry.setNamespace!.release();
+      entry.setNamespace = null;
+      mod.release();
+      return entry;
+    } finally {
+      this.engine.segment(null, 0);
     }
-
-    let mod: ivm.Module;
-    try {
-      mod = isolate.compileModuleSync(this.job.source, { filename: MODULE_FILENAME });
-    } catch (error) {
-      throw new SandboxFailure('sandbox/compile-error', `the module does not compile: ${messageOf(error)}`);
-    }
-    if (mod.dependencySpecifiers.length > 0) {
-      const list = mod.dependencySpecifiers.map((s) => JSON.stringify(s)).join(', ');
-      throw new SandboxFailure('sandbox/compile-error', `imports are not allowed in sandboxed code (found ${list}); bundle the code into one module`);
-    }
-    try {
-      mod.instantiateSync(context, (specifier) => {
-        throw new Error(`import of ${JSON.stringify(specifier)} is not allowed`);
-      });
-    } catch (error) {
-      throw new SandboxFailure('sandbox/compile-error', `the module cannot be linked: ${messageOf(error)}`);
-    }
-    try {
-      await mod.evaluate({ timeout: this.remainingCpuMs() });
-    } catch (error) {
-      throw new SandboxFailure(...this.classify(error, 'the module top level threw'));
-    }
-    if (this.settled) return entry;
-    setNamespace.applySync(undefined, [mod.namespace.derefInto()]);
-    setNamespace.release();
-    return entry;
   }
 
-  /** Tracks one guest execution segment; its failure is always fatal for the isolate. */
-  private segment(promise: Promise<unknown>): void {
-    this.inflight++;
-    promise.then(
-      () => {
-        this.inflight--;
-        this.afterSegment();
-      },
-      (error) => {
-        this.inflight--;
-        this.fail(...this.classify(error, 'the guest failed'));
-      },
-    );
+  /**
+   * One synchronous guest segment; a throw is always fatal for the isolate. Its outbox
+   * (copied out after the segment's microtasks) holds the host calls the guest asked for
+   * and, when the job ended, the outcome.
+   */
+  private segment(call: (timeout: number) => unknown): void {
+    const timeout = this.segmentTimeout();
+    this.inSegment = true;
+    this.engine.segment(this.job, Date.now() + timeout);
+    let box: Outbox;
+    try {
+      box = call(timeout) as Outbox;
+    } catch (error) {
+      this.inSegment = false;
+      // a limit the bridge reported during the call explains the throw better
+      this.fail(...(this.deferred ?? this.classify(error, 'the guest failed')));
+      return;
+    } finally {
+      this.inSegment = false;
+      this.engine.segment(null, 0);
+    }
+    if (this.deferred) {
+      const [code, message] = this.deferred;
+      return this.fail(code, message);
+    }
+    if (box && typeof box === 'object') {
+      if (box.x === 1) return this.fail('sandbox/too-many-host-calls', `the job made more than ${this.limits.maxHostCalls} host calls`);
+      const n = typeof box.n === 'number' ? box.n : 0;
+      for (let i = 0; i < n && !this.settled; i++) {
+        const c = box[`c${i}`];
+        if (Array.isArray(c) && c[0] === this.seq && typeof c[1] === 'number' && typeof c[2] === 'string' && typeof c[3] === 'string') {
+          this.onSend(c[1], c[2], c[3]);
+        }
+      }
+      if (box.q === this.seq && typeof box.s === 'string' && !this.outcome) {
+        this.outcome = { status: box.s, json: typeof box.j === 'string' ? box.j : undefined, gjson: typeof box.g === 'string' ? box.g : undefined };
+      }
+    }
+    this.afterSegment();
   }
 
   private afterSegment(): void {
@@ -309,13 +439,18 @@ class JobRun {
       this.fail('sandbox/cpu-limit', `the job exceeded its CPU time limit of ${this.limits.cpuMs} ms`);
       return;
     }
-    if (this.outcome && this.inflight === 0) this.complete();
+    if (this.outcome) return this.complete();
+    // The job now waits on its host (or on nothing): only a timer can end it.
+    this.timer ??= setTimeout(
+      () => this.fail('sandbox/timeout', `the job exceeded its wall-clock limit of ${this.limits.wallMs} ms`),
+      this.remainingWallMs(),
+    );
   }
 
-  onSend(seq: number, id: number, method: string, argsJson: string): void {
-    if (this.settled || seq !== this.seq) return;
+  /** A host call the guest asked for in the segment that just returned. */
+  private onSend(id: number, method: string, argsJson: string): void {
     if (!this.methods.has(method)) {
-      this.settleCall(id, false, hostErrorJson(new Error(`host method ${JSON.stringify(method)} is not available`)));
+      Promise.resolve().then(() => this.settleCall(id, false, hostErrorJson(new Error(`host method ${JSON.stringify(method)} is not available`))));
       return;
     }
     if (++this.hostCalls > this.limits.maxHostCalls) {
@@ -334,20 +469,10 @@ class JobRun {
     );
   }
 
-  onDone(seq: number, status: string, json: string | undefined, gjson: string | undefined): void {
-    if (this.settled || seq !== this.seq) return;
-    if (status === 'calls') {
-      this.fail('sandbox/too-many-host-calls', `the job made more than ${this.limits.maxHostCalls} host calls`);
-      return;
-    }
-    if (this.outcome) return;
-    this.outcome = { status, json, gjson };
-    if (this.inflight === 0) this.complete();
-  }
-
   private settleCall(id: number, ok: boolean, payload: string | undefined): void {
     if (this.settled || this.outcome || !this.entry) return;
-    this.segment(this.entry.settle.apply(undefined, [id, ok, payload], { timeout: this.remainingCpuMs() }));
+    const settle = this.entry.settle;
+    this.segment((timeout) => settle.applySync(undefined, [id, ok, payload], { timeout, result: { copy: true } }));
   }
 
   private complete(): void {
@@ -373,6 +498,12 @@ class JobRun {
 
   fail(code: SandboxErrorCode, message: string, globalsJson?: string): void {
     if (this.settled) return;
+    // Never dispose an isolate from inside its own synchronous call (a bridge callback):
+    // the failure is applied when the segment returns.
+    if (this.inSegment) {
+      this.deferred ??= [code, message];
+      return;
+    }
     this.finish(rawFailure(code, message, globalsJson), FATAL_CODES.has(code) || code === 'sandbox/closed');
   }
 
@@ -385,7 +516,8 @@ class JobRun {
     if (entry) {
       // Reuse only an isolate that is idle and healthy; anything else is disposed, which
       // also stops whatever guest code is still running in it.
-      if (fatal || this.inflight > 0 || entry.isolate.isDisposed || !entry.run) disposeWarmIsolate(entry);
+      entry.uses++;
+      if (fatal || entry.isolate.isDisposed || !entry.run || entry.setNamespace) disposeWarmIsolate(entry);
       else this.engine.checkin(entry);
     }
     this.resolve(result);
@@ -394,16 +526,27 @@ class JobRun {
   private classify(error: unknown, context: string): [SandboxErrorCode, string] {
     const message = messageOf(error);
     if (/memory limit/i.test(message)) return ['sandbox/memory-limit', `the job exceeded its memory limit of ${this.limits.memoryMb} MB`];
-    if (message.includes('Script execution timed out')) return ['sandbox/cpu-limit', `the job exceeded its CPU time limit of ${this.limits.cpuMs} ms`];
+    if (message.includes('Script execution timed out')) {
+      return this.remainingWallMs() <= 1 && this.cpuUsedMs() < this.limits.cpuMs
+        ? ['sandbox/timeout', `the job exceeded its wall-clock limit of ${this.limits.wallMs} ms`]
+        : ['sandbox/cpu-limit', `the job exceeded its CPU time limit of ${this.limits.cpuMs} ms`];
+    }
     if (this.entry?.isolate.isDisposed || /disposed/i.test(message)) {
       return ['sandbox/memory-limit', `the isolate was disposed while the job ran (memory limit of ${this.limits.memoryMb} MB): ${message}`];
     }
     return ['sandbox/guest-error', `${context}: ${message}`];
   }
 
+  /**
+   * Heap + external memory over the limit after a job: the isolate is not reused. Read
+   * after cold jobs, jobs that used HEAP_CHECK_CPU_MS of CPU (allocating takes time) and
+   * every HEAP_CHECK_EVERY-th job of an isolate; isolated-vm's own limit acts meanwhile.
+   */
   private overMemory(): boolean {
-    const isolate = this.entry?.isolate;
-    if (!isolate || isolate.isDisposed) return false;
+    const entry = this.entry;
+    const isolate = entry?.isolate;
+    if (!entry || !isolate || isolate.isDisposed) return false;
+    if (!this.cold && this.cpuUsedMs() < HEAP_CHECK_CPU_MS && (entry.uses + 1) % HEAP_CHECK_EVERY !== 0) return false;
     const heap = isolate.getHeapStatisticsSync();
     return heap.used_heap_size + heap.externally_allocated_size > this.limits.memoryMb * 1024 * 1024;
   }
@@ -418,8 +561,13 @@ class JobRun {
     return Number(isolate.cpuTime - this.cpuStart) / 1e6;
   }
 
-  private remainingCpuMs(): number {
-    return Math.max(1, Math.ceil(this.limits.cpuMs - this.cpuUsedMs()));
+  private remainingWallMs(): number {
+    return Math.max(1, Math.ceil(this.limits.wallMs - (performance.now() - this.started)));
+  }
+
+  /** isolated-vm timeout for the next segment: remaining CPU budget, never past the wall deadline */
+  private segmentTimeout(): number {
+    return Math.max(1, Math.min(Math.ceil(this.limits.cpuMs - this.cpuUsedMs()), this.remainingWallMs()));
   }
 
   private wallMs(): number {

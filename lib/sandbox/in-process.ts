@@ -6,13 +6,14 @@ import { failed } from './errors';
 import type { SandboxPool } from './pool';
 import type { HostCallHandler, SandboxJob, SandboxLimits, SandboxResult } from './types';
 
-type Options = { slots: number; queueLimit: number; defaultLimits?: SandboxLimits; maxIdleIsolates?: number };
+type Options = { slots: number; queueLimit: number; defaultLimits?: SandboxLimits; maxIdleIsolates?: number; spareIsolates?: number };
 type Waiting = { job: SandboxJob; handler: HostCallHandler; resolve: (result: SandboxResult) => void };
 
 export function createInProcessSandbox(options: Options): SandboxPool {
   const engine = new SandboxEngine({
     defaultLimits: options.defaultLimits,
     maxIdleIsolates: options.maxIdleIsolates,
+    spareIsolates: options.spareIsolates,
     onCatastrophicError: (message) => process.emitWarning(`sandbox: catastrophic isolate error, engine disabled: ${message}`),
   });
   const queue: Waiting[] = [];

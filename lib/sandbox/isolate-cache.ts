@@ -14,8 +14,13 @@ export type WarmIsolate = {
   context: ivm.Context;
   run: ivm.Reference;
   settle: ivm.Reference;
+  /** installs `host` (once, before the prelude); released after use */
+  init: ivm.Reference | null;
+  setNamespace: ivm.Reference | null;
   /** routing for the bridge callbacks: the job currently using this isolate */
   active: unknown;
+  /** jobs run in this isolate (heap statistics are sampled, not read after every job) */
+  uses: number;
 };
 
 export type Fingerprint = Pick<WarmIsolate, 'key' | 'source' | 'prelude' | 'methodsSig' | 'memoryMb'>;

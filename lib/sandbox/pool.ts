@@ -3,13 +3,15 @@
 // the caller's process, and the other callers' jobs on that worker are retried on a
 // healthy one. Jobs with the same key go to the worker that ran the key last, so they
 // find their warm isolate there. Waiting jobs queue fairly per principal (fair-queue.ts).
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Duplex } from 'node:stream';
 import { CANCELLED, callHandlerRaw, decodeRawResult, hostErrorJson, validateJob } from './engine';
 import { failed } from './errors';
 import { FairQueue, principalOf } from './fair-queue';
+import { encodeFrame, FrameReader } from './frame';
 import { createInProcessSandbox } from './in-process';
 import { resolveLimits } from './limits';
-import type { FromWorker, ToWorker } from './protocol';
+import type { FromWorker, JobFrame, ToWorker } from './protocol';
 import { poolSizing } from './sizing';
 import type { HostCallHandler, Sandbox, SandboxJob, SandboxLimits, SandboxResult } from './types';
 import { resolveWorkerFile, sandboxRoot, workerExecArgv } from './worker-build';
@@ -33,6 +35,8 @@ export type SandboxPoolOptions = {
   concurrency?: number;
   /** idle warm isolates kept per worker (default 32) */
   maxIdleIsolates?: number;
+  /** blank isolates kept ready per worker for cold jobs (default 1) */
+  spareIsolates?: number;
   /** worker entry file; default the built dist/sandbox/worker.mjs (built from lib/sandbox/worker.ts when stale) */
   workerFile?: string;
 };
@@ -45,7 +49,18 @@ export interface SandboxPool extends Sandbox {
   workerPids(): number[];
 }
 
-type Worker = { child: ChildProcess; pid: number; ready: boolean; alive: boolean; jobs: Map<number, Pending>; culprit: number | null; why: string | null };
+type Worker = {
+  child: ChildProcess;
+  channel: Duplex;
+  pid: number;
+  ready: boolean;
+  alive: boolean;
+  jobs: Map<number, Pending>;
+  culprit: number | null;
+  why: string | null;
+  /** sources and preludes this worker has been sent, by id (see protocol.ts) */
+  codes: Map<string, number>;
+};
 type Pending = {
   id: number;
   job: SandboxJob;
@@ -75,6 +90,8 @@ const CRASH_WINDOW_MS = 10_000;
 const CRASHES_BEFORE_BACKOFF = 5;
 const STARTUP_FAILURES_BEFORE_GIVING_UP = 5;
 const MIN_RETRY_AFTER_MS = 1_000;
+/** sources + preludes remembered per worker before both sides start their tables over */
+const MAX_CODES_PER_WORKER = 512;
 const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Only what node needs: never the server's secrets. */
@@ -94,6 +111,7 @@ export function createSandboxPool(opts: SandboxPoolOptions = {}): SandboxPool {
       queueLimit: sizing.queueLimit,
       defaultLimits: opts.defaultLimits,
       maxIdleIsolates: opts.maxIdleIsolates,
+      spareIsolates: opts.spareIsolates,
     });
   }
   return new WorkerPool(resolveWorkerFile(opts.workerFile), sizing, opts);
@@ -225,17 +243,29 @@ class WorkerPool implements SandboxPool {
   }
 
   private spawn(): void {
-    const child = fork(this.workerFile, [], {
+    const child = spawn(process.execPath, [...workerExecArgv(this.workerFile), this.workerFile], {
       cwd: this.root,
-      env: { ...workerEnv(), SKILLYARD_SANDBOX_MAX_IDLE: String(this.opts.maxIdleIsolates ?? 32) } as unknown as NodeJS.ProcessEnv,
-      execArgv: workerExecArgv(this.workerFile),
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: {
+        ...workerEnv(),
+        SKILLYARD_SANDBOX_MAX_IDLE: String(this.opts.maxIdleIsolates ?? 32),
+        SKILLYARD_SANDBOX_SPARES: String(this.opts.spareIsolates ?? 1),
+      } as unknown as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
     });
-    const w: Worker = { child, pid: child.pid ?? -1, ready: false, alive: true, jobs: new Map(), culprit: null, why: null };
+    const channel = child.stdio[3] as Duplex;
+    const w: Worker = { child, channel, pid: child.pid ?? -1, ready: false, alive: true, jobs: new Map(), culprit: null, why: null, codes: new Map() };
     this.live.add(w);
-    child.on('message', (message: FromWorker) => this.onMessage(w, message));
+    const reader = new FrameReader(
+      (message) => this.onMessage(w, message as FromWorker),
+      (why) => {
+        w.why = `the worker sent ${why}`;
+        child.kill('SIGKILL');
+      },
+    );
+    channel.on('data', (chunk: Buffer) => reader.push(chunk));
+    channel.on('error', () => child.kill('SIGKILL'));
     child.on('error', () => {
-      // spawn/IPC errors end in 'exit' as well; nothing else to do here
+      // spawn errors end in 'exit' as well; nothing else to do here
     });
     child.once('exit', (code, signal) => this.onExit(w, code, signal));
   }
@@ -391,16 +421,46 @@ class WorkerPool implements SandboxPool {
       w.child.kill('SIGKILL');
     }, wallMs + WORKER_GRACE_MS);
     p.timer.unref?.();
-    const { signal: _local, ...wire } = p.job;
-    this.send(w, { t: 'job', j: p.id, job: wire });
+    let frame: JobFrame;
+    try {
+      frame = this.frame(p, w);
+    } catch (error) {
+      w.jobs.delete(p.id);
+      this.settle(p, failed('sandbox/host-error', `invalid sandbox job: args and globals must be JSON (${error instanceof Error ? error.message : String(error)})`));
+      return;
+    }
+    this.send(w, frame);
+  }
+
+  /** The job as a frame: source and prelude by id once the worker has them. */
+  private frame(p: Pending, w: Worker): JobFrame {
+    const { job } = p;
+    const f: JobFrame = { t: 'job', j: p.id, k: job.key, c: 0, pi: 0, e: job.entry, a: JSON.stringify(job.args), m: job.hostMethods };
+    // everything that can throw (JSON) before the code table changes
+    if (job.globals !== undefined) f.g = JSON.stringify(job.globals);
+    if (job.returnGlobals !== undefined) f.r = JSON.stringify(job.returnGlobals);
+    if (job.limits !== undefined) f.l = job.limits;
+    if (w.codes.size + 2 > MAX_CODES_PER_WORKER) {
+      w.codes.clear();
+      f.x = 1;
+    }
+    const code = (text: string, put: (id: number) => void) => {
+      let id = w.codes.get(text);
+      if (id === undefined) {
+        id = w.codes.size + 1;
+        w.codes.set(text, id);
+        put(id);
+      }
+      return id;
+    };
+    f.c = code(job.source, () => (f.s = job.source));
+    if (job.prelude !== undefined) f.pi = code(job.prelude, () => (f.p = job.prelude));
+    return f;
   }
 
   private send(w: Worker, message: ToWorker): void {
-    if (!w.alive || !w.child.connected) return;
-    w.child.send(message, (error) => {
-      // a failed send means the worker is going away; its exit handler answers the job
-      if (error) w.child.kill('SIGKILL');
-    });
+    if (!w.alive || w.channel.destroyed) return;
+    w.channel.write(encodeFrame(message));
   }
 
   private settle(p: Pending, result: SandboxResult): void {

@@ -1,75 +1,109 @@
-// Entry of a sandbox worker process (forked by pool.ts with --no-node-snapshot and tsx).
-// It owns one engine; guest host calls are forwarded to the parent over IPC. A
-// catastrophic isolate error ends this process, and the pool starts a fresh one.
-import { SandboxEngine } from './engine';
-import type { FromWorker, ToWorker } from './protocol';
+// Entry of a sandbox worker process (forked by pool.ts; built into dist/sandbox/worker.mjs
+// and run with --no-node-snapshot). It owns one engine and runs guest code synchronously
+// on its main thread, one segment at a time, under a watchdog thread. Frames come and go
+// on fd 3; guest host calls are forwarded to the parent. A catastrophic isolate error or
+// a missed deadline ends this process, and the pool starts a fresh one.
+import { writeSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { SandboxEngine, type RawResult } from './engine';
+import { encodeFrame, FrameReader } from './frame';
+import type { FromWorker, JobFrame, ToWorker } from './protocol';
+import type { SandboxJob } from './types';
+import { startWatchdog } from './watchdog';
 
+const FD = 3;
+const channel = new Socket({ fd: FD, readable: true, writable: true });
 const send = (message: FromWorker) => {
-  if (process.connected) process.send!(message);
+  if (!channel.destroyed) channel.write(encodeFrame(message));
 };
+const die = () => process.kill(process.pid, 'SIGKILL');
 
-/** the worker's job id of each running job object (to name the culprit of a catastrophe) */
+/** the worker's job id of each running job object (to name the culprit) */
 const jobIds = new WeakMap<object, number>();
+const watchdog = startWatchdog(FD);
 
-// V8 lost control of an isolate (a builtin that ignores termination, out of memory while
-// collecting): this process must go now. process.exit() can hang behind the stuck isolate
-// thread, so the worker names the culprit and kills itself; the pool retries the others.
+// V8 lost control of an isolate: this process must go now. process.exit() can hang behind
+// the stuck isolate thread, so the worker names the culprit and kills itself.
 const engine = new SandboxEngine({
   maxIdleIsolates: Number(process.env.SKILLYARD_SANDBOX_MAX_IDLE ?? 32),
+  spareIsolates: Number(process.env.SKILLYARD_SANDBOX_SPARES ?? 1),
   onCatastrophicError: (message, job) => {
-    const die = () => process.kill(process.pid, 'SIGKILL');
-    setTimeout(die, 200);
-    if (process.connected) process.send!({ t: 'fatal', message, j: job ? jobIds.get(job) : undefined } satisfies FromWorker, die);
-    else die();
+    try {
+      writeSync(FD, encodeFrame({ t: 'fatal', message, j: job ? jobIds.get(job) : undefined } satisfies FromWorker));
+    } finally {
+      die();
+    }
+  },
+  onSegment: (job, deadline) => {
+    if (job) watchdog.arm(jobIds.get(job) ?? 0, deadline);
+    else watchdog.disarm();
   },
 });
 
 type OpenCall = { j: number; resolve: (json: string | undefined) => void; reject: (error: unknown) => void };
 let lastCall = 0;
 const calls = new Map<number, OpenCall>();
-/** open host calls per job, dropped when the job ends (a host call may never answer) */
-const callsByJob = new Map<number, Set<number>>();
-
 const cancels = new Map<number, AbortController>();
+const sources = new Map<number, string>();
+const preludes = new Map<number, string>();
 
-function runJob(j: number, job: Extract<ToWorker, { t: 'job' }>['job']): void {
+function runJob(f: JobFrame): void {
+  if (f.x) {
+    sources.clear();
+    preludes.clear();
+  }
+  if (f.s !== undefined) sources.set(f.c, f.s);
+  if (f.p !== undefined) preludes.set(f.pi, f.p);
+  const source = sources.get(f.c);
+  const prelude = f.pi === 0 ? undefined : preludes.get(f.pi);
+  if (source === undefined || (f.pi !== 0 && prelude === undefined)) {
+    send({ t: 'res', j: f.j, r: { ok: false, error: { code: 'sandbox/host-error', message: 'the sandbox worker lost the job source' } } });
+    return;
+  }
   const open = new Set<number>();
-  callsByJob.set(j, open);
   const cancel = new AbortController();
-  cancels.set(j, cancel);
-  const local = { ...job, signal: cancel.signal };
-  jobIds.set(local, j);
-  void engine
-    .runRaw(local, (m, a) =>
-      new Promise((resolve, reject) => {
-        const c = ++lastCall;
-        calls.set(c, { j, resolve, reject });
-        open.add(c);
-        send({ t: 'hc', j, c, m, a });
-      }),
-    )
-    .then((r) => {
-      for (const c of open) calls.delete(c);
-      callsByJob.delete(j);
-      cancels.delete(j);
-      send({ t: 'res', j, r });
+  cancels.set(f.j, cancel);
+  const job: SandboxJob = { key: f.k, source, prelude, entry: f.e, args: [], hostMethods: f.m, limits: f.l, signal: cancel.signal };
+  jobIds.set(job, f.j);
+  const hostCall = (m: string, a: string) =>
+    new Promise<string | undefined>((resolve, reject) => {
+      const c = ++lastCall;
+      calls.set(c, { j: f.j, resolve, reject });
+      open.add(c);
+      send({ t: 'hc', j: f.j, c, m, a });
     });
+  const finish = (r: RawResult) => {
+    for (const c of open) calls.delete(c);
+    cancels.delete(f.j);
+    send({ t: 'res', j: f.j, r });
+  };
+  engine.runEncoded(job, hostCall, f.a, f.g, f.r).then(finish);
 }
 
-process.on('message', (message: ToWorker) => {
-  if (message.t === 'job') return runJob(message.j, message.job);
-  if (message.t === 'cancel') return cancels.get(message.j)?.abort();
-  if (message.t === 'hr') {
-    const call = calls.get(message.c);
-    if (!call) return;
-    calls.delete(message.c);
-    callsByJob.get(call.j)?.delete(message.c);
-    if (message.ok) call.resolve(message.v);
-    else call.reject(JSON.parse(message.v ?? '{"message":"host call failed"}'));
-  }
-});
-
+const reader = new FrameReader(
+  (raw) => {
+    const message = raw as ToWorker;
+    if (message.t === 'job') return runJob(message);
+    if (message.t === 'cancel') return cancels.get(message.j)?.abort();
+    if (message.t === 'hr') {
+      const call = calls.get(message.c);
+      if (!call) return;
+      calls.delete(message.c);
+      if (message.ok) call.resolve(message.v);
+      else call.reject(JSON.parse(message.v ?? '{"message":"host call failed"}'));
+    }
+  },
+  () => die(),
+);
+channel.on('data', (chunk: Buffer) => reader.push(chunk));
 // The parent went away: nobody can use our results, and we must not outlive it.
-process.on('disconnect', () => process.exit(0));
+channel.on('end', () => process.exit(0));
+channel.on('close', () => process.exit(0));
+channel.on('error', () => process.exit(0));
 
+try {
+  engine.prewarm();
+} catch {
+  // no spare isolate: cold jobs make their own
+}
 send({ t: 'ready', pid: process.pid });
