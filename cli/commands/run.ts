@@ -19,6 +19,7 @@ import {
   type ObjectComponent,
 } from '../../lib/runtime';
 import type { SkillManifest } from '../../lib/skills/types';
+import { exitCodeFor } from '../../lib/errors';
 
 export const name = 'run';
 export const summary = 'run a tool of a local skill through the full pipeline (no server)';
@@ -165,7 +166,7 @@ export async function run(argv: string[]): Promise<number> {
   } catch (e) {
     const err = toRuntimeError(e);
     print({ ok: false, error: { code: err.code, message: err.message } });
-    return err.code === 'ref/invalid' ? 2 : 1;
+    return exitCodeFor(err.code);
   } finally {
     await sandbox.close();
   }

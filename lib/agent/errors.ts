@@ -1,4 +1,6 @@
-// One error type for the agent with stable codes (CONVENTIONS: error classes with a code).
+// One error type for the agent with stable codes (CONVENTIONS: error classes with a code);
+// the codes, HTTP statuses and meanings are rows of the one table in lib/errors.ts.
+import { AppError } from '../errors';
 
 export type AgentErrorCode =
   | 'agent/config'
@@ -18,18 +20,17 @@ export type AgentErrorCode =
   | 'provider/script-exhausted'
   | 'provider/aborted';
 
-export class AgentError extends Error {
-  readonly code: AgentErrorCode;
+export class AgentError extends AppError<AgentErrorCode> {
   /** true when repeating the same request may succeed (429, 5xx, dropped connections) */
   readonly retryable: boolean;
-  readonly status: number | null;
+  /** the model provider's HTTP status, when it answered (`status` is this server's, from the table) */
+  readonly providerStatus: number | null;
 
-  constructor(code: AgentErrorCode, message: string, opts: { retryable?: boolean; status?: number | null; cause?: unknown } = {}) {
-    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+  constructor(code: AgentErrorCode, message: string, opts: { retryable?: boolean; providerStatus?: number | null; cause?: unknown } = {}) {
+    super(code, message, opts.cause === undefined ? {} : { cause: opts.cause });
     this.name = 'AgentError';
-    this.code = code;
     this.retryable = opts.retryable ?? false;
-    this.status = opts.status ?? null;
+    this.providerStatus = opts.providerStatus ?? null;
   }
 }
 

@@ -1,12 +1,12 @@
-// The glue between Next.js route handlers and the MCP sessions: who is asking (API token,
-// or anonymous), which skills, and errors as JSON-RPC errors with the app's codes.
+// The glue between Next.js route handlers and the MCP sessions: who is asking (withApi:
+// API token with the invoke scope, session or anonymous, rate limited), which skills, and
+// errors as JSON-RPC errors carrying the app's codes (mapped by lib/errors.ts).
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { db } from '../db/client';
-import { isAppError } from '../errors';
-import { authenticateApiToken, requireScope } from '../auth/api-tokens';
+import type { MappedError } from '../errors';
 import { createMcpSessions, jsonRpcError, type McpSessions } from '../mcp';
 import { openRegistryMcpHost, parseMcpSelection } from '../registry/registry-mcp-host';
 import { serverContext } from '../server';
+import { withApi, type RouteContext } from './with-api';
 
 const globalMcp = globalThis as unknown as { __skillyardMcpSessions?: McpSessions };
 export function mcpSessions(): McpSessions {
@@ -14,29 +14,31 @@ export function mcpSessions(): McpSessions {
 }
 
 function statusToRpc(status: number): number {
+  if (status >= 500) return ErrorCode.InternalError;
   if (status === 404 || status === 400 || status === 413) return ErrorCode.InvalidParams;
   return ErrorCode.InvalidRequest;
 }
 
-export async function handleMcpRoute(req: Request, skills: string[]): Promise<Response> {
-  try {
-    const principal = await authenticateApiToken(db(), req.headers.get('authorization'));
-    requireScope(principal, 'invoke');
-    const { refs, key } = parseMcpSelection(skills);
-    const userId = principal?.userId ?? null;
-    return await mcpSessions().handle({
+function mcpError(mapped: MappedError, requestId: string): Response {
+  const suffix = mapped.expected ? '' : ` (request id ${requestId})`;
+  return jsonRpcError(mapped.status, statusToRpc(mapped.status), `${mapped.code}: ${mapped.message}${suffix}`);
+}
+
+/** A route handler for the MCP endpoint; `skillsOf` names the selected skills. */
+export function mcpRoute<P>(skillsOf: (req: Request, params: P) => string[]): (req: Request, route: RouteContext<P>) => Promise<Response> {
+  return withApi<P>({ scope: 'invoke', formatError: mcpError }, async ({ req, params, userId, requestId }) => {
+    const { refs, key } = parseMcpSelection(skillsOf(req, params));
+    return mcpSessions().handle({
       req,
       principal: userId ? `user:${userId}` : 'anonymous',
       selection: key,
       openHost: () => openRegistryMcpHost(serverContext(), refs, userId),
-      log: (event, fields) => console.error(JSON.stringify({ level: 'error', event, ...fields })),
+      log: (event, fields) => console.error(JSON.stringify({ level: 'error', event, requestId, ...fields })),
     });
-  } catch (err) {
-    if (isAppError(err)) {
-      const headers: Record<string, string> = err.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
-      return jsonRpcError(err.status, statusToRpc(err.status), `${err.code}: ${err.message}`, headers);
-    }
-    console.error('[mcp] unexpected error:', err instanceof Error ? err.stack : err);
-    return jsonRpcError(500, ErrorCode.InternalError, 'internal: something went wrong on our side');
-  }
+  });
+}
+
+/** The same handler for a fixed selection (tests, other transports). */
+export function handleMcpRoute(req: Request, skills: string[]): Promise<Response> {
+  return mcpRoute(() => skills)(req, { params: Promise.resolve({}) });
 }

@@ -2,7 +2,8 @@
 // keys sealed at rest, and deletion that keeps published versions.
 import { describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
-import { authenticateApiToken, requireScope } from './api-tokens';
+import { requireScope } from '../api/principal';
+import { authenticateApiToken } from './api-tokens';
 import { deleteAccount } from './delete-account';
 import { issueApiToken, listApiTokens, revokeApiToken } from './manage-api-tokens';
 import { listModelKeys, setModelKey, userModelKey } from './model-keys';
@@ -38,8 +39,8 @@ describe('API tokens', () => {
 
     const principal = await authenticateApiToken(db, `Bearer ${token}`);
     expect(principal).toMatchObject({ userId: user.id, scopes: ['invoke', 'runs'] });
-    expect(() => requireScope(principal, 'invoke')).not.toThrow();
-    expect(() => requireScope(principal, 'publish')).toThrow(expect.objectContaining({ code: 'auth/forbidden' }));
+    expect(() => requireScope({ kind: 'token', ...principal! }, 'invoke')).not.toThrow();
+    expect(() => requireScope({ kind: 'token', ...principal! }, 'publish')).toThrow(expect.objectContaining({ code: 'auth/forbidden' }));
     await new Promise((r) => setTimeout(r, 50));
     expect((await listApiTokens(db, user.id))[0].lastUsedAt).not.toBeNull();
 

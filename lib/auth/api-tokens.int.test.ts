@@ -3,7 +3,8 @@
 import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
-import { authenticateApiToken, createApiToken, requireScope } from './api-tokens';
+import { requireScope } from '../api/principal';
+import { authenticateApiToken, createApiToken } from './api-tokens';
 
 let userId: string;
 beforeAll(async () => {
@@ -50,8 +51,9 @@ describe('API tokens', () => {
   });
 
   it('requireScope refuses a token without the scope and lets anonymous and scoped callers through', () => {
-    expect(() => requireScope({ userId, tokenId: 't', scopes: ['runs'] }, 'invoke')).toThrow(expect.objectContaining({ code: 'auth/forbidden' }));
-    expect(() => requireScope({ userId, tokenId: 't', scopes: ['invoke'] }, 'invoke')).not.toThrow();
-    expect(() => requireScope(null, 'invoke')).not.toThrow();
+    expect(() => requireScope({ kind: 'token', userId, tokenId: 't', scopes: ['runs'] }, 'invoke')).toThrow(expect.objectContaining({ code: 'auth/forbidden' }));
+    expect(() => requireScope({ kind: 'token', userId, tokenId: 't', scopes: ['invoke'] }, 'invoke')).not.toThrow();
+    expect(() => requireScope({ kind: 'anonymous', anonymousId: 'a' }, 'invoke')).not.toThrow();
+    expect(() => requireScope({ kind: 'user', userId }, 'invoke')).not.toThrow();
   });
 });

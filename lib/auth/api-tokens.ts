@@ -38,9 +38,3 @@ export async function authenticateApiToken(db: Db, authorization: string | null)
   }
   return { userId: row.userId, tokenId: row.id, scopes: row.scopes };
 }
-
-export function requireScope(principal: ApiPrincipal | null, scope: ApiTokenScope): void {
-  if (principal && !principal.scopes.includes(scope)) {
-    throw new AppError('auth/forbidden', `This API token lacks the "${scope}" scope.`);
-  }
-}

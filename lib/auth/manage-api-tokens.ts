@@ -39,5 +39,5 @@ export async function issueApiToken(
 /** Revokes one of the user's tokens; another user's token id is "not found". */
 export async function revokeApiToken(db: Db, userId: string, id: string): Promise<void> {
   const { count } = await db.apiToken.updateMany({ where: { id, userId, revokedAt: null }, data: { revokedAt: new Date() } });
-  if (count === 0) throw new AppError('token/not-found', 'No such token.', 404);
+  if (count === 0) throw new AppError('token/not-found', 'No such token.');
 }

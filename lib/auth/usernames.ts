@@ -24,7 +24,7 @@ export async function chooseUsername(db: Db, userId: string, raw: string): Promi
   if (problem) throw new AppError('input/invalid-username', problem);
   const user = await db.user.findUnique({ where: { id: userId }, select: { handle: true } });
   if (!user) throw new AppError('auth/unauthenticated', 'Sign in first.');
-  if (user.handle) throw new AppError('account/username-conflict', `Your username is already @${user.handle}.`, 409);
+  if (user.handle) throw new AppError('account/username-conflict', `Your username is already @${user.handle}.`);
   const taken = await db.scope.findUnique({ where: { name }, select: { name: true } });
   if (taken) throw new AppError('account/username-exists', `@${name} is taken.`);
   try {

@@ -13,22 +13,22 @@ export async function assertScopeOwner(db: Db, scope: string, userId: string): P
       await db.scope.upsert({ where: { name: scope }, create: { name: scope, kind: 'user', userId }, update: {} });
       return;
     }
-    throw new AppError('publish/forbidden', `You can only publish into your own scope (@${user?.handle ?? 'your-username'}); @${scope} is not yours.`, 403);
+    throw new AppError('publish/forbidden', `You can only publish into your own scope (@${user?.handle ?? 'your-username'}); @${scope} is not yours.`);
   }
   if (row.kind === 'team') {
     const access = await scopeAccess(db, scope, userPrincipal(userId));
     if (!mayPublish(access)) {
-      throw new AppError('publish/forbidden', `Publishing into @${scope} takes the publisher role in that team${access.role ? ` (you are a ${access.role})` : ''}.`, 403);
+      throw new AppError('publish/forbidden', `Publishing into @${scope} takes the publisher role in that team${access.role ? ` (you are a ${access.role})` : ''}.`);
     }
     return;
   }
-  if (row.userId !== userId) throw new AppError('publish/forbidden', `@${scope} belongs to another user; you can only publish into your own scope.`, 403);
+  if (row.userId !== userId) throw new AppError('publish/forbidden', `@${scope} belongs to another user; you can only publish into your own scope.`);
 }
 
 /** The scope a user publishes into when none is given: their username. */
 export async function defaultScopeOf(db: Db, userId: string): Promise<string> {
   const user = await db.user.findUnique({ where: { id: userId }, select: { handle: true, scope: { select: { name: true } } } });
   const scope = user?.scope?.name ?? user?.handle;
-  if (!scope) throw new AppError('publish/no-scope', 'Your account has no username yet; choose one in your settings, or pass --scope.', 400);
+  if (!scope) throw new AppError('publish/no-scope', 'Your account has no username yet; choose one in your settings, or pass --scope.');
   return scope;
 }

@@ -12,7 +12,7 @@ export async function deleteVersion(db: Db, input: { scope: string; name: string
       where: { version: input.version, skill: { scopeName: input.scope, name: input.name } },
       select: { id: true, skillId: true },
     });
-    if (!v) throw new AppError('skill/version-not-found', `@${input.scope}/${input.name}@${input.version} does not exist.`, 404);
+    if (!v) throw new AppError('skill/version-not-found', `@${input.scope}/${input.name}@${input.version} does not exist.`);
     await tx.skill.updateMany({ where: { id: v.skillId, latestVersionId: v.id }, data: { latestVersionId: null } });
     await tx.skillVersion.delete({ where: { id: v.id } });
     return { latest: await recomputeLatest(tx, v.skillId) };

@@ -17,7 +17,7 @@ export async function deprecateVersion(db: Db, input: DeprecateInput): Promise<{
     select: { id: true, version: true },
   });
   const matched = versions.filter((v) => semver.satisfies(v.version, range, { includePrerelease: true }));
-  if (matched.length === 0) throw new AppError('skill/version-not-found', `No version of @${input.scope}/${input.name} matches "${input.range.slice(0, 64)}".`, 404);
+  if (matched.length === 0) throw new AppError('skill/version-not-found', `No version of @${input.scope}/${input.name} matches "${input.range.slice(0, 64)}".`);
   await db.skillVersion.updateMany({ where: { id: { in: matched.map((v) => v.id) } }, data: { deprecated: message } });
   return { versions: matched.map((v) => v.version), message };
 }

@@ -22,7 +22,7 @@ export async function downloadVersion(db: Db, ref: { scope: string; name: string
   const resolved = await resolveVersion(db, skill, ref.spec);
   const row = await db.skillVersion.findUnique({ where: { id: resolved.id }, select: { tarball: true, integrity: true } });
   if (!row?.tarball || !row.integrity) {
-    throw new AppError('skill/tarball-not-found', `@${ref.scope}/${ref.name}@${resolved.version} was stored before tarballs were kept; publish a new version.`, 404);
+    throw new AppError('skill/tarball-not-found', `@${ref.scope}/${ref.name}@${resolved.version} was stored before tarballs were kept; publish a new version.`);
   }
   await db.$executeRaw`UPDATE "SkillVersion" SET downloads = downloads + 1 WHERE id = ${resolved.id}`;
   await db.$executeRaw`UPDATE "Skill" SET downloads = downloads + 1 WHERE id = ${skill.id}`;

@@ -67,7 +67,7 @@ export async function getSkill(
     include: { publishedBy: { select: { handle: true } } },
   });
   if (!version) {
-    throw new AppError('skill/version-not-found', `@${ref.scope}/${ref.name}@${ref.version ?? 'latest'} was not found.`, 404);
+    throw new AppError('skill/version-not-found', `@${ref.scope}/${ref.name}@${ref.version ?? 'latest'} was not found.`);
   }
   const byVersion = (a: { version: string }, b: { version: string }) =>
     semver.valid(a.version) && semver.valid(b.version) ? semver.rcompare(a.version, b.version) : b.version.localeCompare(a.version);

@@ -17,10 +17,10 @@ async function findSkillForTool(db: Db, tool: string): Promise<{ ref: string; he
     select: { version: { select: { skill: { select: { id: true, visibility: true, latestVersionId: true, scopeName: true, name: true } } } } },
     take: 10,
   });
-  if (rows.length === 0) throw new AppError('tool/not-found', `No public skill has a tool named "${tool}".`, 404);
+  if (rows.length === 0) throw new AppError('tool/not-found', `No public skill has a tool named "${tool}".`);
   if (rows.length > 1) {
     const names = rows.map((r) => `@${r.version.skill.scopeName}/${r.version.skill.name}`).join(', ');
-    throw new AppError('tool/ambiguous', `Several skills have a tool named "${tool}" (${names}): name one with "skill".`, 409);
+    throw new AppError('tool/ambiguous', `Several skills have a tool named "${tool}" (${names}): name one with "skill".`);
   }
   const { scopeName, name, ...head } = rows[0].version.skill;
   return { ref: `@${scopeName}/${name}`, head };

@@ -50,7 +50,7 @@ export async function loadSkillVersion(db: Db, ref: SkillRef, viewer: Viewer, he
     });
     if (version && !ref.version) remember(version);
   }
-  if (!version) throw new AppError('skill/version-not-found', `${label}@${ref.version ?? 'latest'} was not found.`, 404);
+  if (!version) throw new AppError('skill/version-not-found', `${label}@${ref.version ?? 'latest'} was not found.`);
   const versionId = version.id;
   const cache = new Map<string, Promise<string>>();
   return {
@@ -65,7 +65,7 @@ export async function loadSkillVersion(db: Db, ref: SkillRef, viewer: Viewer, he
         pending = db.skillFile
           .findUnique({ where: { versionId_path: { versionId, path } }, select: { content: true } })
           .then((row) => {
-            if (!row) throw new AppError('skill/file-not-found', `${label} has no file ${path}.`, 404);
+            if (!row) throw new AppError('skill/file-not-found', `${label} has no file ${path}.`);
             return Buffer.from(row.content).toString('utf8');
           });
         cache.set(path, pending);

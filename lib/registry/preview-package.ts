@@ -4,7 +4,7 @@
 import semver from 'semver';
 import type { Db } from '../db/client';
 import type { Diagnostic, SkillManifest } from '../skills';
-import { AppError, isAppError } from '../errors';
+import { AppError, isAppError, isErrorCode } from '../errors';
 import { assertScopeOwner, defaultScopeOf } from './assert-scope-owner';
 import { publishableVersion } from './publish-version';
 import { readUpload, type ReadUploadOptions, type UploadInput } from './read-upload';
@@ -91,8 +91,7 @@ export function previewError(p: PackagePreview): AppError {
   }
   if (first.code === 'publish/blocked-by-scan') {
     const where = p.problems.filter((x) => x.code === first.code).map((x) => x.message).join('\n');
-    return new AppError(first.code, `The scan found a secret; remove it and publish again. Nothing was published:\n${where}`, 422);
+    return new AppError(first.code, `The scan found a secret; remove it and publish again. Nothing was published:\n${where}`);
   }
-  if (first.code === 'publish/version-exists') return new AppError(first.code, first.message, 409);
-  return new AppError(first.code, first.message);
+  return new AppError(isErrorCode(first.code) ? first.code : 'publish/invalid-skill', first.message);
 }

@@ -101,7 +101,7 @@ export async function publishVersion(db: Db, input: PublishInput): Promise<Publi
   const blocking = findings.filter(isBlockingFinding);
   if (blocking.length) {
     const where = blocking.slice(0, 10).map((f) => `${f.file}:${f.line}: ${f.message} [${f.rule}]`).join('\n');
-    throw new AppError('publish/blocked-by-scan', `The scan found ${blocking.length} secret${blocking.length > 1 ? 's' : ''}; remove ${blocking.length > 1 ? 'them' : 'it'} and publish again. Nothing was published:\n${where}`, 422);
+    throw new AppError('publish/blocked-by-scan', `The scan found ${blocking.length} secret${blocking.length > 1 ? 's' : ''}; remove ${blocking.length > 1 ? 'them' : 'it'} and publish again. Nothing was published:\n${where}`);
   }
   const hash = contentHash(input.files);
   const tarball = packTarball(input.files, manifest.name);
@@ -110,7 +110,7 @@ export async function publishVersion(db: Db, input: PublishInput): Promise<Publi
   const tags = Array.from(new Set(manifest.tools.flatMap((t) => t.tags))).slice(0, 32);
   const changelog = changelogFor(version, input.files, input.changelog);
   const exists = () =>
-    new AppError('publish/version-exists', `@${scope}/${manifest.name}@${version} was published before; version numbers are never reused (even after a yank or a deletion): publish a new version.`, 409);
+    new AppError('publish/version-exists', `@${scope}/${manifest.name}@${version} was published before; version numbers are never reused (even after a yank or a deletion): publish a new version.`);
 
   const attempt = () =>
     db.$transaction(async (tx) => {

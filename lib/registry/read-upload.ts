@@ -39,17 +39,17 @@ export function uploadLimits(partial?: Partial<ReadLimits>): ReadLimits {
 function limitError(d: Diagnostic, limits: ReadLimits): AppError {
   switch (d.code) {
     case 'archive/too-large':
-      return new AppError('publish/too-large', `Upload refused: ${d.message} (limit maxArchiveBytes = ${limits.maxArchiveBytes} bytes).`, 413);
+      return new AppError('publish/too-large', `Upload refused: ${d.message} (limit maxArchiveBytes = ${limits.maxArchiveBytes} bytes).`);
     case 'archive/too-many-files':
-      return new AppError('publish/too-many-files', `Upload refused: ${d.message} (limit maxArchiveFiles = ${limits.maxArchiveFiles}).`, 413);
+      return new AppError('publish/too-many-files', `Upload refused: ${d.message} (limit maxArchiveFiles = ${limits.maxArchiveFiles}).`);
     case 'file/too-large':
-      return new AppError('publish/file-too-large', `Upload refused: ${d.message} (limit maxFileBytes = ${limits.maxFileBytes} bytes).`, 413);
+      return new AppError('publish/file-too-large', `Upload refused: ${d.message} (limit maxFileBytes = ${limits.maxFileBytes} bytes).`);
     case 'path/outside-package':
-      return new AppError('publish/unsafe-path', `Upload refused: ${d.message}.`, 400);
+      return new AppError('publish/unsafe-path', `Upload refused: ${d.message}.`);
     case 'path/symlink':
-      return new AppError('publish/symlink', `Upload refused: ${d.message}.`, 400);
+      return new AppError('publish/symlink', `Upload refused: ${d.message}.`);
     default:
-      return new AppError('publish/bad-archive', `Upload refused: ${d.message}.`, 400);
+      return new AppError('publish/bad-archive', `Upload refused: ${d.message}.`);
   }
 }
 
@@ -79,7 +79,7 @@ export function readUpload(input: UploadInput, opts: ReadUploadOptions = {}): Up
   let folderHint: string | undefined;
   if (input.kind === 'bytes') {
     if (input.bytes.byteLength > limits.maxPackageBytes) {
-      throw new AppError('publish/too-large', `Upload refused: ${input.bytes.byteLength} bytes is over the package limit (maxPackageBytes = ${limits.maxPackageBytes} bytes).`, 413);
+      throw new AppError('publish/too-large', `Upload refused: ${input.bytes.byteLength} bytes is over the package limit (maxPackageBytes = ${limits.maxPackageBytes} bytes).`);
     }
     if (archiveKind(input.bytes)) {
       const res = readArchive(input.bytes, { limits });
@@ -89,7 +89,7 @@ export function readUpload(input: UploadInput, opts: ReadUploadOptions = {}): Up
     } else {
       const name = input.fileName?.split(/[\\/]/).pop() ?? '';
       if (!SKILL_FILE.test(name)) {
-        throw new AppError('publish/bad-archive', 'Upload refused: expected a .tar.gz, .tgz or .zip archive, or a single .skill.md/.skill.js/.skill.ts file.', 400);
+        throw new AppError('publish/bad-archive', 'Upload refused: expected a .tar.gz, .tgz or .zip archive, or a single .skill.md/.skill.js/.skill.ts file.');
       }
       raw = [{ path: name, content: input.bytes }];
     }
@@ -107,10 +107,10 @@ export function readUpload(input: UploadInput, opts: ReadUploadOptions = {}): Up
   }
   const sizeBytes = raw.reduce((n, f) => n + f.content.byteLength, 0);
   if (raw.length > limits.maxPackageFiles) {
-    throw new AppError('publish/too-many-files', `Upload refused: ${raw.length} files is over the package limit (maxPackageFiles = ${limits.maxPackageFiles}).`, 413);
+    throw new AppError('publish/too-many-files', `Upload refused: ${raw.length} files is over the package limit (maxPackageFiles = ${limits.maxPackageFiles}).`);
   }
   if (sizeBytes > limits.maxPackageBytes) {
-    throw new AppError('publish/too-large', `Upload refused: the files add up to ${sizeBytes} bytes, over the package limit (maxPackageBytes = ${limits.maxPackageBytes} bytes).`, 413);
+    throw new AppError('publish/too-large', `Upload refused: the files add up to ${sizeBytes} bytes, over the package limit (maxPackageBytes = ${limits.maxPackageBytes} bytes).`);
   }
   const { files, folder } = stripCommonFolder(raw.filter((f) => !/(^|\/)(\.git|node_modules)\//.test(f.path)));
   const res = readSkillsFromFiles(files, { limits, trustedKeys: opts.trustedKeys, rootName: folder ?? folderHint });

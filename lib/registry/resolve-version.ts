@@ -20,17 +20,17 @@ export async function resolveVersion(db: Db, skill: { id: string; scopeName: str
   });
   if (semver.valid(wanted) === wanted) {
     const v = await db.skillVersion.findUnique({ where: { skillId_version: { skillId: skill.id, version: wanted } }, select });
-    if (!v) throw new AppError('skill/version-not-found', `${label}@${wanted} does not exist.`, 404);
+    if (!v) throw new AppError('skill/version-not-found', `${label}@${wanted} does not exist.`);
     return out(v, 'exact');
   }
   const range = semver.validRange(wanted);
   if (range === null) {
     const tag = await db.distTag.findUnique({ where: { skillId_tag: { skillId: skill.id, tag: wanted } }, select: { version: { select } } });
-    if (!tag || tag.version.yankedAt) throw new AppError('skill/version-not-found', `${label} has no version tagged "${wanted.slice(0, 64)}".`, 404);
+    if (!tag || tag.version.yankedAt) throw new AppError('skill/version-not-found', `${label} has no version tagged "${wanted.slice(0, 64)}".`);
     return out(tag.version, 'tag');
   }
   const versions = await db.skillVersion.findMany({ where: { skillId: skill.id, yankedAt: null }, select });
   const best = semver.maxSatisfying(versions.map((v) => v.version), range);
-  if (!best) throw new AppError('skill/version-not-found', `No version of ${label} satisfies "${wanted.slice(0, 64)}".`, 404);
+  if (!best) throw new AppError('skill/version-not-found', `No version of ${label} satisfies "${wanted.slice(0, 64)}".`);
   return out(versions.find((v) => v.version === best)!, 'range');
 }

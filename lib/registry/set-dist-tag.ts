@@ -22,8 +22,8 @@ export async function setDistTag(db: Db, input: SetDistTagInput): Promise<Record
     }
     if (semver.valid(input.version) !== input.version) throw new AppError('input/invalid-version', `"${input.version.slice(0, 64)}" is not an exact version.`);
     const v = await tx.skillVersion.findUnique({ where: { skillId_version: { skillId: skill.id, version: input.version } }, select: { id: true, yankedAt: true } });
-    if (!v) throw new AppError('skill/version-not-found', `@${input.scope}/${input.name}@${input.version} does not exist.`, 404);
-    if (v.yankedAt) throw new AppError('publish/version-yanked', `@${input.scope}/${input.name}@${input.version} is yanked; a tag cannot point at it.`, 409);
+    if (!v) throw new AppError('skill/version-not-found', `@${input.scope}/${input.name}@${input.version} does not exist.`);
+    if (v.yankedAt) throw new AppError('publish/version-yanked', `@${input.scope}/${input.name}@${input.version} is yanked; a tag cannot point at it.`);
     await tx.distTag.upsert({
       where: { skillId_tag: { skillId: skill.id, tag: input.tag } },
       create: { skillId: skill.id, tag: input.tag, versionId: v.id },

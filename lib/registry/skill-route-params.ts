@@ -1,7 +1,5 @@
 // Path and query parameters of the /api/v1/skills routes, parsed once.
 import { z } from 'zod';
-import { AppError } from '../errors';
-import type { ApiPrincipal } from '../auth/api-tokens';
 import { SEARCH_SORTS, type SearchQuery } from './search-skills';
 
 const Segment = z
@@ -11,13 +9,6 @@ const Segment = z
 
 export const SkillParams = z.object({ scope: Segment, name: Segment });
 export const VersionParams = SkillParams.extend({ version: z.string().transform((s) => decodeURIComponent(s)).pipe(z.string().min(1).max(64)) });
-
-/** The caller, who must be signed in with an API token that has `scope`. */
-export function requireTokenScope(principal: ApiPrincipal | null, scope: 'publish'): ApiPrincipal {
-  if (!principal) throw new AppError('auth/unauthenticated', 'Sign in: send "Authorization: Bearer <API token>" (skillyard login).');
-  if (!principal.scopes.includes(scope)) throw new AppError('auth/forbidden', `This API token lacks the "${scope}" scope.`);
-  return principal;
-}
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 

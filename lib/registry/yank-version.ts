@@ -15,7 +15,7 @@ export async function yankVersion(db: Db, input: YankInput): Promise<{ version: 
       where: { version: input.version, skill: { scopeName: input.scope, name: input.name } },
       select: { id: true, skillId: true, yankedAt: true, skill: { select: { latestVersionId: true } } },
     });
-    if (!v) throw new AppError('skill/version-not-found', `@${input.scope}/${input.name}@${input.version} does not exist.`, 404);
+    if (!v) throw new AppError('skill/version-not-found', `@${input.scope}/${input.name}@${input.version} does not exist.`);
     if (input.undo) {
       await tx.skillVersion.update({ where: { id: v.id }, data: { yankedAt: null, yankReason: null } });
     } else {

@@ -19,8 +19,8 @@ export async function cancelRun(db: Db, id: string, access: RunAccess): Promise<
 
 export async function submitManualTurn(db: Db, id: string, access: RunAccess, turn: unknown): Promise<void> {
   const run = await requireRunControl(db, id, access);
-  if (run.config.provider !== 'manual') throw new AppError('run/not-manual', 'Only manual runs take turns from a person.', 409);
-  if (run.status !== 'running') throw new AppError('run/not-running', `The run is ${run.status}.`, 409);
+  if (run.config.provider !== 'manual') throw new AppError('run/not-manual', 'Only manual runs take turns from a person.');
+  if (run.status !== 'running') throw new AppError('run/not-running', `The run is ${run.status}.`);
   const parsed = turn === null ? null : ScriptTurnSchema.parse(turn);
   runEventBus().sendControl(id, { kind: 'manual-turn', turn: parsed });
 }

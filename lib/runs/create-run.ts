@@ -28,7 +28,7 @@ export async function createRun(
   try {
     assertJsonDepth(input.config, 'the run configuration');
   } catch (err) {
-    if (err instanceof RunError) throw new AppError('input/too-deep', err.message, 400);
+    if (err instanceof RunError) throw new AppError('input/too-deep', err.message);
     throw err;
   }
   const config = RunConfigSchema.parse(input.config);
@@ -53,18 +53,14 @@ export async function createRun(
     if (mine >= limits.maxActivePerPrincipal) {
       throw new AppError(
         'run/too-many-active',
-        `You have ${mine} runs queued or running, the most one ${anonymous ? 'visitor' : 'account'} may have (SKILLYARD_RUN_MAX_ACTIVE=${limits.maxActivePerPrincipal}). Wait for one to end or cancel one.`,
-        429,
-      );
+        `You have ${mine} runs queued or running, the most one ${anonymous ? 'visitor' : 'account'} may have (SKILLYARD_RUN_MAX_ACTIVE=${limits.maxActivePerPrincipal}). Wait for one to end or cancel one.`);
     }
     if (anonymous) {
       const all = await tx.run.count({ where: { principal: { startsWith: ANONYMOUS_PREFIX }, ...active } });
       if (all >= limits.maxActiveAnonymous) {
         throw new AppError(
           'run/too-many-active',
-          `Anonymous visitors have ${all} runs queued or running, the most this server allows (SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS). Sign in, or try again later.`,
-          429,
-        );
+          `Anonymous visitors have ${all} runs queued or running, the most this server allows (SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS). Sign in, or try again later.`);
       }
     }
     return tx.run.create({

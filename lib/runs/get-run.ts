@@ -30,7 +30,7 @@ async function findRun(db: Db, id: string) {
 export async function getRun(db: Db, id: string, access: RunAccess): Promise<RunView & { canControl: boolean }> {
   const run = await findRun(db, id);
   const owner = run !== null && run.userId !== null && run.userId === access.userId;
-  if (!run || (run.visibility === 'private' && !owner)) throw new AppError('run/not-found', 'No such run.', 404);
+  if (!run || (run.visibility === 'private' && !owner)) throw new AppError('run/not-found', 'No such run.');
   const canControl =
     owner || (!!access.controlToken && !!run.controlHash && hashControlToken(access.controlToken) === run.controlHash);
   return {
@@ -51,6 +51,6 @@ export async function getRun(db: Db, id: string, access: RunAccess): Promise<Run
 
 export async function requireRunControl(db: Db, id: string, access: RunAccess): Promise<RunView> {
   const run = await getRun(db, id, access);
-  if (!run.canControl) throw new AppError('auth/forbidden', 'Only the creator of this run can control it.', 403);
+  if (!run.canControl) throw new AppError('auth/forbidden', 'Only the creator of this run can control it.');
   return run;
 }

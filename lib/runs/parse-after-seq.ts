@@ -12,9 +12,7 @@ export function parseAfterSeq(lastEventId: string | null, afterParam: string | n
   if (!/^\d{1,10}$/.test(value) || Number(value) > MAX_SEQ) {
     throw new AppError(
       'input/invalid-event-id',
-      `${lastEventId !== null ? 'Last-Event-ID' : 'after'} must be an event id (a whole number from 0 to ${MAX_SEQ}).`,
-      400,
-    );
+      `${lastEventId !== null ? 'Last-Event-ID' : 'after'} must be an event id (a whole number from 0 to ${MAX_SEQ}).`);
   }
   return Number(value);
 }

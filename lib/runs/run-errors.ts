@@ -1,5 +1,6 @@
 // Errors of the run queue and its event log, with stable codes that end up in a failed
-// run's `error` and its `agent-error` event.
+// run's `error` and its `agent-error` event; statuses and meanings are rows of lib/errors.ts.
+import { AppError } from '../errors';
 
 export type RunErrorCode =
   | 'run/too-deep'
@@ -11,12 +12,10 @@ export type RunErrorCode =
   | 'run/crashed'
   | 'run/failed';
 
-export class RunError extends Error {
-  readonly code: RunErrorCode;
+export class RunError extends AppError<RunErrorCode> {
   constructor(code: RunErrorCode, message: string) {
-    super(message);
+    super(code, message);
     this.name = 'RunError';
-    this.code = code;
   }
 }
 

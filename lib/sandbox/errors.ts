@@ -1,13 +1,13 @@
 // Sandbox failures travel as values ({ ok: false, error }) across the contract; inside the
 // implementation they are thrown as SandboxFailure so every path keeps its stable code.
+// The codes, statuses and meanings are rows of the one table in lib/errors.ts.
+import { AppError } from '../errors';
 import type { SandboxErrorCode, SandboxResult } from './types';
 
-export class SandboxFailure extends Error {
-  readonly code: SandboxErrorCode;
+export class SandboxFailure extends AppError<SandboxErrorCode> {
   constructor(code: SandboxErrorCode, message: string) {
-    super(message);
+    super(code, message);
     this.name = 'SandboxFailure';
-    this.code = code;
   }
 }
 

@@ -7,7 +7,7 @@ export type Actor = { principal: Principal; ip?: string | null };
 /** Team management is done by people (a session or a personal API token), never by a team token. */
 export function actingUser(actor: Actor): string {
   if (actor.principal.kind !== 'user') {
-    throw new AppError('auth/unauthenticated', 'Sign in to manage teams.', 401);
+    throw new AppError('auth/unauthenticated', 'Sign in to manage teams.');
   }
   return actor.principal.userId;
 }

@@ -14,11 +14,11 @@ export const hashInvite = (secret: string) => crypto.createHash('sha256').update
 export async function createInvite(db: Db, actor: Actor, slug: string, input: { role?: unknown; email?: unknown; ttlMs?: number }) {
   const team = await teamForActor(db, slug, actor, 'admin');
   const role: TeamRole = input.role === undefined ? 'member' : isTeamRole(input.role) ? input.role : (() => {
-    throw new AppError('input/invalid', 'role is one of owner, admin, publisher, member.', 400);
+    throw new AppError('input/invalid', 'role is one of owner, admin, publisher, member.');
   })();
-  if (role === 'owner' && !roleAtLeast(team.role, 'owner')) throw new AppError('team/forbidden', 'Only an owner can invite another owner.', 403);
+  if (role === 'owner' && !roleAtLeast(team.role, 'owner')) throw new AppError('team/forbidden', 'Only an owner can invite another owner.');
   const email = typeof input.email === 'string' && input.email.trim() ? input.email.trim().toLowerCase().slice(0, 320) : null;
-  if (email && !/^[^@\s]+@[^@\s]+$/.test(email)) throw new AppError('input/invalid', 'That is not an email address.', 400);
+  if (email && !/^[^@\s]+@[^@\s]+$/.test(email)) throw new AppError('input/invalid', 'That is not an email address.');
   const secret = `syi_${crypto.randomBytes(24).toString('base64url')}`;
   const expiresAt = new Date(Date.now() + (input.ttlMs ?? INVITE_TTL_MS));
   const invite = await db.$transaction(async (tx) => {

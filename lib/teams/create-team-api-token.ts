@@ -10,10 +10,10 @@ import { teamForActor } from './team-for-actor';
 export async function createTeamApiToken(db: Db, actor: Actor, slug: string, input: { name: unknown; scopes: unknown; expiresAt?: Date | null }) {
   const team = await teamForActor(db, slug, actor, 'admin');
   const name = typeof input.name === 'string' ? input.name.trim().slice(0, 100) : '';
-  if (!name) throw new AppError('input/invalid', 'Give the token a name.', 400);
+  if (!name) throw new AppError('input/invalid', 'Give the token a name.');
   const scopes = Array.isArray(input.scopes) ? input.scopes : [];
   if (scopes.length === 0 || !scopes.every((s): s is ApiTokenScope => (API_TOKEN_SCOPES as readonly string[]).includes(s))) {
-    throw new AppError('input/invalid', `scopes are some of ${API_TOKEN_SCOPES.join(', ')}.`, 400);
+    throw new AppError('input/invalid', `scopes are some of ${API_TOKEN_SCOPES.join(', ')}.`);
   }
   const created = await createApiToken(db, { userId: team.userId, teamId: team.id, name, scopes, expiresAt: input.expiresAt ?? null });
   await recordAudit(db, team.id, actor, 'token.create', created.id, { name, scopes });
@@ -23,6 +23,6 @@ export async function createTeamApiToken(db: Db, actor: Actor, slug: string, inp
 export async function revokeTeamApiToken(db: Db, actor: Actor, slug: string, tokenId: string): Promise<void> {
   const team = await teamForActor(db, slug, actor, 'admin');
   const res = await db.apiToken.updateMany({ where: { id: tokenId, teamId: team.id, revokedAt: null }, data: { revokedAt: new Date() } });
-  if (res.count !== 1) throw new AppError('team/token-not-found', 'No active token with that id in this team.', 404);
+  if (res.count !== 1) throw new AppError('team/token-not-found', 'No active token with that id in this team.');
   await recordAudit(db, team.id, actor, 'token.revoke', tokenId);
 }

@@ -24,6 +24,6 @@ export async function createTeam(db: Db, actor: Actor, input: { slug: unknown; n
     if (err?.code === 'P2002') return true;
     throw err;
   });
-  if (taken) throw new AppError('team/slug-taken', `@${slug} is already taken by a user or a team.`, 409);
+  if (taken) throw new AppError('team/slug-taken', `@${slug} is already taken by a user or a team.`);
   return db.team.findUniqueOrThrow({ where: { slug }, select: { id: true, slug: true, name: true } });
 }

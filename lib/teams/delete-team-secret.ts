@@ -8,7 +8,7 @@ export async function deleteTeamSecret(db: Db, actor: Actor, slug: string, name:
   const team = await teamForActor(db, slug, actor, 'admin');
   await db.$transaction(async (tx) => {
     const res = await tx.teamSecret.deleteMany({ where: { teamId: team.id, name } });
-    if (res.count !== 1) throw new AppError('team/secret-not-found', `@${slug} has no secret named ${name}.`, 404);
+    if (res.count !== 1) throw new AppError('team/secret-not-found', `@${slug} has no secret named ${name}.`);
     await recordAudit(tx, team.id, actor, 'secret.delete', name);
   });
 }

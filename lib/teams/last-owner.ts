@@ -8,6 +8,6 @@ type Tx = Pick<Db, '$queryRaw'>;
 export async function assertNotLastOwner(tx: Tx, teamId: string, slug: string): Promise<void> {
   const owners = await tx.$queryRaw<Array<{ userId: string }>>`SELECT "userId" FROM "Membership" WHERE "teamId" = ${teamId} AND role = 'owner' FOR UPDATE`;
   if (owners.length <= 1) {
-    throw new AppError('team/last-owner', `@${slug} must keep at least one owner: make someone else an owner first.`, 409);
+    throw new AppError('team/last-owner', `@${slug} must keep at least one owner: make someone else an owner first.`);
   }
 }

@@ -13,9 +13,9 @@ export async function removeMember(db: Db, actor: Actor, slug: string, memberUse
   const team = await teamForActor(db, slug, actor, self ? 'member' : 'admin');
   await db.$transaction(async (tx) => {
     const m = await tx.membership.findUnique({ where: { teamId_userId: { teamId: team.id, userId: memberUserId } } });
-    if (!m) throw new AppError('team/member-not-found', 'That person is not a member of this team.', 404);
+    if (!m) throw new AppError('team/member-not-found', 'That person is not a member of this team.');
     if (m.role === 'owner') {
-      if (!self && team.role !== 'owner') throw new AppError('team/forbidden', 'Only an owner can remove an owner.', 403);
+      if (!self && team.role !== 'owner') throw new AppError('team/forbidden', 'Only an owner can remove an owner.');
       await assertNotLastOwner(tx, team.id, slug);
     }
     await tx.membership.delete({ where: { teamId_userId: { teamId: team.id, userId: memberUserId } } });

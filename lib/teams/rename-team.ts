@@ -8,7 +8,7 @@ import { teamForActor } from './team-for-actor';
 export async function renameTeam(db: Db, actor: Actor, slug: string, name: unknown) {
   const team = await teamForActor(db, slug, actor, 'admin');
   const next = typeof name === 'string' ? name.trim() : '';
-  if (!next || next.length > 100) throw new AppError('input/invalid', 'A display name is 1-100 characters.', 400);
+  if (!next || next.length > 100) throw new AppError('input/invalid', 'A display name is 1-100 characters.');
   await db.$transaction(async (tx) => {
     await tx.team.update({ where: { id: team.id }, data: { name: next } });
     await recordAudit(tx, team.id, actor, 'team.rename', `@${slug}`, { from: team.name, to: next });

@@ -9,7 +9,7 @@ export async function revokeInvite(db: Db, actor: Actor, slug: string, inviteId:
   const team = await teamForActor(db, slug, actor, 'admin');
   await db.$transaction(async (tx) => {
     const res = await tx.teamInvite.updateMany({ where: { id: inviteId, teamId: team.id, acceptedAt: null, revokedAt: null }, data: { revokedAt: new Date() } });
-    if (res.count !== 1) throw new AppError('invite/not-found', 'No pending invitation with that id in this team.', 404);
+    if (res.count !== 1) throw new AppError('invite/not-found', 'No pending invitation with that id in this team.');
     await recordAudit(tx, team.id, actor, 'member.invite-revoke', inviteId);
   });
 }

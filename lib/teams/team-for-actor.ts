@@ -15,7 +15,7 @@ export async function teamForActor(db: Db, slug: string, actor: Actor, needs: Te
     select: { id: true, slug: true, name: true, memberships: { where: { userId }, select: { role: true } } },
   });
   const role = team?.memberships[0]?.role as TeamRole | undefined;
-  if (!team || !role) throw new AppError('team/not-found', `@${slug} was not found, or you are not one of its members.`, 404);
-  if (!roleAtLeast(role, needs)) throw new AppError('team/forbidden', `This takes the ${needs} role in @${slug}; you are a ${role}.`, 403);
+  if (!team || !role) throw new AppError('team/not-found', `@${slug} was not found, or you are not one of its members.`);
+  if (!roleAtLeast(role, needs)) throw new AppError('team/forbidden', `This takes the ${needs} role in @${slug}; you are a ${role}.`);
   return { id: team.id, slug: team.slug, name: team.name, role, userId };
 }

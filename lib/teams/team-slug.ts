@@ -8,8 +8,8 @@ export const RESERVED_SCOPES = new Set(['skillyard', 'oauth', 'api', 'admin', 'r
 export function parseTeamSlug(raw: unknown): string {
   const slug = typeof raw === 'string' ? raw.trim().replace(/^@/, '').toLowerCase() : '';
   if (!SLUG.test(slug)) {
-    throw new AppError('team/invalid-slug', 'A team name is 2-39 characters: lowercase letters, digits and single hyphens, not at either end.', 400);
+    throw new AppError('team/invalid-slug', 'A team name is 2-39 characters: lowercase letters, digits and single hyphens, not at either end.');
   }
-  if (RESERVED_SCOPES.has(slug)) throw new AppError('team/slug-taken', `@${slug} is reserved; choose another name.`, 409);
+  if (RESERVED_SCOPES.has(slug)) throw new AppError('team/slug-taken', `@${slug} is reserved; choose another name.`);
   return slug;
 }

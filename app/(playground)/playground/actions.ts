@@ -7,7 +7,7 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { currentUser } from '@/lib/auth/current-user';
 import { serverContext } from '@/lib/server';
-import { isAppError } from '@/lib/errors';
+import { actionFailure } from '@/lib/api/action-failure';
 import { runCookieName } from '@/lib/api/run-access';
 import { createRun } from '@/lib/runs/create-run';
 import { forkRun } from '@/lib/runs/fork-run';
@@ -73,10 +73,8 @@ export async function startRun(_prev: StartRunState, form: FormData): Promise<St
     await rememberControlToken(run.id, run.controlToken);
     id = run.id;
   } catch (err) {
-    if (isAppError(err)) return { error: err.message };
     if (err instanceof z.ZodError) return describe(err);
-    console.error('[playground] could not start a run:', err);
-    return { error: 'Something went wrong on our side; the run was not started.' };
+    return { error: (await actionFailure(err, 'startRun')).message };
   }
   redirect(`/playground/runs/${id}`);
 }
@@ -102,9 +100,7 @@ export async function forkRunAction(runId: string): Promise<{ error: string }> {
     await rememberControlToken(fork.id, fork.controlToken);
     forkId = fork.id;
   } catch (err) {
-    if (isAppError(err)) return { error: err.message };
-    console.error('[playground] could not fork a run:', err);
-    return { error: 'Something went wrong on our side; the run was not forked.' };
+    return { error: (await actionFailure(err, 'forkRunAction')).message };
   }
   redirect(`/playground/runs/${forkId}`);
 }

@@ -1,10 +1,10 @@
 // Streamable HTTP MCP endpoint for a chosen set of skills: /api/mcp?skills=@a/b,@c/d
-import { handleMcpRoute } from '@/lib/api/mcp-route';
+import { mcpRoute } from '@/lib/api/mcp-route';
 
 export const dynamic = 'force-dynamic';
 
-const skillsOf = (req: Request) => new URL(req.url).searchParams.getAll('skills');
+const handler = mcpRoute<Record<string, never>>((req) => new URL(req.url).searchParams.getAll('skills'));
 
-export const GET = (req: Request) => handleMcpRoute(req, skillsOf(req));
-export const POST = (req: Request) => handleMcpRoute(req, skillsOf(req));
-export const DELETE = (req: Request) => handleMcpRoute(req, skillsOf(req));
+export const GET = handler;
+export const POST = handler;
+export const DELETE = handler;

@@ -125,7 +125,7 @@ describe('Anthropic provider', () => {
       res.writeHead(500);
       res.end('internal');
     });
-    await expect(provider.complete(request().req)).rejects.toMatchObject({ code: 'provider/http', status: 500 });
+    await expect(provider.complete(request().req)).rejects.toMatchObject({ code: 'provider/http', providerStatus: 500 });
     expect(server.requests).toHaveLength(3);
   });
 

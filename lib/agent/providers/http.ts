@@ -15,7 +15,7 @@ export class ProviderHttpError extends AgentError {
     message: string,
     opts: { status: number; retryable: boolean; retryAfterMs: number | null },
   ) {
-    super(code, message, { status: opts.status, retryable: opts.retryable });
+    super(code, message, { providerStatus: opts.status, retryable: opts.retryable });
     this.retryAfterMs = opts.retryAfterMs;
   }
 }
@@ -150,7 +150,7 @@ export async function withRetries<T>(
       const retryable = err instanceof AgentError && err.retryable;
       if (!retryable || n >= retry.maxAttempts) {
         if (retryable && err instanceof AgentError) {
-          throw new AgentError(err.code, `${err.message} (gave up after ${n} attempts)`, { status: err.status, cause: err });
+          throw new AgentError(err.code, `${err.message} (gave up after ${n} attempts)`, { providerStatus: err.providerStatus, cause: err });
         }
         throw err;
       }
@@ -160,7 +160,7 @@ export async function withRetries<T>(
         attempt: n,
         delayMs,
         reason: (err as AgentError).message,
-        status: (err as AgentError).status,
+        status: (err as AgentError).providerStatus,
         partial: o.partial?.() ?? false,
       });
       await wait(delayMs, o.signal);

@@ -157,7 +157,7 @@ describe('OpenAI-compatible provider', () => {
     );
     expect(err).toBeInstanceOf(AgentError);
     expect((err as AgentError).code).toBe('provider/http');
-    expect((err as AgentError).status).toBe(500);
+    expect((err as AgentError).providerStatus).toBe(500);
     expect((err as AgentError).message).toContain('gave up after 3 attempts');
     expect((err as AgentError).message).not.toContain('sk-openai-KEY-123456');
     expect((err as AgentError).message).toContain('[redacted]');
@@ -169,7 +169,7 @@ describe('OpenAI-compatible provider', () => {
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'bad model' } }));
     });
-    await expect(provider.complete(request().req)).rejects.toMatchObject({ code: 'provider/http', status: 400 });
+    await expect(provider.complete(request().req)).rejects.toMatchObject({ code: 'provider/http', providerStatus: 400 });
     expect(server.requests).toHaveLength(1);
   });
 

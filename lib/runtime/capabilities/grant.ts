@@ -117,7 +117,7 @@ export async function callCapability(c: CapabilityCallContext, method: string, a
           delivered++;
         } catch (err) {
           const e = err as { code?: string; message?: string };
-          errors.push({ ref: sub.ref, code: e.code ?? 'runtime/internal', message: e.message ?? String(err) });
+          errors.push({ ref: sub.ref, code: e.code ?? 'internal', message: e.message ?? String(err) });
         }
       }
       return { delivered, errors };

@@ -1,6 +1,5 @@
 import { NextResponse } from 'next/server';
+import { withApi } from '@/lib/api/with-api';
 import { openApiDocument } from '@/lib/api/openapi';
 
-export function GET() {
-  return NextResponse.json(openApiDocument);
-}
+export const GET = withApi({}, async () => NextResponse.json(openApiDocument));

@@ -4,16 +4,18 @@ import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
 import { AppError } from '@/lib/errors';
-import { handleRoute } from '@/lib/api/handle-route';
+import { withApi } from '@/lib/api/with-api';
+import { requireUser } from '@/lib/api/principal';
+import { readBodyBytes } from '@/lib/api/read-json-body';
 import { searchSkills } from '@/lib/registry/search-skills';
-import { parseSearchParams, requireTokenScope } from '@/lib/registry/skill-route-params';
+import { parseSearchParams } from '@/lib/registry/skill-route-params';
 import { publishPackage } from '@/lib/registry/publish-package';
 import { previewPackage } from '@/lib/registry/preview-package';
 import { uploadLimits } from '@/lib/registry/read-upload';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = handleRoute(async ({ req }) => {
+export const GET = withApi({}, async ({ req }) => {
   const result = await searchSkills(serverContext().db, parseSearchParams(new URL(req.url)));
   return NextResponse.json(result);
 });
@@ -27,44 +29,17 @@ const PublishQuery = z.object({
   visibility: z.enum(['public', 'unlisted', 'private']).optional(),
 });
 
-/** The request body, refused as soon as it passes the package size limit. */
-async function readBody(req: Request, max: number): Promise<Uint8Array> {
-  const declared = Number(req.headers.get('content-length') ?? '0');
-  const tooLarge = () => new AppError('publish/too-large', `The upload is larger than the package limit (maxPackageBytes = ${max} bytes).`, 413);
-  if (declared > max) throw tooLarge();
-  if (!req.body) return new Uint8Array();
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.byteLength;
-  }
-  return out;
-}
-
-export const POST = handleRoute(async ({ req, principal }) => {
-  const caller = requireTokenScope(principal, 'publish');
+export const POST = withApi({ scope: 'publish', rateLimit: { cost: 5 } }, async ({ req, principal }) => {
+  const userId = requireUser(principal);
   const url = new URL(req.url);
   const query = PublishQuery.parse(Object.fromEntries(url.searchParams));
-  const bytes = await readBody(req, uploadLimits().maxPackageBytes);
+  const max = uploadLimits().maxPackageBytes;
+  const bytes = await readBodyBytes(req, max, () => new AppError('publish/too-large', `The upload is larger than the package limit (maxPackageBytes = ${max} bytes).`));
   if (bytes.byteLength === 0) throw new AppError('publish/empty', 'The request body must be the package (.tar.gz, .zip or one .skill.md/.skill.js/.skill.ts file).');
   const changelogHeader = req.headers.get('x-skillyard-changelog');
   const input = {
     upload: { kind: 'bytes' as const, bytes, fileName: query.filename },
-    userId: caller.userId,
+    userId,
     scope: query.scope,
     version: query.version,
   };

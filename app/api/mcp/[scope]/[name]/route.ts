@@ -1,14 +1,12 @@
 // Streamable HTTP MCP endpoint for one skill: /api/mcp/<scope>/<name>
-import { handleMcpRoute } from '@/lib/api/mcp-route';
+import { mcpRoute } from '@/lib/api/mcp-route';
 
 export const dynamic = 'force-dynamic';
 
-type Ctx = { params: Promise<{ scope: string; name: string }> };
-const skillOf = async (ctx: Ctx) => {
-  const { scope, name } = await ctx.params;
-  return [`@${decodeURIComponent(scope).replace(/^@/, '')}/${decodeURIComponent(name)}`];
-};
+const handler = mcpRoute<{ scope: string; name: string }>((_req, { scope, name }) => [
+  `@${decodeURIComponent(scope).replace(/^@/, '')}/${decodeURIComponent(name)}`,
+]);
 
-export const GET = async (req: Request, ctx: Ctx) => handleMcpRoute(req, await skillOf(ctx));
-export const POST = async (req: Request, ctx: Ctx) => handleMcpRoute(req, await skillOf(ctx));
-export const DELETE = async (req: Request, ctx: Ctx) => handleMcpRoute(req, await skillOf(ctx));
+export const GET = handler;
+export const POST = handler;
+export const DELETE = handler;

@@ -2,7 +2,7 @@
 // so the form can suggest an allowed-tools spec. Read-only, nothing private.
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
-import { handleRoute } from '@/lib/api/handle-route';
+import { withApi } from '@/lib/api/with-api';
 import { listPlaygroundSkills, type PlaygroundSkillOption } from '@/lib/registry/list-playground-skills';
 import { serverContext } from '@/lib/server';
 
@@ -12,7 +12,7 @@ const Query = z.object({ q: z.string().max(100).optional().default(''), take: z.
 
 export type { PlaygroundSkillOption };
 
-export const GET = handleRoute(async ({ req }) => {
+export const GET = withApi({}, async ({ req }) => {
   const url = new URL(req.url);
   const query = Query.parse({ q: url.searchParams.get('q') ?? undefined, take: url.searchParams.get('take') ?? undefined });
   const options = await listPlaygroundSkills(serverContext().db, query);

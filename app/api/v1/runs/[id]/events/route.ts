@@ -1,5 +1,5 @@
 import { serverContext } from '@/lib/server';
-import { handleRoute } from '@/lib/api/handle-route';
+import { withApi } from '@/lib/api/with-api';
 import { runAccessFrom } from '@/lib/api/run-access';
 import { getRun } from '@/lib/runs/get-run';
 import { parseAfterSeq } from '@/lib/runs/parse-after-seq';
@@ -7,9 +7,9 @@ import { streamRunEvents } from '@/lib/runs/stream-run-events';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = handleRoute<{ id: string }>(async ({ req, params, principal }) => {
+export const GET = withApi<{ id: string }>({ scope: 'runs' }, async ({ req, params, userId }) => {
   const after = parseAfterSeq(req.headers.get('last-event-id'), new URL(req.url).searchParams.get('after'));
-  await getRun(serverContext().db, params.id, runAccessFrom(req, params.id, principal)); // 404 unless visible
+  await getRun(serverContext().db, params.id, runAccessFrom(req, params.id, userId)); // 404 unless visible
   return new Response(streamRunEvents(serverContext().db, params.id, after, req.signal), {
     headers: {
       'Content-Type': 'text/event-stream; charset=utf-8',

@@ -1,8 +1,7 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
-import { handleRoute, readJson } from '@/lib/api/handle-route';
-import { requireScope } from '@/lib/auth/api-tokens';
+import { withApi } from '@/lib/api/with-api';
 import { runAccessFrom } from '@/lib/api/run-access';
 import { forkRun } from '@/lib/runs/fork-run';
 import { runPrincipalFor } from '@/lib/runs/run-principal';
@@ -11,10 +10,11 @@ export const dynamic = 'force-dynamic';
 
 const Body = z.object({ task: z.string().min(1).max(20_000).optional() });
 
-export const POST = handleRoute<{ id: string }>(async ({ req, params, principal }) => {
-  requireScope(principal, 'runs');
-  const body = await readJson(req, Body);
-  const access = runAccessFrom(req, params.id, principal);
-  const run = await forkRun(serverContext().db, params.id, access, body, runPrincipalFor(req.headers, access.userId));
-  return NextResponse.json({ id: run.id, controlToken: run.controlToken, url: `/playground/runs/${run.id}` }, { status: 201 });
-});
+export const POST = withApi<{ id: string }, z.infer<typeof Body>>(
+  { scope: 'runs', body: Body, rateLimit: { cost: 5 } },
+  async ({ req, params, body, userId }) => {
+    const access = runAccessFrom(req, params.id, userId);
+    const run = await forkRun(serverContext().db, params.id, access, body, runPrincipalFor(req.headers, access.userId));
+    return NextResponse.json({ id: run.id, controlToken: run.controlToken, url: `/playground/runs/${run.id}` }, { status: 201 });
+  },
+);

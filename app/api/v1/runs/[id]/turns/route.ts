@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
-import { handleRoute, readJson } from '@/lib/api/handle-route';
+import { withApi } from '@/lib/api/with-api';
 import { runAccessFrom } from '@/lib/api/run-access';
 import { submitManualTurn } from '@/lib/runs/control-run';
 
@@ -9,8 +9,7 @@ export const dynamic = 'force-dynamic';
 
 const Body = z.object({ turn: z.unknown() });
 
-export const POST = handleRoute<{ id: string }>(async ({ req, params, principal }) => {
-  const body = await readJson(req, Body);
-  await submitManualTurn(serverContext().db, params.id, runAccessFrom(req, params.id, principal), body.turn ?? null);
+export const POST = withApi<{ id: string }, z.infer<typeof Body>>({ scope: 'runs', body: Body }, async ({ req, params, body, userId }) => {
+  await submitManualTurn(serverContext().db, params.id, runAccessFrom(req, params.id, userId), body.turn ?? null);
   return NextResponse.json({ ok: true });
 });

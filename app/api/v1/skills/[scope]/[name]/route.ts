@@ -2,14 +2,14 @@
 // dist-tags, versions (yanked/deprecated marked), downloads and stars.
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
-import { handleRoute } from '@/lib/api/handle-route';
+import { withApi } from '@/lib/api/with-api';
 import { getSkill } from '@/lib/registry/get-skill';
 import { SkillParams } from '@/lib/registry/skill-route-params';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = handleRoute<{ scope: string; name: string }>(async ({ params, principal }) => {
+export const GET = withApi<{ scope: string; name: string }>({}, async ({ params, userId }) => {
   const ref = SkillParams.parse(params);
-  const skill = await getSkill(serverContext().db, ref, principal ? { userId: principal.userId } : null);
+  const skill = await getSkill(serverContext().db, ref, userId ? { userId } : null);
   return NextResponse.json(skill);
 });

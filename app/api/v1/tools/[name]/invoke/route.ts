@@ -1,7 +1,6 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
-import { handleRoute, readJson } from '@/lib/api/handle-route';
-import { requireScope } from '@/lib/auth/api-tokens';
+import { withApi } from '@/lib/api/with-api';
 import { invokeRegistryTool } from '@/lib/registry/invoke-registry-tool';
 import { serverContext } from '@/lib/server';
 
@@ -14,10 +13,8 @@ const Body = z.object({
 
 const ToolName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'a tool name is lowercase letters, digits and "-"');
 
-export const POST = handleRoute<{ name: string }>(async ({ req, params, principal }) => {
-  requireScope(principal, 'invoke');
+export const POST = withApi<{ name: string }, z.infer<typeof Body>>({ scope: 'invoke', body: Body }, async ({ params, body, userId }) => {
   const tool = ToolName.parse(params.name);
-  const body = await readJson(req, Body);
-  const out = await invokeRegistryTool(serverContext(), { tool, skill: body.skill, args: body.args ?? {}, userId: principal?.userId ?? null });
+  const out = await invokeRegistryTool(serverContext(), { tool, skill: body.skill, args: body.args ?? {}, userId });
   return NextResponse.json(out);
 });

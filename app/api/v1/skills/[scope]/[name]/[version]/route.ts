@@ -2,23 +2,24 @@
 // or a range). DELETE: delete that exact version (its number is never reused).
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
-import { handleRoute } from '@/lib/api/handle-route';
+import { withApi } from '@/lib/api/with-api';
+import { requireUser } from '@/lib/api/principal';
 import { getSkill } from '@/lib/registry/get-skill';
 import { deleteVersion } from '@/lib/registry/delete-version';
-import { requireTokenScope, VersionParams } from '@/lib/registry/skill-route-params';
+import { VersionParams } from '@/lib/registry/skill-route-params';
 
 export const dynamic = 'force-dynamic';
 
 type P = { scope: string; name: string; version: string };
 
-export const GET = handleRoute<P>(async ({ params, principal }) => {
+export const GET = withApi<P>({}, async ({ params, userId }) => {
   const ref = VersionParams.parse(params);
-  return NextResponse.json(await getSkill(serverContext().db, ref, principal ? { userId: principal.userId } : null));
+  return NextResponse.json(await getSkill(serverContext().db, ref, userId ? { userId } : null));
 });
 
-export const DELETE = handleRoute<P>(async ({ params, principal }) => {
-  const caller = requireTokenScope(principal, 'publish');
+export const DELETE = withApi<P>({ scope: 'publish' }, async ({ params, principal }) => {
+  const userId = requireUser(principal);
   const ref = VersionParams.parse(params);
-  const out = await deleteVersion(serverContext().db, { ...ref, userId: caller.userId });
+  const out = await deleteVersion(serverContext().db, { ...ref, userId });
   return NextResponse.json({ deleted: ref.version, ...out });
 });

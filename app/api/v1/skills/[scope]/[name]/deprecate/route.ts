@@ -3,17 +3,17 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
-import { handleRoute, readJson } from '@/lib/api/handle-route';
+import { withApi } from '@/lib/api/with-api';
+import { requireUser } from '@/lib/api/principal';
 import { deprecateVersion } from '@/lib/registry/deprecate-version';
-import { requireTokenScope, SkillParams } from '@/lib/registry/skill-route-params';
+import { SkillParams } from '@/lib/registry/skill-route-params';
 
 export const dynamic = 'force-dynamic';
 
 const Body = z.object({ range: z.string().min(1).max(64), message: z.string().max(1000) });
 
-export const POST = handleRoute<{ scope: string; name: string }>(async ({ req, params, principal }) => {
-  const caller = requireTokenScope(principal, 'publish');
+export const POST = withApi<{ scope: string; name: string }, z.infer<typeof Body>>({ scope: 'publish', body: Body }, async ({ params, body, principal }) => {
+  const userId = requireUser(principal);
   const ref = SkillParams.parse(params);
-  const body = await readJson(req, Body);
-  return NextResponse.json(await deprecateVersion(serverContext().db, { ...ref, ...body, userId: caller.userId }));
+  return NextResponse.json(await deprecateVersion(serverContext().db, { ...ref, ...body, userId }));
 });

@@ -2,15 +2,15 @@
 // ones only with all=1) and the dist-tags.
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
-import { handleRoute } from '@/lib/api/handle-route';
+import { withApi } from '@/lib/api/with-api';
 import { listVersions } from '@/lib/registry/list-versions';
 import { SkillParams } from '@/lib/registry/skill-route-params';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = handleRoute<{ scope: string; name: string }>(async ({ req, params, principal }) => {
+export const GET = withApi<{ scope: string; name: string }>({}, async ({ req, params, userId }) => {
   const ref = SkillParams.parse(params);
   const all = ['1', 'true'].includes(new URL(req.url).searchParams.get('all') ?? '');
-  const out = await listVersions(serverContext().db, ref, principal ? { userId: principal.userId } : null, { includeYanked: all });
+  const out = await listVersions(serverContext().db, ref, userId ? { userId } : null, { includeYanked: all });
   return NextResponse.json(out);
 });

@@ -1,15 +1,15 @@
 // GET /api/v1/skills/{scope}/{name}/{version}/tarball: the version's .tar.gz, with its
 // integrity in X-Skillyard-Integrity (npm's sha512 SRI form). Counts a download.
 import { serverContext } from '@/lib/server';
-import { handleRoute } from '@/lib/api/handle-route';
+import { withApi } from '@/lib/api/with-api';
 import { downloadVersion } from '@/lib/registry/download-version';
 import { VersionParams } from '@/lib/registry/skill-route-params';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = handleRoute<{ scope: string; name: string; version: string }>(async ({ params, principal }) => {
+export const GET = withApi<{ scope: string; name: string; version: string }>({}, async ({ params, userId }) => {
   const ref = VersionParams.parse(params);
-  const dl = await downloadVersion(serverContext().db, { scope: ref.scope, name: ref.name, spec: ref.version }, principal ? { userId: principal.userId } : null);
+  const dl = await downloadVersion(serverContext().db, { scope: ref.scope, name: ref.name, spec: ref.version }, userId ? { userId } : null);
   const headers: Record<string, string> = {
     'content-type': 'application/gzip',
     'content-length': String(dl.tarball.byteLength),

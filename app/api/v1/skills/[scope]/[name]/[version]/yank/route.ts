@@ -3,17 +3,17 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
-import { handleRoute, readJson } from '@/lib/api/handle-route';
+import { withApi } from '@/lib/api/with-api';
+import { requireUser } from '@/lib/api/principal';
 import { yankVersion } from '@/lib/registry/yank-version';
-import { requireTokenScope, VersionParams } from '@/lib/registry/skill-route-params';
+import { VersionParams } from '@/lib/registry/skill-route-params';
 
 export const dynamic = 'force-dynamic';
 
 const Body = z.object({ reason: z.string().max(500).optional(), undo: z.boolean().optional() });
 
-export const POST = handleRoute<{ scope: string; name: string; version: string }>(async ({ req, params, principal }) => {
-  const caller = requireTokenScope(principal, 'publish');
+export const POST = withApi<{ scope: string; name: string; version: string }, z.infer<typeof Body>>({ scope: 'publish', body: Body }, async ({ params, body, principal }) => {
+  const userId = requireUser(principal);
   const ref = VersionParams.parse(params);
-  const body = await readJson(req, Body);
-  return NextResponse.json(await yankVersion(serverContext().db, { ...ref, userId: caller.userId, reason: body.reason, undo: body.undo }));
+  return NextResponse.json(await yankVersion(serverContext().db, { ...ref, userId, reason: body.reason, undo: body.undo }));
 });

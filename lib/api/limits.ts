@@ -1,0 +1,38 @@
+// Limits at the HTTP boundary, each with its default and the environment variable that
+// sets it (docs/security.md lists them). Read once per process.
+
+function intFromEnv(name: string, fallback: number, min = 1): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= min ? n : fallback;
+}
+
+export type HttpLimits = {
+  /** largest JSON body a route reads (bytes) */
+  maxBodyBytes: number;
+  /** deepest nesting of arrays/objects in a JSON body */
+  maxJsonDepth: number;
+  /** rate-limit window (ms) */
+  rateWindowMs: number;
+  /** requests per window for one anonymous address */
+  rateAnonymous: number;
+  /** requests per window for one API token or signed-in user */
+  rateAuthenticated: number;
+  /** proxies in front of the server that append to X-Forwarded-For (0: none) */
+  trustedProxies: number;
+};
+
+let cached: HttpLimits | null = null;
+
+export function httpLimits(): HttpLimits {
+  cached ??= {
+    maxBodyBytes: intFromEnv('SKILLYARD_MAX_BODY_BYTES', 1024 * 1024),
+    maxJsonDepth: intFromEnv('SKILLYARD_MAX_JSON_DEPTH', 64),
+    rateWindowMs: intFromEnv('SKILLYARD_RATE_WINDOW_SECONDS', 60) * 1000,
+    rateAnonymous: intFromEnv('SKILLYARD_RATE_LIMIT_ANONYMOUS', 600),
+    rateAuthenticated: intFromEnv('SKILLYARD_RATE_LIMIT_AUTHENTICATED', 1200),
+    trustedProxies: intFromEnv('SKILLYARD_TRUSTED_PROXIES', 0, 0),
+  };
+  return cached;
+}

@@ -1,0 +1,65 @@
+// Who is asking: an API token (`Authorization: Bearer sy_…`), a signed-in user (session),
+// or an anonymous visitor (signed cookie), plus the client address for per-IP limits.
+import type { Db } from '../db/client';
+import { authenticateApiToken, type ApiTokenScope } from '../auth/api-tokens';
+import { AppError } from '../errors';
+import { ANONYMOUS_COOKIE, mintAnonymousId, readCookie, verifyAnonymousCookie } from './anonymous-id';
+import { sessionUser } from './session-principal';
+
+export type Principal =
+  | { kind: 'token'; userId: string; tokenId: string; scopes: string[] }
+  | { kind: 'user'; userId: string }
+  | { kind: 'anonymous'; anonymousId: string };
+
+export type Caller = {
+  principal: Principal;
+  ip: string;
+  /** a cookie value to set when the anonymous id was minted for this request */
+  newAnonymousCookie: string | null;
+};
+
+/** The client address: X-Forwarded-For as written by the last trusted proxy (or by Next from the socket). */
+export function clientIp(req: Request, trustedProxies: number): string {
+  const parts = (req.headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const ip = parts[parts.length - Math.max(1, trustedProxies)] ?? parts[0] ?? 'unknown';
+  return ip.replace(/^::ffff:/, '').slice(0, 64);
+}
+
+export async function identifyCaller(db: Db, req: Request, trustedProxies: number): Promise<Caller> {
+  const ip = clientIp(req, trustedProxies);
+  const token = await authenticateApiToken(db, req.headers.get('authorization'));
+  if (token) return { principal: { kind: 'token', ...token }, ip, newAnonymousCookie: null };
+  const user = await sessionUser(req);
+  if (user) return { principal: { kind: 'user', userId: user.userId }, ip, newAnonymousCookie: null };
+  const existing = verifyAnonymousCookie(readCookie(req, ANONYMOUS_COOKIE));
+  if (existing) return { principal: { kind: 'anonymous', anonymousId: existing }, ip, newAnonymousCookie: null };
+  const minted = mintAnonymousId();
+  return { principal: { kind: 'anonymous', anonymousId: minted.id }, ip, newAnonymousCookie: minted.cookieValue };
+}
+
+/** The user behind a principal (null for anonymous visitors). */
+export function userIdOf(p: Principal): string | null {
+  return p.kind === 'anonymous' ? null : p.userId;
+}
+
+/** The signed-in user (API token or session); anonymous visitors get 401. */
+export function requireUser(p: Principal): string {
+  if (p.kind === 'anonymous') {
+    throw new AppError('auth/unauthenticated', 'Sign in: send "Authorization: Bearer <API token>" (skillyard login), or sign in on the web.');
+  }
+  return p.userId;
+}
+
+/** API tokens carry scopes; a session or an anonymous visitor is limited by what it owns. */
+export function requireScope(p: Principal, scope: ApiTokenScope): void {
+  if (p.kind === 'token' && !p.scopes.includes(scope)) {
+    throw new AppError('auth/forbidden', `This API token lacks the "${scope}" scope.`);
+  }
+}
+
+/** The rate-limit key: per token, per user, per address for anonymous visitors. */
+export function rateKeyOf(p: Principal, ip: string): { key: string; authenticated: boolean } {
+  if (p.kind === 'token') return { key: `token:${p.tokenId}`, authenticated: true };
+  if (p.kind === 'user') return { key: `user:${p.userId}`, authenticated: true };
+  return { key: `ip:${ip}`, authenticated: false };
+}

@@ -1,0 +1,153 @@
+// The one entry point of every /api route (in the spirit of dub's withWorkspace): give the
+// request an id, refuse NUL in path and query, identify the caller (API token, session,
+// signed anonymous cookie), rate-limit per token / user / address in Postgres, check the
+// API token scope, read the JSON body within the byte and depth limits, act, and map any
+// failure through lib/errors.ts to `{error: {code, message}}` with the table's status.
+import crypto from 'node:crypto';
+import { NextResponse } from 'next/server';
+import type { z } from 'zod';
+import { db } from '../db/client';
+import type { ApiTokenScope } from '../auth/api-tokens';
+import { AppError, errorBody, logUnexpected, mapError, type MappedError } from '../errors';
+import { anonymousCookieHeader } from './anonymous-id';
+import { httpLimits } from './limits';
+import { clientIp, identifyCaller, rateKeyOf, requireScope, userIdOf, type Caller, type Principal } from './principal';
+import { consumeRateLimit, rateLimitHeaders } from './rate-limit';
+import { readJsonBody } from './read-json-body';
+
+export type RouteContext<P> = { params: Promise<P> };
+
+export type ApiContext<P, B> = {
+  req: Request;
+  params: P;
+  body: B;
+  principal: Principal;
+  /** the principal's user, null for anonymous visitors */
+  userId: string | null;
+  caller: Caller;
+  requestId: string;
+};
+
+export type ApiOptions<B> = {
+  /** API token scope the route needs (sessions and anonymous visitors have no scopes to check) */
+  scope?: ApiTokenScope;
+  /** schema of the JSON body; without it the body is not read */
+  body?: z.ZodType<B>;
+  /** byte limit of this route's body (default SKILLYARD_MAX_BODY_BYTES) */
+  maxBodyBytes?: number;
+  /** rate-limit points this request costs (default 1); false: not rate limited (health) */
+  rateLimit?: { cost: number } | false;
+  /** the error answer of a protocol with its own envelope (MCP's JSON-RPC); default `{error: {code, message}}` */
+  formatError?: (mapped: MappedError, requestId: string) => Response;
+};
+
+const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** The id proxy.ts gave the request (or a new one): in logs, error bodies and X-Request-Id. */
+export function requestIdFrom(given: string | null | undefined): string {
+  return given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+}
+
+function refuseNul(req: Request, params: unknown): void {
+  const url = new URL(req.url);
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    throw new AppError('input/invalid', 'The path is not valid percent-encoding.');
+  }
+  const values = Object.values((params ?? {}) as Record<string, unknown>).flat();
+  if (path.includes('\0') || values.some((v) => String(v).includes('\0'))) {
+    throw new AppError('input/nul-byte', 'The path holds a NUL character (%00).');
+  }
+  for (const [k, v] of url.searchParams) {
+    if (k.includes('\0') || v.includes('\0')) throw new AppError('input/nul-byte', 'The query holds a NUL character (%00).');
+  }
+}
+
+function withHeaders(res: Response, headers: Record<string, string>, cookie: string | null): Response {
+  try {
+    for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+    if (cookie) res.headers.append('Set-Cookie', cookie);
+    return res;
+  } catch {
+    // immutable headers (a fetched Response): copy
+    const copy = new Response(res.body, res);
+    for (const [k, v] of Object.entries(headers)) copy.headers.set(k, v);
+    if (cookie) copy.headers.append('Set-Cookie', cookie);
+    return copy;
+  }
+}
+
+/** The answer for any thrown value: the table's status, and a request id for the unexpected. */
+export function errorResponse(
+  err: unknown,
+  requestId: string,
+  where: string,
+  headers: Record<string, string> = {},
+  format?: (mapped: MappedError, requestId: string) => Response,
+): Response {
+  const mapped = mapError(err);
+  if (!mapped.expected) logUnexpected(err, { requestId, where });
+  const res = format
+    ? format(mapped, requestId)
+    : NextResponse.json(errorBody(mapped, requestId), { status: mapped.status });
+  if (mapped.status === 401) headers = { ...headers, 'WWW-Authenticate': 'Bearer' };
+  return withHeaders(res, { ...headers, 'X-Request-Id': requestId }, null);
+}
+
+async function limit(key: string, authenticated: boolean, cost: number, headers: Record<string, string>): Promise<void> {
+  const l = httpLimits();
+  const decision = await consumeRateLimit(db(), key, {
+    limit: authenticated ? l.rateAuthenticated : l.rateAnonymous,
+    windowMs: l.rateWindowMs,
+    cost,
+  });
+  Object.assign(headers, rateLimitHeaders(decision, l.rateWindowMs));
+  if (!decision.allowed) {
+    throw new AppError('rate/limited', `Too many requests; retry in ${Math.max(1, Math.ceil(decision.resetMs / 1000))} s.`);
+  }
+}
+
+export function withApi<P = Record<string, never>, B = undefined>(
+  options: ApiOptions<B>,
+  handler: (ctx: ApiContext<P, B>) => Promise<Response>,
+): (req: Request, route: RouteContext<P>) => Promise<Response> {
+  return async (req, route) => {
+    const requestId = requestIdFrom(req.headers.get('x-request-id'));
+    const where = `${req.method} ${new URL(req.url).pathname}`;
+    const limits = httpLimits();
+    const headers: Record<string, string> = { 'X-Request-Id': requestId };
+    let cookie: string | null = null;
+    try {
+      const params = ((await route?.params) ?? {}) as P;
+      refuseNul(req, params);
+      let caller: Caller;
+      try {
+        caller = await identifyCaller(db(), req, limits.trustedProxies);
+      } catch (err) {
+        // a wrong token still costs its address a point, so guessing tokens is rate limited too
+        if (options.rateLimit !== false) await limit(`ip:${clientIp(req, limits.trustedProxies)}`, false, 1, headers);
+        throw err;
+      }
+      if (caller.newAnonymousCookie) {
+        const proto = req.headers.get('x-forwarded-proto') ?? new URL(req.url).protocol;
+        cookie = anonymousCookieHeader(caller.newAnonymousCookie, proto.startsWith('https'));
+      }
+      if (options.rateLimit !== false) {
+        const { key, authenticated } = rateKeyOf(caller.principal, caller.ip);
+        await limit(key, authenticated, options.rateLimit?.cost ?? 1, headers);
+      }
+      if (options.scope) requireScope(caller.principal, options.scope);
+      let body = undefined as B;
+      if (options.body) {
+        const raw = await readJsonBody(req, { maxBytes: options.maxBodyBytes ?? limits.maxBodyBytes, maxDepth: limits.maxJsonDepth });
+        body = options.body.parse(raw);
+      }
+      const res = await handler({ req, params, body, principal: caller.principal, userId: userIdOf(caller.principal), caller, requestId });
+      return withHeaders(res, headers, cookie);
+    } catch (err) {
+      return withHeaders(errorResponse(err, requestId, where, headers, options.formatError), {}, cookie);
+    }
+  };
+}
