@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkAllowedTools, mayListTool, parseAllowedTools } from './allowed-tools';
+import { MAX_GLOB_LENGTH, MAX_MATCH_VALUE_LENGTH, checkAllowedTools, globMatch, globMatchSteps, mayListTool, parseAllowedTools } from './allowed-tools';
 
 const allowed = (spec: string | string[], name: string, args: unknown = {}) => checkAllowedTools(parseAllowedTools(spec), [name], args).allowed;
 
@@ -67,5 +68,46 @@ describe('mayListTool', () => {
     expect(mayListTool(parseAllowedTools('t(x=1)'), ['t'])).toBe(true);
     expect(mayListTool(parseAllowedTools('* t($deny)'), ['t'])).toBe(false);
     expect(mayListTool(parseAllowedTools('u'), ['t'])).toBe(false);
+  });
+});
+
+describe('globMatch without backtracking (issue 8 item 2)', () => {
+  it('answers the ReDoS glob of the attack review in a number of steps linear in the value', () => {
+    const value = 'a'.repeat(60_000);
+    const { match, steps } = globMatchSteps('*a*a*a*a*a*a*b', value);
+    expect(match).toBe(false);
+    // a backtracking matcher needs ~value^6 steps here; this one a few per character
+    expect(steps).toBeLessThan(4 * value.length);
+    expect(allowed('tool(text=*a*a*a*a*a*a*b)', 'tool', { text: value })).toBe(false);
+    expect(allowed('* tool(text=*a*a*a*a*a*a*b,$deny)', 'tool', { text: value })).toBe(true);
+  });
+
+  it('never takes more than value x glob steps, for ? pieces too', () => {
+    const value = 'ab'.repeat(5_000) + 'c';
+    const glob = '*' + '?b'.repeat(20) + 'x*';
+    const { match, steps } = globMatchSteps(glob, value);
+    expect(match).toBe(false);
+    expect(steps).toBeLessThanOrEqual(value.length * glob.length);
+  });
+
+  it('agrees with a regular-expression glob on small inputs', () => {
+    const reference = (glob: string, value: string) =>
+      new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 's').test(value);
+    fc.assert(
+      fc.property(fc.stringMatching(/^[ab*?.]{0,8}$/), fc.stringMatching(/^[ab.\n]{0,10}$/), (glob, value) => {
+        expect(globMatch(glob, value)).toBe(reference(glob, value));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('refuses past the size limits: an allow never matches, a deny always does', () => {
+    const long = 'x'.repeat(MAX_MATCH_VALUE_LENGTH + 1);
+    expect(allowed('t(s=*)', 't', { s: long })).toBe(false);
+    expect(allowed('* t(s=y*,$deny)', 't', { s: long })).toBe(false);
+    expect(allowed('* t(s=y*,$deny)', 't', { s: 'x' })).toBe(true);
+    const longGlob = 'a'.repeat(MAX_GLOB_LENGTH + 1);
+    expect(allowed(longGlob, longGlob)).toBe(false);
+    expect(allowed(`* ${longGlob}($deny)`, 'anything')).toBe(false);
   });
 });

@@ -54,30 +54,79 @@ export function parseAllowedTools(spec: string | string[] | null | undefined): A
   return { entries, source: text };
 }
 
-const globCache = new Map<string, RegExp>();
-export function globToRegExp(glob: string): RegExp {
-  let re = globCache.get(glob);
-  if (!re) {
-    const body = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-    re = new RegExp(`^${body}$`);
-    globCache.set(glob, re);
+/** Longest glob (tool name or argument pattern) that can match; a longer one never allows and always denies. */
+export const MAX_GLOB_LENGTH = 256;
+/** Longest argument value a condition compares; a longer one never allows and always denies. */
+export const MAX_MATCH_VALUE_LENGTH = 64 * 1024;
+
+type Steps = { n: number };
+
+function pieceAt(piece: string, value: string, at: number, steps: Steps): boolean {
+  for (let i = 0; i < piece.length; i++) {
+    steps.n++;
+    const p = piece.charCodeAt(i);
+    if (p !== 63 /* ? */ && p !== value.charCodeAt(at + i)) return false;
   }
-  return re;
+  return true;
+}
+
+/** Leftmost index >= from where `piece` matches and ends by `end`, or -1. */
+function findPiece(piece: string, value: string, from: number, end: number, steps: Steps): number {
+  if (!piece.includes('?')) {
+    const at = value.indexOf(piece, from);
+    steps.n += (at < 0 ? end : at) - from + piece.length;
+    return at >= 0 && at + piece.length <= end ? at : -1;
+  }
+  for (let at = from; at + piece.length <= end; at++) if (pieceAt(piece, value, at, steps)) return at;
+  return -1;
+}
+
+/**
+ * `*` (any run, newlines included) and `?` (one UTF-16 unit) without a regular expression:
+ * the glob is cut at each `*`; the first piece must match at the start, the last at the
+ * end, every middle piece at its leftmost place after the one before (leftmost is always
+ * safe for `*`-globs, so nothing is ever retried). At most value × glob steps, and both
+ * are bounded, unlike a backtracking RegExp (`*a*a*a*a*b` took minutes on the web process).
+ */
+export function globMatchSteps(glob: string, value: string): { match: boolean; steps: number } {
+  const steps: Steps = { n: 0 };
+  const result = (match: boolean) => ({ match, steps: steps.n });
+  if (glob.length > MAX_GLOB_LENGTH || value.length > MAX_MATCH_VALUE_LENGTH) return result(false);
+  const pieces = glob.split('*');
+  if (pieces.length === 1) return result(glob.length === value.length && pieceAt(glob, value, 0, steps));
+  const first = pieces[0]!;
+  const last = pieces[pieces.length - 1]!;
+  if (first.length + last.length > value.length) return result(false);
+  if (!pieceAt(first, value, 0, steps) || !pieceAt(last, value, value.length - last.length, steps)) return result(false);
+  const end = value.length - last.length;
+  let pos = first.length;
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const piece = pieces[i]!;
+    if (!piece) continue;
+    const at = findPiece(piece, value, pos, end, steps);
+    if (at < 0) return result(false);
+    pos = at + piece.length;
+  }
+  return result(true);
 }
 
 export function globMatch(glob: string, value: string): boolean {
-  return globToRegExp(glob).test(value);
+  return globMatchSteps(glob, value).match;
 }
 
+/** A pattern or value past the limits refuses: an allow entry never matches it, a deny entry always does. */
+const tooLong = (glob: string, value?: string) => glob.length > MAX_GLOB_LENGTH || (value !== undefined && value.length > MAX_MATCH_VALUE_LENGTH);
+
 function nameMatches(entry: AllowedToolsEntry, names: string[]): boolean {
-  return names.some((n) => globMatch(entry.pattern, n));
+  return names.some((n) => (tooLong(entry.pattern, n) ? entry.deny : globMatch(entry.pattern, n)));
 }
 
 function conditionsMatch(entry: AllowedToolsEntry, args: unknown): boolean {
   return entry.conditions.every(({ key, value }) => {
     const actual = pathGet(args, key);
     if (actual === undefined || actual === null || typeof actual === 'object') return false;
-    return globMatch(value, String(actual));
+    const text = String(actual);
+    return tooLong(value, text) ? entry.deny : globMatch(value, text);
   });
 }
 
