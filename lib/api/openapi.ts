@@ -1,4 +1,5 @@
 // The OpenAPI description of /api/v1 (served at /api/v1/openapi.json).
+import 'server-only';
 import { skillsPaths } from './openapi-skills';
 
 const error = {

@@ -1,6 +1,7 @@
 // next-auth v5 for Skillyard: database sessions through @auth/prisma-adapter, providers
 // from the environment, and the login tokens sealed in the token vault. The config is
 // built per request (lazy), so importing this module touches neither env nor database.
+import 'server-only';
 import NextAuth from 'next-auth';
 import type { NextAuthConfig } from 'next-auth';
 import { db } from '../db/client';

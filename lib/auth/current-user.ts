@@ -1,4 +1,5 @@
 // The signed-in user of this request (from the next-auth database session), or null.
+import 'server-only';
 import { cache } from 'react';
 import { auth } from './auth';
 

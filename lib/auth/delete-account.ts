@@ -1,6 +1,7 @@
 // Account deletion: the person's runs, tokens, keys, sessions and stored data go; the
 // versions they published stay (as on npm), and their scope stays reserved, ownerless,
 // so nobody else can publish under @<username> later.
+import 'server-only';
 import type { Db } from '../db/client';
 
 export async function deleteAccount(db: Db, userId: string): Promise<{ runs: number }> {

@@ -1,6 +1,7 @@
 // E-mail sign-in: a one-time link sent by SMTP when SKILLYARD_SMTP_URL is set, printed to
 // the server's log otherwise (the sign-in page says which), so that a fresh `npm start`
 // with nothing configured still lets a person sign in.
+import 'server-only';
 import type { EmailConfig } from 'next-auth/providers';
 import { createTransport } from 'nodemailer';
 

@@ -1,5 +1,6 @@
 // The settings side of API tokens: list (never the secret, only its prefix), create with
 // scopes and an expiry, revoke. Creating returns the plaintext once (api-tokens.ts).
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { API_TOKEN_SCOPES, createApiToken, type ApiTokenScope } from './api-tokens';

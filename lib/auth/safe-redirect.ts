@@ -1,5 +1,6 @@
 // Where a sign-in may send the browser afterwards: a path on this site, never another
 // origin (open redirects through `callbackUrl` or `next` are refused).
+import 'server-only';
 
 /** A same-site path (`/x?y`), or `fallback` for anything else. */
 export function safeLocalPath(target: unknown, fallback = '/'): string {

@@ -1,5 +1,6 @@
 // CSRF for server actions: Next.js already refuses a cross-origin action; every account
 // action checks again, so a proxy that rewrites Host cannot switch the check off.
+import 'server-only';
 import { headers } from 'next/headers';
 import { AppError } from '../errors';
 

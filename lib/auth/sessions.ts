@@ -1,4 +1,5 @@
 // Sessions are rows (database strategy): signing out everywhere deletes them all.
+import 'server-only';
 import type { Db } from '../db/client';
 
 export async function endAllSessions(db: Db, userId: string): Promise<number> {

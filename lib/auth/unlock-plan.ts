@@ -1,6 +1,7 @@
 // The planner as people see it (issue 10): for the tools of some skills and one viewer,
 // which connections would unlock which tools ("Connect GitHub (repo) to unlock 3 tools"),
 // and which tools the viewer has already unlocked.
+import 'server-only';
 import type { Db } from '../db/client';
 import type { ToolManifest } from '../skills';
 import { checkTokenGate, type HeldToken } from '../runtime';

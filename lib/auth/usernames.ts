@@ -1,5 +1,6 @@
 // First sign-in picks a unique username, which is also the user's package scope
 // `@<username>` (the Scope row is created in the same transaction).
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 

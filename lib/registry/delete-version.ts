@@ -1,5 +1,6 @@
 // Delete a version (npm's unpublish): its files and tarball go, its number stays used
 // in UsedVersionNumber so it can never be published again.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { assertScopeOwner } from './assert-scope-owner';

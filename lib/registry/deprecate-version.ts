@@ -1,5 +1,6 @@
 // Deprecate every version that a range matches with a message (shown on the skill page
 // and printed by `skillyard add`); an empty message takes the deprecation back.
+import 'server-only';
 import semver from 'semver';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';

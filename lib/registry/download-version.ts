@@ -1,6 +1,7 @@
 // A version's .tar.gz for `skillyard add` and the API: resolved from an exact number,
 // a tag or a range, with its integrity; every download is counted on the version and
 // on the skill.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { Viewer } from './get-skill';

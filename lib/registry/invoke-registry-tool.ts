@@ -1,5 +1,6 @@
 // POST /api/v1/tools/{name}/invoke: runs one registry tool for one caller through the
 // whole pipeline (visibility, allowed-tools, token gate, params, handler, returns).
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { createToolManager } from '../runtime';

@@ -1,6 +1,7 @@
 // The playground's skill picker: public skills matching a query, each with the names of its
 // latest version's visible tools (so the form can suggest an allowed-tools spec). Two
 // queries whatever the number of skills (it was one per skill).
+import 'server-only';
 import type { Db } from '../db/client';
 import { listSkills } from './list-skills';
 

@@ -1,5 +1,6 @@
 // The registry's listing and search (public skills; ranking by name match, then
 // downloads). Full-text ranking arrives with the search issue.
+import 'server-only';
 import type { Db } from '../db/client';
 
 export type SkillSummary = {

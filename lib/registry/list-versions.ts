@@ -1,6 +1,7 @@
 // Every version of a skill, newest first by semver, with yanked/deprecated marks, its
 // changelog, publisher, downloads and the dist-tags pointing at it. Listings leave
 // yanked versions out unless asked.
+import 'server-only';
 import semver from 'semver';
 import type { Db } from '../db/client';
 import type { Viewer } from './get-skill';

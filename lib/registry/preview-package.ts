@@ -1,6 +1,7 @@
 // What a publish would store, before anything is stored: the manifest, every diagnostic
 // with file and line, the scan findings, the version and whether that number is free.
 // The web page shows it for the author to confirm; `--dry-run` prints it.
+import 'server-only';
 import semver from 'semver';
 import type { Db } from '../db/client';
 import type { Diagnostic, SkillManifest } from '../skills';

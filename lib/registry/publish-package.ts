@@ -1,5 +1,6 @@
 // Publish an upload for a signed-in user or an API token: preview (limits, diagnostics,
 // version, scan), refuse on any problem, then store the version.
+import 'server-only';
 import type { Db } from '../db/client';
 import { previewError, previewPackage, type PackagePreview, type PreviewInput } from './preview-package';
 import { publishVersion, type PublishedVersion } from './publish-version';

@@ -2,6 +2,7 @@
 // > description and tags > instructions), typo tolerance with pg_trgm (each query word
 // is widened with the nearest known words, and skill names are matched by similarity),
 // filters, sorts, paging and a total count. Public skills with a latest version only.
+import 'server-only';
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
 

@@ -1,5 +1,6 @@
 // Point a dist-tag at a version (not a yanked one), or remove a tag. `latest` can be
 // moved but not removed; moving it changes what listings, search and `add` show.
+import 'server-only';
 import semver from 'semver';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';

@@ -1,4 +1,5 @@
 // Path and query parameters of the /api/v1/skills routes, parsed once.
+import 'server-only';
 import { z } from 'zod';
 import { SEARCH_SORTS, type SearchQuery } from './search-skills';
 

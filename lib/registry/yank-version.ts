@@ -1,6 +1,7 @@
 // Yank: the version stays downloadable by its exact number (lockfiles keep working)
 // but leaves ranges, dist-tags and listings. Unyank undoes a mistaken yank. The number
 // stays used either way.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { assertScopeOwner } from './assert-scope-owner';

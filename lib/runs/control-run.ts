@@ -1,4 +1,5 @@
 // Cancel a run, or hand a manual run its next turn.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { requireRunControl, type RunAccess } from './get-run';

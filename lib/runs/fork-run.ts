@@ -1,5 +1,6 @@
 // Fork: the same configuration, run again as the viewer (their own tokens), linked to
 // the original. Anyone who may see a run may fork it.
+import 'server-only';
 import type { Db } from '../db/client';
 import { createRun } from './create-run';
 import { getRun, type RunAccess } from './get-run';

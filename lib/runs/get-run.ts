@@ -1,6 +1,7 @@
 // A run and who may do what with it: anyone with the link sees a public or unlisted run;
 // a private one only its owner. Control (cancel, manual turns) needs ownership or the
 // run's control token.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { RunConfig } from './run-config';

@@ -1,4 +1,5 @@
 // "My runs": a signed-in user's runs, newest first, with status, skills and times.
+import 'server-only';
 import type { Db } from '../db/client';
 
 export type UserRunRow = {

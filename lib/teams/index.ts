@@ -1,4 +1,5 @@
 // lib/teams: team workspaces (see docs/teams.md). One operation per file.
+import 'server-only';
 export type { Actor } from './actor';
 export { parseTeamSlug, RESERVED_SCOPES } from './team-slug';
 export { teamForActor, type TeamForActor } from './team-for-actor';
