@@ -86,12 +86,18 @@ try {
   const health: Call = async () => expectOk(await fetch(`${base}/api/health`));
   const invoke = (headers: Record<string, string>): Call => async () =>
     expectOk(await fetch(`${base}/api/v1/tools/count-words/invoke`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }));
-  const anonymous = invoke({});
+  // an anonymous client that keeps its visitor cookie, as a browser does
+  const first = await fetch(`${base}/api/v1/tools/count-words/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0];
+  await first.arrayBuffer();
+  const anonymous = invoke(cookie ? { cookie } : {});
+  const anonymousWithoutCookie = invoke({});
   const signedIn = invoke({ authorization: `Bearer ${token}` });
 
   const h1 = await p50(health);
   const a1 = await p50(anonymous);
   const s1 = await p50(signedIn);
+  const n1 = await p50(anonymousWithoutCookie);
   const h16 = await rps(health);
   const a16 = await rps(anonymous);
   const s16 = await rps(signedIn);
@@ -109,7 +115,9 @@ try {
         sequentialCalls: sequential,
         secondsPerLoad: seconds,
         health: { oneClient: h1, sixteenClients: h16 },
-        invokeAnonymous: { oneClient: a1, sixteenClients: a16, ...verdict(a1, a16) },
+        invokeAnonymous: { visitorCookie: Boolean(cookie), oneClient: a1, sixteenClients: a16, ...verdict(a1, a16) },
+        // without a cookie every call is a new anonymous caller: a cold isolate each time, by design
+        invokeAnonymousWithoutCookie: { oneClient: n1 },
         invokeWithApiToken: { oneClient: s1, sixteenClients: s16, ...verdict(s1, s16) },
       },
       null,

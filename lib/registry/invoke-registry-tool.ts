@@ -33,11 +33,12 @@ export async function invokeRegistryTool(server: ServerContext, input: InvokeInp
   const found = input.skill ? null : await findSkillForTool(db, input.tool);
   const skillRef = parseSkillRef(input.skill ?? found!.ref);
   const viewer = input.userId ? { userId: input.userId } : null;
-  const skill = await loadSkillVersion(db, skillRef, viewer, found?.head);
-  const manager = createToolManager({
-    skills: [skill],
-    ...(await server.runtimeFor({ userId: input.userId, visitorId: input.visitorId })),
-  });
+  // the skill and the caller's kernel are independent: one round trip of waiting, not two
+  const [skill, runtime] = await Promise.all([
+    loadSkillVersion(db, skillRef, viewer, found?.head),
+    server.runtimeFor({ userId: input.userId, visitorId: input.visitorId }),
+  ]);
+  const manager = createToolManager({ skills: [skill], ...runtime });
   const started = performance.now();
   const result = await manager.invoke(`${skill.manifest.name}/${input.tool}`, input.args);
   return { skill: skill.ref, version: skill.version, tool: input.tool, result, ms: Math.round(performance.now() - started) };

@@ -13,8 +13,10 @@ const Body = z.object({
 
 const ToolName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'a tool name is lowercase letters, digits and "-"');
 
-export const POST = withApi<{ name: string }, z.infer<typeof Body>>({ scope: 'invoke', body: Body }, async ({ params, body, userId }) => {
+export const POST = withApi<{ name: string }, z.infer<typeof Body>>({ scope: 'invoke', body: Body }, async ({ params, body, userId, principal }) => {
   const tool = ToolName.parse(params.name);
-  const out = await invokeRegistryTool(serverContext(), { tool, skill: body.skill, args: body.args ?? {}, userId });
+  // an anonymous visitor's signed-cookie id gives them storage and warm isolates of their own
+  const visitorId = principal.kind === 'anonymous' ? principal.anonymousId : null;
+  const out = await invokeRegistryTool(serverContext(), { tool, skill: body.skill, args: body.args ?? {}, userId, visitorId });
   return NextResponse.json(out);
 });
