@@ -1,20 +1,42 @@
 // Keeps a skill's search document and facets in step with its latest version: the
-// weighted tsvector (name and tool names A, description, tags and tool descriptions B,
-// instructions C), tool count, token gate and signature flags. Called in the same
+// weighted, ranked tsvector (name and tool names A, description, tags and tool
+// descriptions B), the instructions' tsvector (C, matched but not ranked), tool count,
+// token gate and signature flags. Called in the same
 // transaction as whatever changed the latest version.
 import type { Db } from '../db/client';
-import type { Prisma } from '../db/generated/client';
+import { Prisma } from '../db/generated/client';
 
 type Tx = Prisma.TransactionClient | Db;
 
 export async function refreshSkillSearch(tx: Tx, skillId: string): Promise<void> {
+  await refresh(tx, Prisma.sql`s.id = ${skillId}`);
+  await tx.$executeRaw`UPDATE "Skill" SET "searchVector" = NULL, "searchBody" = NULL, "toolCount" = 0 WHERE id = ${skillId} AND "latestVersionId" IS NULL`;
+}
+
+/** Rebuilds every skill's document (a reindex; the search benchmark's bulk load). */
+export async function refreshAllSkillSearch(db: Db): Promise<void> {
+  await refresh(db, Prisma.sql`true`);
+  await db.$executeRaw`INSERT INTO "SearchWord" (word)
+    SELECT DISTINCT w FROM (
+      SELECT regexp_split_to_table(lower(s.name || ' ' || s.description || ' ' || array_to_string(s.tags, ' ')), '[^a-z0-9]+') AS w FROM "Skill" s
+      UNION ALL
+      SELECT regexp_split_to_table(lower(t.name || ' ' || t.description), '[^a-z0-9]+') FROM "Tool" t
+      UNION ALL
+      SELECT regexp_split_to_table(lower(left(coalesce(v.manifest->>'instructions', ''), 20000)), '[^a-z0-9]+')
+      FROM "Skill" s JOIN "SkillVersion" v ON v.id = s."latestVersionId"
+    ) words
+    WHERE w ~ '^[a-z]{3,32}$'
+    ON CONFLICT DO NOTHING`;
+}
+
+async function refresh(tx: Tx, which: Prisma.Sql): Promise<void> {
   await tx.$executeRaw`
     UPDATE "Skill" s SET
       "searchVector" =
         setweight(to_tsvector('english', s.name || ' ' || replace(s.name, '-', ' ')), 'A')
         || setweight(to_tsvector('english', coalesce(t.names, '')), 'A')
-        || setweight(to_tsvector('english', s.description || ' ' || array_to_string(s.tags, ' ') || ' ' || coalesce(t.descriptions, '')), 'B')
-        || setweight(to_tsvector('english', left(coalesce(v.manifest->>'instructions', ''), 100000)), 'C'),
+        || setweight(to_tsvector('english', s.description || ' ' || array_to_string(s.tags, ' ') || ' ' || coalesce(t.descriptions, '')), 'B'),
+      "searchBody" = setweight(to_tsvector('english', left(coalesce(v.manifest->>'instructions', ''), 100000)), 'C'),
       "toolCount" = t.count,
       "tokenGated" = t.gated,
       "signed" = (jsonb_typeof(v.manifest->'signature') = 'object' AND coalesce(v.manifest->'signature'->>'verified', '') <> 'false')
@@ -26,8 +48,7 @@ export async function refreshSkillSearch(tx: Tx, skillId: string): Promise<void>
                string_agg(left(description, 2000), ' ') AS descriptions
         FROM "Tool" WHERE "versionId" = v.id
       ) t
-    WHERE s.id = ${skillId} AND v.id = s."latestVersionId"`;
-  await tx.$executeRaw`UPDATE "Skill" SET "searchVector" = NULL, "toolCount" = 0 WHERE id = ${skillId} AND "latestVersionId" IS NULL`;
+    WHERE ${which} AND v.id = s."latestVersionId"`;
 }
 
 /**
@@ -47,7 +68,7 @@ export async function recordSearchWords(db: Db, skillId: string): Promise<void> 
       FROM "Skill" s JOIN "SkillVersion" v ON v.id = s."latestVersionId"
       WHERE s.id = ${skillId}
     ) words
-    WHERE length(w) BETWEEN 3 AND 32 AND w !~ '^[0-9]+$'
+    WHERE w ~ '^[a-z]{3,32}$'
     ORDER BY w
     ON CONFLICT DO NOTHING`;
 }

@@ -39,7 +39,10 @@ export type SearchHit = {
 
 export type SearchResult = {
   hits: SearchHit[];
+  /** matches, counted up to COUNT_CAP */
   total: number;
+  /** more than COUNT_CAP match ("10,000+") */
+  totalIsCapped: boolean;
   page: number;
   perPage: number;
   /** the words the query was widened to when a word looked misspelled */
@@ -47,6 +50,7 @@ export type SearchResult = {
 };
 
 const MAX_WORDS = 8;
+export const COUNT_CAP = 10_000;
 
 /** Lowercase words of a query: letters and digits only (so they are safe in tsquery). */
 export function queryWords(q: string): string[] {
@@ -57,21 +61,18 @@ export function queryWords(q: string): string[] {
 async function corrections(db: Db, words: string[]): Promise<Record<string, string[]>> {
   const candidates = words.filter((w) => w.length >= 4 && !/^[0-9]+$/.test(w));
   if (candidates.length === 0) return {};
-  const rows = await db.$queryRaw<Array<{ w: string; word: string | null; exact: boolean }>>`
-    SELECT q.w, s.word, s.word = q.w AS exact
-    FROM unnest(${candidates}::text[]) AS q(w)
-    LEFT JOIN LATERAL (
+  // known words skip the trigram search
+  const rows = await db.$queryRaw<Array<{ w: string; word: string }>>`
+    SELECT q.w, s.word
+    FROM (SELECT w FROM unnest(${candidates}::text[]) AS u(w) WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" k WHERE k.word = u.w)) q
+    CROSS JOIN LATERAL (
       SELECT word FROM "SearchWord"
       WHERE word % q.w
       ORDER BY similarity(word, q.w) DESC, word
       LIMIT 3
-    ) s ON true`;
+    ) s`;
   const out: Record<string, string[]> = {};
-  const known = new Set(rows.filter((r) => r.exact).map((r) => r.w));
-  for (const r of rows) {
-    if (known.has(r.w) || !r.word) continue;
-    (out[r.w] ??= []).push(r.word);
-  }
+  for (const r of rows) (out[r.w] ??= []).push(r.word);
   return out;
 }
 
@@ -89,46 +90,53 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
   const tsq = words.length ? buildTsQuery(words, fixes) : null;
 
   const where: Prisma.Sql[] = [Prisma.sql`s.visibility = 'public'`, Prisma.sql`s."latestVersionId" IS NOT NULL`];
-  if (tsq) where.push(Prisma.sql`(s."searchVector" @@ to_tsquery('english', ${tsq}) OR s.name % ${raw})`);
+  const tsquery = tsq ? Prisma.sql`to_tsquery('english', ${tsq})` : null;
   if (query.format) where.push(Prisma.sql`s.format = ${query.format}`);
   if (query.tag) where.push(Prisma.sql`s.tags @> ARRAY[${query.tag}]::text[]`);
   if (query.gated !== undefined) where.push(Prisma.sql`s."tokenGated" = ${query.gated}`);
   if (query.signed !== undefined) where.push(Prisma.sql`s.signed = ${query.signed}`);
   if (query.scope) where.push(Prisma.sql`s."scopeName" = ${query.scope.replace(/^@/, '')}`);
+  const filter = Prisma.join(where, ' AND ');
 
-  // relevance: text rank plus name similarity, nudged by popularity
-  const score = tsq
-    ? Prisma.sql`(ts_rank(s."searchVector", to_tsquery('english', ${tsq})) + similarity(s.name, ${raw})) * (1 + ln(1 + s.downloads) / 20)`
+  // relevance: the rank of name, tool names, description and tags (a match only in the
+  // instructions ranks lowest), plus name similarity, nudged by popularity
+  const score = tsquery
+    ? Prisma.sql`(ts_rank(coalesce(s."searchVector", ''::tsvector), ${tsquery}) + 0.01 + similarity(s.name, ${raw})) * (1 + ln(1 + s.downloads) / 20)`
     : Prisma.sql`0::float8`;
   const sort = query.sort ?? (tsq ? 'relevance' : 'downloads');
-  const order =
-    sort === 'downloads'
-      ? Prisma.sql`s.downloads DESC, s.id`
-      : sort === 'recent'
-        ? Prisma.sql`s."publishedAt" DESC, s.id`
-        : sort === 'stars'
-          ? Prisma.sql`s.stars DESC, s.downloads DESC, s.id`
-          : tsq
-            ? Prisma.sql`score DESC, s.downloads DESC, s.id`
-            : Prisma.sql`s.downloads DESC, s.id`;
+  const orderBy = (t: string) => {
+    const c = (col: string) => Prisma.raw(`${t}."${col}"`);
+    if (sort === 'recent') return Prisma.sql`${c('publishedAt')} DESC, ${c('id')}`;
+    if (sort === 'stars') return Prisma.sql`${c('stars')} DESC, ${c('downloads')} DESC, ${c('id')}`;
+    if (sort === 'relevance' && tsquery) return Prisma.sql`${c('score')} DESC, ${c('downloads')} DESC, ${c('id')}`;
+    return Prisma.sql`${c('downloads')} DESC, ${c('id')}`;
+  };
+  // The matching rows with what sorting needs. With words, a union of two GIN index scans
+  // (name/tools/description, instructions): an OR over both columns, or a sequential scan,
+  // would read every row's long (toasted) instructions.
+  const cols = Prisma.sql`s.id, ${score} AS score, s.downloads, s."publishedAt", s.stars`;
+  const matches = tsquery
+    ? Prisma.sql`SELECT ${cols} FROM "Skill" s WHERE s."searchVector" @@ ${tsquery} AND ${filter}
+        UNION
+        SELECT ${cols} FROM "Skill" s WHERE s."searchBody" @@ ${tsquery} AND ${filter}`
+    : Prisma.sql`SELECT ${cols} FROM "Skill" s WHERE ${filter}`;
 
-  const rows = await db.$queryRaw<
-    Array<Omit<SearchHit, 'scope' | 'version'> & { scopeName: string; version: string | null; total: bigint }>
-  >`
+  const pageQuery = db.$queryRaw<Array<Omit<SearchHit, 'scope' | 'version'> & { scopeName: string; version: string | null }>>`
+    WITH m AS (${matches}),
+    p AS (SELECT * FROM m ORDER BY ${orderBy('m')} LIMIT ${perPage} OFFSET ${(page - 1) * perPage})
     SELECT s."scopeName", s.name, s.description, s.format, s.tags, s."toolCount", s."tokenGated", s.signed,
-           s.downloads, s.stars, s."publishedAt", v.version, ${score} AS score, count(*) OVER () AS total
-    FROM "Skill" s
+           s.downloads, s.stars, s."publishedAt", v.version, p.score
+    FROM p JOIN "Skill" s ON s.id = p.id
     LEFT JOIN "SkillVersion" v ON v.id = s."latestVersionId"
-    WHERE ${Prisma.join(where, ' AND ')}
-    ORDER BY ${order}
-    LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`;
-
-  let total = rows.length ? Number(rows[0].total) : 0;
-  if (rows.length === 0 && page > 1) {
-    // past the last page: still say how many there are
-    const [c] = await db.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM "Skill" s WHERE ${Prisma.join(where, ' AND ')}`;
-    total = Number(c.n);
-  }
+    ORDER BY ${orderBy('p')}`;
+  // capped, so that a query matching most of the registry does not count all of it
+  const countQuery = db.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM (SELECT 1 FROM (${matches}) m LIMIT ${COUNT_CAP + 1}) c`;
+  // The planner underrates reading toasted tsvectors and would rather scan the table
+  // than the instructions' GIN index for a common word; this keeps it on the indexes.
+  const [, rows, counted] = tsquery
+    ? await db.$transaction([db.$executeRaw`SET LOCAL enable_seqscan = off`, pageQuery, countQuery])
+    : [null, ...(await Promise.all([pageQuery, countQuery]))];
+  const n = Number(counted[0].n);
   return {
     hits: rows.map((r) => ({
       scope: r.scopeName,
@@ -145,7 +153,8 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
       publishedAt: r.publishedAt,
       score: Number(r.score),
     })),
-    total,
+    total: Math.min(n, COUNT_CAP),
+    totalIsCapped: n > COUNT_CAP,
     page,
     perPage,
     corrections: fixes,

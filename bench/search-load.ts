@@ -1,0 +1,89 @@
+// Loading the generated corpus straight into the tables (no publish path: 100,000
+// publishes would measure publishing), and the benchmark's query mix.
+import crypto from 'node:crypto';
+import type pg from 'pg';
+import type { SearchQuery } from '../lib/registry/search-skills';
+import { FORMATS, NOUNS, VERBS, pick, typo, type GeneratedSkill } from './search-corpus';
+
+const BATCH = 5_000;
+const id = () => crypto.randomBytes(12).toString('hex');
+
+export async function load(client: pg.Client, skills: GeneratedSkill[]): Promise<void> {
+  const scopes = Array.from(new Set(skills.map((s) => s.scope)));
+  await client.query(`INSERT INTO "Scope" (name, kind) SELECT unnest($1::text[]), 'user' ON CONFLICT DO NOTHING`, [scopes]);
+  for (let off = 0; off < skills.length; off += BATCH) {
+    const batch = skills.slice(off, off + BATCH);
+    const skillIds = batch.map(id);
+    const versionIds = batch.map(id);
+    const now = Date.now();
+    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO "Skill" (id, "scopeName", name, description, format, tags, downloads, stars, "publishedAt", "updatedAt")
+       SELECT a.id, a.scope, a.name, a.description, a.format, string_to_array(a.tags, ','), a.downloads, a.stars, a.published, now()
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::timestamptz[])
+         AS a(id, scope, name, description, format, tags, downloads, stars, published)`,
+      [
+        skillIds,
+        batch.map((s) => s.scope),
+        batch.map((s) => s.name),
+        batch.map((s) => s.description),
+        batch.map((s) => s.format),
+        batch.map((s) => s.tags.join(',')),
+        batch.map((s) => s.downloads),
+        batch.map((s) => s.stars),
+        batch.map((s) => new Date(now - s.daysAgo * 86_400_000).toISOString()),
+      ],
+    );
+    await client.query(
+      `INSERT INTO "SkillVersion" (id, "skillId", version, manifest, "contentHash", "sizeBytes")
+       SELECT a.vid, a.sid, '1.0.0', a.manifest::jsonb, md5(a.manifest), length(a.manifest)
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS a(vid, sid, manifest)`,
+      [
+        versionIds,
+        skillIds,
+        batch.map((s) =>
+          JSON.stringify({
+            instructions: s.instructions,
+            signature: s.signed ? { timestamp: '2026-01-01T00:00:00Z', hash: 'x', signature: 'x', keyId: 'x', verified: true } : null,
+          }),
+        ),
+      ],
+    );
+    const tools = batch.flatMap((s, k) => s.tools.map((t) => ({ vid: versionIds[k], ...t })));
+    await client.query(
+      `INSERT INTO "Tool" (id, "versionId", name, description, manifest, capabilities, "tokenGated")
+       SELECT md5(random()::text || a.vid || a.name), a.vid, a.name, a.description, '{}'::jsonb, '{}', a.gated
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::bool[]) AS a(vid, name, description, gated)`,
+      [tools.map((t) => t.vid), tools.map((t) => t.name), tools.map((t) => t.description), tools.map((t) => t.gated)],
+    );
+    await client.query(
+      `UPDATE "Skill" s SET "latestVersionId" = a.vid FROM unnest($1::text[], $2::text[]) AS a(sid, vid) WHERE s.id = a.sid`,
+      [skillIds, versionIds],
+    );
+    await client.query('COMMIT');
+  }
+}
+
+export function queries(r: () => number, skills: GeneratedSkill[]): Array<{ kind: string; query: SearchQuery }> {
+  const out: Array<{ kind: string; query: SearchQuery }> = [];
+  const word = () => (r() < 0.6 ? pick(r, NOUNS, 1.2) : pick(r, VERBS, 1.2));
+  for (let i = 0; i < 12; i++) out.push({ kind: 'word', query: { q: word() } });
+  for (let i = 0; i < 10; i++) out.push({ kind: 'two-words', query: { q: `${pick(r, VERBS, 1.2)} ${pick(r, NOUNS, 1.2)}` } });
+  for (let i = 0; i < 10; i++) out.push({ kind: 'typo', query: { q: typo(r, pick(r, NOUNS.filter((n) => n.length >= 6), 1.1)) } });
+  for (let i = 0; i < 4; i++) out.push({ kind: 'typo-two-words', query: { q: `${typo(r, pick(r, VERBS.filter((n) => n.length >= 5)))} ${pick(r, NOUNS)}` } });
+  for (let i = 0; i < 6; i++) out.push({ kind: 'tool-name', query: { q: skills[Math.floor(r() * skills.length)].tools[0].name } });
+  for (let i = 0; i < 3; i++) out.push({ kind: 'skill-name', query: { q: skills[Math.floor(r() * skills.length)].name.replace(/-[0-9a-z]+$/, '') } });
+  for (let i = 0; i < 5; i++) out.push({ kind: 'word+format', query: { q: word(), format: FORMATS[i % FORMATS.length] } });
+  for (let i = 0; i < 3; i++) out.push({ kind: 'tag', query: { tag: pick(r, NOUNS) } });
+  for (let i = 0; i < 3; i++) out.push({ kind: 'word+gated', query: { q: word(), gated: true } });
+  for (let i = 0; i < 2; i++) out.push({ kind: 'word+signed', query: { q: word(), signed: true } });
+  for (let i = 0; i < 3; i++) out.push({ kind: 'scope', query: { scope: skills[Math.floor(r() * skills.length)].scope } });
+  for (const sort of ['downloads', 'recent', 'stars'] as const) {
+    out.push({ kind: `word+sort-${sort}`, query: { q: word(), sort } });
+    out.push({ kind: `browse-${sort}`, query: { sort } });
+  }
+  for (let i = 0; i < 3; i++) out.push({ kind: 'word+page-5', query: { q: word(), page: 5 } });
+  out.push({ kind: 'browse-format-page-20', query: { format: 'malv', page: 20 } });
+  return out;
+}
+

@@ -1,0 +1,100 @@
+// bench/search: loads 100,000 generated skills (bench/search-corpus.ts) into a throwaway
+// database, builds the search documents, then times searchSkills() over 60+ varied
+// queries (words, two words, typos, tool names, filters, sorts, paging). Prints JSON.
+//   npm run bench:search [-- --skills 100000 --rounds 3]
+import pg from 'pg';
+import { createDb } from '../lib/db/client';
+import { applyMigrations } from '../lib/db/migrate';
+import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchServer } from '../lib/db/scratch-database';
+import { refreshAllSkillSearch } from '../lib/registry/refresh-skill-search';
+import { searchSkills } from '../lib/registry/search-skills';
+import { generateSkill, rng } from './search-corpus';
+import { load, queries } from './search-load';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const SKILLS = arg('skills', 100_000);
+const ROUNDS = arg('rounds', 3);
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const round = (n: number) => Math.round(n * 100) / 100;
+
+const server = await startScratchServer('bench', Number(process.env.BENCH_PG_PORT ?? 54339));
+const name = await createScratchDatabase(server.adminUrl, 'skillyard_bench');
+const url = databaseUrl(server.adminUrl, name);
+try {
+  await applyMigrations(url);
+  const r = rng(42);
+  const skills = Array.from({ length: SKILLS }, (_, i) => generateSkill(r, i));
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let t = performance.now();
+  await load(client, skills);
+  const loadMs = performance.now() - t;
+  const db = createDb(url);
+  t = performance.now();
+  await refreshAllSkillSearch(db);
+  // the steady state of a table that autovacuum keeps, not the bulk load's dead rows
+  await client.query('VACUUM FULL ANALYZE "Skill"');
+  await client.query('VACUUM ANALYZE');
+  const indexMs = performance.now() - t;
+  const words = Number((await client.query('SELECT count(*) AS n FROM "SearchWord"')).rows[0].n);
+  await client.end();
+
+  const qs = queries(rng(7), skills);
+  for (const q of qs) await searchSkills(db, q.query); // warm-up
+  const samples: number[] = [];
+  const byKind = new Map<string, number[]>();
+  let hits = 0;
+  let empty = 0;
+  for (let round_ = 0; round_ < ROUNDS; round_++) {
+    for (const q of qs) {
+      const started = performance.now();
+      const res = await searchSkills(db, q.query);
+      const ms = performance.now() - started;
+      samples.push(ms);
+      if (!byKind.has(q.kind)) byKind.set(q.kind, []);
+      byKind.get(q.kind)!.push(ms);
+      if (round_ === 0) {
+        hits += res.total;
+        if (res.total === 0) empty++;
+      }
+    }
+  }
+  samples.sort((a, b) => a - b);
+  const kinds = Object.fromEntries(
+    [...byKind].map(([k, v]) => {
+      const s = [...v].sort((a, b) => a - b);
+      return [k, { p50: round(pct(s, 50)), p95: round(pct(s, 95)) }];
+    }),
+  );
+  await db.$disconnect();
+  console.log(
+    JSON.stringify(
+      {
+        bench: 'search',
+        skills: SKILLS,
+        searchWords: words,
+        loadSeconds: round(loadMs / 1000),
+        indexSeconds: round(indexMs / 1000),
+        queries: qs.length,
+        rounds: ROUNDS,
+        samples: samples.length,
+        p50Ms: round(pct(samples, 50)),
+        p95Ms: round(pct(samples, 95)),
+        maxMs: round(samples[samples.length - 1]),
+        meanHitsPerQuery: Math.round(hits / qs.length),
+        queriesWithNoHits: empty,
+        byKind: kinds,
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  if (process.argv.includes('--keep')) console.error(`kept ${url} (the embedded server stops with this process)`);
+  else await dropScratchDatabase(server.adminUrl, name).catch(() => {});
+  await server.stop();
+}
