@@ -116,7 +116,7 @@ test('REST: tarball integrity, yank and deprecate, errors', async ({ request }) 
   expect(dep.status()).toBe(200);
   expect(decodeURIComponent((await request.get(`/api/v1/skills/${handle}/hello-api/1.0.0/tarball`)).headers()['x-skillyard-deprecated'])).toBe('use 2.x');
 
-  const bomb = await request.post('/api/v1/skills', { headers: { ...auth, 'content-type': 'application/gzip' }, data: Buffer.alloc(6 * 1024 * 1024) });
+  const bomb = await request.post('/api/v1/skills', { headers: { ...auth, 'content-type': 'application/gzip' }, data: Buffer.alloc(51 * 1024 * 1024) });
   expect(bomb.status()).toBe(413);
   expect((await bomb.json()).error.message).toContain('maxPackageBytes');
 

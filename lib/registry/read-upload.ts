@@ -8,6 +8,7 @@ import {
   readArchive,
   readSkillsFromFiles,
   resolveLimits,
+  limitsFromEnv,
   type Diagnostic,
   type ReadLimits,
   type SkillManifest,
@@ -33,7 +34,7 @@ export type UploadedPackage = {
 
 /** The limits an upload is held to (SPEC 7; lib/skills' defaults, configurable there). */
 export function uploadLimits(partial?: Partial<ReadLimits>): ReadLimits {
-  return resolveLimits(partial);
+  return resolveLimits({ ...limitsFromEnv(process.env), ...partial });
 }
 
 function limitError(d: Diagnostic, limits: ReadLimits): AppError {

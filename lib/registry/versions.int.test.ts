@@ -188,11 +188,13 @@ describe('upload limits', () => {
 
   it('stops an archive bomb at the byte limit', async () => {
     const { gzipSync } = await import('fflate');
-    // 8 MB of zeros inside a tar entry compresses to a few KB
-    const files = [{ path: 'SKILL.md', content: new Uint8Array(8 * 1024 * 1024) }];
+    // 8 MB of zeros in eight files compresses to a few KB
+    const files = Array.from({ length: 8 }, (_, i) => ({ path: `f${i}.bin`, content: new Uint8Array(1024 * 1024 - 1) }));
     const tgz = gzipSync(new Uint8Array(gunzipSync(packTarball(files, 'bomb'))));
     expect(tgz.byteLength).toBeLessThan(100_000);
-    expect(() => readUpload({ kind: 'bytes', bytes: tgz })).toThrow(expect.objectContaining({ code: expect.stringMatching(/^publish\/(too-large|file-too-large)$/) }));
+    expect(() => readUpload({ kind: 'bytes', bytes: tgz }, { limits: { maxArchiveBytes: 4 * 1024 * 1024 } })).toThrow(
+      expect.objectContaining({ code: 'publish/too-large', message: expect.stringContaining('maxArchiveBytes') }),
+    );
   });
 
   it('refuses a link inside an archive', () => {
