@@ -3,12 +3,22 @@
 
 import { RuntimeError } from './errors';
 import { schemaOf, type KernelState } from './kernel-state';
+import type { ValidateFunction } from 'ajv';
 import { compileSchema, formatSchemaErrors } from './schema';
 import type { ToolEntry } from './tool-index';
 
-function compileOrThrow(entry: ToolEntry, which: 'params' | 'returns', schema: Record<string, unknown>, useDefaults: boolean) {
+// The server keeps a version's manifest in memory across requests, so its schema objects
+// come back identical: remembering the validator per object skips even the content-keyed
+// cache lookup (which serializes the schema) on every call.
+const byObject = { params: new WeakMap<object, ValidateFunction>(), returns: new WeakMap<object, ValidateFunction>() };
+
+function compileOrThrow(entry: ToolEntry, which: 'params' | 'returns', schema: Record<string, unknown>, useDefaults: boolean): ValidateFunction {
+  const known = byObject[which].get(schema);
+  if (known) return known;
   try {
-    return compileSchema(schema, useDefaults);
+    const validate = compileSchema(schema, useDefaults);
+    byObject[which].set(schema, validate);
+    return validate;
   } catch (err) {
     throw new RuntimeError('schema/invalid', `${which} schema of '${entry.ref}' does not compile: ${(err as Error).message}`);
   }
