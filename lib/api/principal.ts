@@ -50,6 +50,11 @@ export function requireUser(p: Principal): string {
   return p.userId;
 }
 
+/** An anonymous visitor's stable id (signed cookie), for storage quotas and warm isolates; null otherwise. */
+export function visitorIdOf(p: Principal): string | null {
+  return p.kind === 'anonymous' ? p.anonymousId : null;
+}
+
 /** API tokens carry scopes; a session or an anonymous visitor is limited by what it owns. */
 export function requireScope(p: Principal, scope: ApiTokenScope): void {
   if (p.kind === 'token' && !p.scopes.includes(scope)) {

@@ -1,6 +1,7 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { withApi } from '@/lib/api/with-api';
+import { visitorIdOf } from '@/lib/api/principal';
 import { invokeRegistryTool } from '@/lib/registry/invoke-registry-tool';
 import { serverContext } from '@/lib/server';
 
@@ -15,8 +16,6 @@ const ToolName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'a tool name is l
 
 export const POST = withApi<{ name: string }, z.infer<typeof Body>>({ scope: 'invoke', body: Body }, async ({ params, body, userId, principal }) => {
   const tool = ToolName.parse(params.name);
-  // an anonymous visitor's signed-cookie id gives them storage and warm isolates of their own
-  const visitorId = principal.kind === 'anonymous' ? principal.anonymousId : null;
-  const out = await invokeRegistryTool(serverContext(), { tool, skill: body.skill, args: body.args ?? {}, userId, visitorId });
+  const out = await invokeRegistryTool(serverContext(), { tool, skill: body.skill, args: body.args ?? {}, userId, visitorId: visitorIdOf(principal) });
   return NextResponse.json(out);
 });

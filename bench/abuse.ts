@@ -1,0 +1,218 @@
+// An innocent client beside an attacker, against one production server (`node
+// scripts/start.mjs` on a throwaway database, 127.0.0.1 only). The innocent client (an API
+// token) invokes count-words at a steady pace; the attacker (anonymous, like the attack
+// review of issue 8) floods with manual runs that wait for turns, allowed-tools ReDoS globs,
+// huge bodies (declared and streamed), JSON nested 5,000 deep, hundreds of parallel
+// invokes, and catastrophic guest code (huge Map, Array(2**28).flat(), endless loops).
+// Prints JSON: the innocent client's p50/p95 latency and errors alone and under attack,
+// and what the attacker got back. Target (issue 8): p95 under attack within 3x, 0 errors.
+// Run: npm run bench:abuse   (PORT, BENCH_PG_PORT, ABUSE_SECONDS, ABUSE_RATE)
+import { spawn } from 'node:child_process';
+import { createDb } from '../lib/db/client';
+import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchServer } from '../lib/db/scratch-database';
+import { createApiToken } from '../lib/auth/api-tokens';
+
+const appPort = process.env.PORT ?? '3212';
+const pgPort = Number(process.env.BENCH_PG_PORT ?? 54339);
+const seconds = Number(process.env.ABUSE_SECONDS ?? 20);
+const innocentRate = Number(process.env.ABUSE_RATE ?? 8); // invokes per second
+const base = `http://127.0.0.1:${appPort}`;
+
+const pct = (xs: number[], p: number) => {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return Number(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!.toFixed(1));
+};
+
+type Phase = { calls: number; p50: number | null; p95: number | null; max: number | null; errors: number; errorCodes: Record<string, number> };
+
+/** The innocent client: one invoke every 1/rate s (not waiting for the last), for `seconds`. */
+async function innocent(token: string, secs: number): Promise<Phase> {
+  const ms: number[] = [];
+  const errorCodes: Record<string, number> = {};
+  let errors = 0;
+  const body = JSON.stringify({ args: { text: 'One two three. Four five!' }, skill: '@skillyard/text-stats' });
+  const calls: Promise<void>[] = [];
+  const start = performance.now();
+  for (let i = 0; performance.now() - start < secs * 1000; i++) {
+    calls.push(
+      (async () => {
+        const t = performance.now();
+        try {
+          const res = await fetch(`${base}/api/v1/tools/count-words/invoke`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+            body,
+            signal: AbortSignal.timeout(30_000),
+          });
+          const json = (await res.json()) as { result?: { words?: number }; error?: { code: string } };
+          if (res.status !== 200 || json.result?.words !== 5) {
+            errors++;
+            const code = json.error?.code ?? String(res.status);
+            errorCodes[code] = (errorCodes[code] ?? 0) + 1;
+          }
+        } catch (err) {
+          errors++;
+          const code = (err as Error).name;
+          errorCodes[code] = (errorCodes[code] ?? 0) + 1;
+        }
+        ms.push(performance.now() - t);
+      })(),
+    );
+    const next = start + ((i + 1) * 1000) / innocentRate;
+    await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
+  }
+  await Promise.all(calls);
+  return { calls: ms.length, p50: pct(ms, 50), p95: pct(ms, 95), max: pct(ms, 100), errors, errorCodes };
+}
+
+/** The attacker: several kinds of abuse, each a bounded pool of loops, until `stop` is set. */
+function attacker(): { stop: () => Promise<Record<string, Record<string, number>>> } {
+  let stopped = false;
+  const got: Record<string, Record<string, number>> = {};
+  const count = (kind: string, what: string) => {
+    got[kind] ??= {};
+    got[kind][what] = (got[kind][what] ?? 0) + 1;
+  };
+  const attempt = async (kind: string, fn: () => Promise<Response>) => {
+    try {
+      const res = await fn();
+      let code = String(res.status);
+      if (res.headers.get('content-type')?.includes('json')) {
+        const j = (await res.json().catch(() => null)) as { error?: { code?: string } } | null;
+        if (j?.error?.code) code = `${res.status} ${j.error.code}`;
+      } else await res.arrayBuffer().catch(() => {});
+      count(kind, code);
+    } catch (err) {
+      count(kind, (err as Error).name);
+    }
+  };
+  const json = (path: string, body: unknown) =>
+    fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+  const run = (script: unknown[], extra: Record<string, unknown> = {}) =>
+    json('/api/v1/runs', { skills: ['@skillyard/text-stats'], provider: 'scripted', script, task: 'x', ...extra });
+  const catastrophic = [
+    'const m = new Map(); for (let i = 0; ; i++) m.set(i, { i, s: "x".repeat(64) });',
+    'return new Array(2 ** 28).fill(0).flat().length;',
+    'for (;;) {}',
+    'let s = "x"; for (;;) s += s;',
+  ];
+  const kinds: Array<[string, number, () => Promise<Response>]> = [
+    ['manual-runs', 4, () => json('/api/v1/runs', { skills: ['@skillyard/text-stats'], provider: 'manual', task: 'wait forever' })],
+    [
+      'redos-glob',
+      2,
+      () =>
+        run([`return await ctx.invoke("count-words", { text: "${'a'.repeat(20_000)}" });`], {
+          allowedTools: 'count-words(text=*a*a*a*a*a*a*a*a*a*a*a*a*b)',
+        }),
+    ],
+    ['catastrophic-guest', 3, () => run([catastrophic[Math.floor(Math.random() * catastrophic.length)]!])],
+    [
+      'huge-body-declared',
+      2,
+      () =>
+        fetch(`${base}/api/v1/tools/count-words/invoke`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': String(400 * 1024 * 1024) },
+          body: (() => {
+            let n = 0;
+            return new ReadableStream({ pull: (c) => (++n > 64 ? c.close() : c.enqueue(new Uint8Array(64 * 1024))) });
+          })(),
+          duplex: 'half',
+          signal: AbortSignal.timeout(30_000),
+        } as RequestInit),
+    ],
+    [
+      'huge-body-streamed',
+      2,
+      () => {
+        let sent = 0;
+        return fetch(`${base}/api/v1/runs`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: new ReadableStream({
+            pull: (c) => {
+              if ((sent += 1) > 400) return c.close(); // 25 MB if read whole
+              c.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+            },
+          }),
+          duplex: 'half',
+          signal: AbortSignal.timeout(30_000),
+        } as RequestInit);
+      },
+    ],
+    ['deep-json', 2, () => fetch(`${base}/api/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"task":${'['.repeat(5000)}${']'.repeat(5000)}}` })],
+    ['parallel-invokes', 300, () => json('/api/v1/tools/count-words/invoke', { args: { text: 'flood flood flood' } })],
+  ];
+  const loops = kinds.flatMap(([kind, width, fn]) =>
+    Array.from({ length: width }, async () => {
+      while (!stopped) await attempt(kind, fn);
+    }),
+  );
+  return {
+    stop: async () => {
+      stopped = true;
+      await Promise.all(loops);
+      return got;
+    },
+  };
+}
+
+const scratch = await startScratchServer('bench-abuse', pgPort);
+const name = await createScratchDatabase(scratch.adminUrl, 'skillyard_bench_abuse');
+const url = databaseUrl(scratch.adminUrl, name);
+const env: NodeJS.ProcessEnv = { ...process.env, PORT: appPort, DATABASE_URL: url, NODE_ENV: 'production', SKILLYARD_LOG_LEVEL: 'error' };
+const child = spawn(process.execPath, ['scripts/start.mjs', '--port', appPort], { env, stdio: ['ignore', 'ignore', 'ignore'], detached: true });
+const stop = async () => {
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  await dropScratchDatabase(scratch.adminUrl, name).catch(() => {});
+  await scratch.stop();
+};
+
+try {
+  const deadline = Date.now() + 600_000; // the first start may run next build
+  while (!(await fetch(`${base}/api/health`).then((r) => r.ok, () => false))) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the app did not answer /api/health in time');
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  const db = createDb(url);
+  const user = await db.user.create({ data: { name: 'innocent' } });
+  const { token } = await createApiToken(db, { userId: user.id, name: 'innocent', scopes: ['invoke'] });
+
+  await innocent(token, 3); // warm up
+  const alone = await innocent(token, seconds);
+  const attack = attacker();
+  await new Promise((r) => setTimeout(r, 2000)); // let the flood build up
+  const underAttack = await innocent(token, seconds);
+  const attackerGot = await attack.stop();
+  const healthy = await fetch(`${base}/api/health`).then((r) => r.status, () => 0);
+  const runs = await db.run.groupBy({ by: ['status'], _count: true });
+  await db.$disconnect();
+  const ratio = alone.p95 && underAttack.p95 ? Number((underAttack.p95 / alone.p95).toFixed(2)) : null;
+  console.log(
+    JSON.stringify(
+      {
+        benchmark: 'abuse',
+        node: process.version,
+        secondsPerPhase: seconds,
+        innocentInvokesPerSecond: innocentRate,
+        innocent: { alone, underAttack },
+        p95Ratio: ratio,
+        targets: { p95Within3x: ratio !== null && ratio <= 3, zeroErrors: underAttack.errors === 0 && alone.errors === 0 },
+        attackerGot,
+        runsByStatus: Object.fromEntries(runs.map((r) => [r.status, r._count])),
+        healthAfter: healthy,
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  await stop();
+}
