@@ -93,6 +93,9 @@ export function errorResponse(
     ? format(mapped, requestId)
     : NextResponse.json(errorBody(mapped, requestId), { status: mapped.status });
   if (mapped.status === 401) headers = { ...headers, 'WWW-Authenticate': 'Bearer' };
+  // back-pressure (sandbox/queue-full) says when to come back
+  const retryAfterMs = (err as { details?: { retryAfterMs?: unknown } } | null)?.details?.retryAfterMs;
+  if (typeof retryAfterMs === 'number' && !headers['Retry-After']) headers = { ...headers, 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) };
   return withHeaders(res, { ...headers, 'X-Request-Id': requestId }, null);
 }
 

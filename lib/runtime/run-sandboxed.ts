@@ -66,7 +66,9 @@ export async function runSandboxed(k: KernelState, call: HandlerCall, cacheKey: 
   const out = await k.opts.sandbox.run(job, onHostCall);
   if (!out.ok) {
     const code = isRuntimeErrorCode(out.error.code) ? out.error.code : 'tool/failed';
-    throw new RuntimeError(code, `'${entry.ref}': ${out.error.message}`);
+    // back-pressure from the sandbox (queue-full) says when to retry: the API answers Retry-After
+    const retry = out.error.retryAfterMs === undefined ? undefined : { retryAfterMs: out.error.retryAfterMs };
+    throw new RuntimeError(code, `'${entry.ref}': ${out.error.message}`, retry);
   }
   const env = (out.value ?? {}) as GuestEnvelope;
   if ('e' in env) {
