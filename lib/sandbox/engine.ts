@@ -259,7 +259,9 @@ const HEAP_CHECK_EVERY = 8;
 class JobRun {
   readonly seq = ++lastSeq;
   private readonly started = performance.now();
-  private readonly methods: Set<string>;
+  private methodSet: Set<string> | null = null;
+  /** CPU used so far (ms), as of the last segment's end */
+  private cpuUsed = 0;
   private readonly fingerprint: Fingerprint;
   private entry: WarmIsolate | null = null;
   private cold = false;
@@ -279,7 +281,6 @@ class JobRun {
     private readonly encoded: Encoded,
     private readonly resolve: (result: RawResult) => void,
   ) {
-    this.methods = new Set(job.hostMethods);
     this.fingerprint = {
       key: job.key,
       source: job.source,
@@ -343,7 +344,7 @@ class JobRun {
         }
         engine.code.remember(prelude, script);
         try {
-          script.runSync(context, { timeout: this.segmentTimeout() });
+          script.runSync(context, { timeout: this.freshSegmentTimeout() });
         } catch (error) {
           this.fail(...this.classify(error, 'the prelude threw'));
           return null;
@@ -376,7 +377,7 @@ class JobRun {
         return null;
       }
       try {
-        mod.evaluateSync({ timeout: this.segmentTimeout() });
+        mod.evaluateSync({ timeout: this.freshSegmentTimeout() });
       } catch (error) {
         this.fail(...this.classify(error, 'the module top level threw'));
         return null;
@@ -386,6 +387,7 @@ class JobRun {
       entry.setNamespace!.release();
       entry.setNamespace = null;
       mod.release();
+      this.cpuUsed = this.cpuUsedMs();
       return entry;
     } finally {
       this.engine.segment(null, 0);
@@ -435,7 +437,8 @@ class JobRun {
 
   private afterSegment(): void {
     if (this.settled) return;
-    if (this.cpuUsedMs() > this.limits.cpuMs) {
+    this.cpuUsed = this.cpuUsedMs();
+    if (this.cpuUsed > this.limits.cpuMs) {
       this.fail('sandbox/cpu-limit', `the job exceeded its CPU time limit of ${this.limits.cpuMs} ms`);
       return;
     }
@@ -449,7 +452,8 @@ class JobRun {
 
   /** A host call the guest asked for in the segment that just returned. */
   private onSend(id: number, method: string, argsJson: string): void {
-    if (!this.methods.has(method)) {
+    this.methodSet ??= new Set(this.job.hostMethods);
+    if (!this.methodSet.has(method)) {
       Promise.resolve().then(() => this.settleCall(id, false, hostErrorJson(new Error(`host method ${JSON.stringify(method)} is not available`))));
       return;
     }
@@ -546,7 +550,7 @@ class JobRun {
     const entry = this.entry;
     const isolate = entry?.isolate;
     if (!entry || !isolate || isolate.isDisposed) return false;
-    if (!this.cold && this.cpuUsedMs() < HEAP_CHECK_CPU_MS && (entry.uses + 1) % HEAP_CHECK_EVERY !== 0) return false;
+    if (!this.cold && this.cpuUsed < HEAP_CHECK_CPU_MS && (entry.uses + 1) % HEAP_CHECK_EVERY !== 0) return false;
     const heap = isolate.getHeapStatisticsSync();
     return heap.used_heap_size + heap.externally_allocated_size > this.limits.memoryMb * 1024 * 1024;
   }
@@ -565,9 +569,14 @@ class JobRun {
     return Math.max(1, Math.ceil(this.limits.wallMs - (performance.now() - this.started)));
   }
 
+  private freshSegmentTimeout(): number {
+    this.cpuUsed = this.cpuUsedMs();
+    return this.segmentTimeout();
+  }
+
   /** isolated-vm timeout for the next segment: remaining CPU budget, never past the wall deadline */
   private segmentTimeout(): number {
-    return Math.max(1, Math.min(Math.ceil(this.limits.cpuMs - this.cpuUsedMs()), this.remainingWallMs()));
+    return Math.max(1, Math.min(Math.ceil(this.limits.cpuMs - this.cpuUsed), this.remainingWallMs()));
   }
 
   private wallMs(): number {

@@ -49,6 +49,10 @@ async function containedValue(j: SandboxJob, h: HostCallHandler = handler): Prom
   return res.value;
 }
 
+// Ways a memory or engine bomb may legitimately end (all contained: the next job works);
+// which one depends on where V8 notices, and on the machine's load.
+const SAFE_FAILURES: SandboxErrorCode[] = ['sandbox/guest-error', 'sandbox/memory-limit', 'sandbox/cpu-limit', 'sandbox/worker-crashed', 'sandbox/timeout'];
+
 // The payload every constructor chain tries: get `process`, then run a command.
 const PWN = `('return process')().mainModule.require('child_process').execSync('id')`;
 
@@ -277,7 +281,7 @@ describe('denial of service', () => {
   it('a huge ArrayBuffer is refused', async () => {
     const res = await pool.run(job(`export default () => new ArrayBuffer(2 ** 31).byteLength`), handler);
     expect(res.ok).toBe(false);
-    if (!res.ok) expect(['sandbox/guest-error', 'sandbox/memory-limit']).toContain(res.error.code);
+    if (!res.ok) expect(SAFE_FAILURES).toContain(res.error.code);
     await expectNextJobWorks();
   });
   it('deep recursion is a guest error, not a crash', async () => {
@@ -410,19 +414,19 @@ describe('memory outside the heap limit', () => {
   it('ArrayBuffer.prototype.transfer to 1 GiB fails inside the limit', async () => {
     const res = await pool.run(job(`export default () => new ArrayBuffer(8).transfer(2 ** 30).byteLength`), handler);
     expect(res.ok).toBe(false);
-    if (!res.ok) expect(['sandbox/guest-error', 'sandbox/memory-limit']).toContain(res.error.code);
+    if (!res.ok) expect(SAFE_FAILURES).toContain(res.error.code);
     await expectNextJobWorks();
   });
   it('many 4 MB ArrayBuffers stop at the memory limit', async () => {
     const res = await pool.run(job(`export default () => { const a = []; for (let i = 0; i < 64; i++) a.push(new ArrayBuffer(4 * 2 ** 20)); return a.length; }`), handler);
     expect(res.ok).toBe(false);
-    if (!res.ok) expect(['sandbox/guest-error', 'sandbox/memory-limit']).toContain(res.error.code);
+    if (!res.ok) expect(SAFE_FAILURES).toContain(res.error.code);
     await expectNextJobWorks();
   });
   it('a 2 GiB typed array is refused', async () => {
     const res = await pool.run(job(`export default () => new Float64Array(2 ** 28).length`), handler);
     expect(res.ok).toBe(false);
-    if (!res.ok) expect(['sandbox/guest-error', 'sandbox/memory-limit']).toContain(res.error.code);
+    if (!res.ok) expect(SAFE_FAILURES).toContain(res.error.code);
     await expectNextJobWorks();
   });
   it('buffers kept in a global over the budget are not reused: the next job starts cold', async () => {
@@ -442,7 +446,7 @@ describe('memory outside the heap limit', () => {
     const src = `export default (big) => { if (big) { globalThis.s = new Array(2 ** 28).join('x'); globalThis.s.indexOf('y'); } return typeof globalThis.s; }`;
     const res = await pool.run(job(src, { key, args: [true], limits: { cpuMs: 2_000, wallMs: 5_000, memoryMb: 16 } }), handler);
     expect(res.ok).toBe(false);
-    if (!res.ok) expect(['sandbox/guest-error', 'sandbox/memory-limit']).toContain(res.error.code);
+    if (!res.ok) expect(SAFE_FAILURES).toContain(res.error.code);
     const after = await pool.run(job(src, { key, args: [false] }), handler);
     expect(after).toMatchObject({ ok: true, value: 'undefined', stats: { cold: true } });
     await expectNextJobWorks();
@@ -745,7 +749,7 @@ describe('more escape and denial-of-service attempts', () => {
   it('a huge split result stops at the memory limit', async () => {
     const res = await pool.run(job(`export default () => 'a,'.repeat(2 ** 24).split(',').length`, { limits: { cpuMs: 3_000, memoryMb: 16 } }), handler);
     expect(res.ok).toBe(false);
-    if (!res.ok) expect(['sandbox/guest-error', 'sandbox/memory-limit']).toContain(res.error.code);
+    if (!res.ok) expect(SAFE_FAILURES).toContain(res.error.code);
     await expectNextJobWorks();
   });
 });
