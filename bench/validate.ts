@@ -1,17 +1,26 @@
-// Validation throughput: generate a tree of N skills (a mix of all five formats) in a
-// temp dir, read and validate it with readSkillsFromPath, print JSON figures.
-//   npx tsx bench/validate.ts [--skills 10000] [--keep]
+// Validation throughput, memory and CLI start: generate a tree of N skills (a mix of all
+// five formats) in a temp dir, then
+//   1. read and validate it in this process with readSkillsFromPath (manifests
+//      streamed through onSkill, as the CLI does): time, CPU, peak RSS;
+//   2. run the compiled CLI `skillyard validate --json` on it as a child process
+//      (output to a file): time and the child's peak RSS;
+//   3. time the CLI's start: `skillyard --help` and `validate` of one small skill,
+//      median of several runs, beside bare `node -e 0` on the same machine.
+// Prints JSON.
+//   npx tsx bench/validate.ts [--skills 10000 | --files 100000] [--keep] [--no-cli]
 // Every schema is distinct (property names carry the skill index), so Ajv's compile
 // cache does not hide the cost of compiling them.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readSkillsFromPath } from '../lib/skills';
 
-const { values } = parseArgs({ options: { skills: { type: 'string', default: '10000' }, keep: { type: 'boolean' } } });
-const N = Number(values.skills);
+const { values } = parseArgs({ options: { skills: { type: 'string' }, files: { type: 'string' }, keep: { type: 'boolean' }, 'no-cli': { type: 'boolean' } } });
+// about 2.05 files per skill in the mix below
+const N = values.skills ? Number(values.skills) : values.files ? Math.ceil(Number(values.files) / 2.05) : 10_000;
 const root = mkdtempSync(path.join(os.tmpdir(), 'skillyard-bench-'));
 
 let files = 0;
@@ -59,38 +68,101 @@ let peakRss = process.memoryUsage().rss;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
 const t1 = performance.now();
 const cpu0 = process.cpuUsage();
-const result = await readSkillsFromPath(root, { limits: { maxTreeFiles: Math.max(200_000, files * 2) } });
+const limits = { maxTreeFiles: Math.max(200_000, files * 2) };
+let skills = 0;
+let tools = 0;
+const byFormat: Record<string, number> = {};
+const firstProblems: unknown[] = [];
+let skillDiagnostics = 0;
+const result = await readSkillsFromPath(root, {
+  limits,
+  onSkill: (s) => {
+    skills++;
+    tools += s.tools.length;
+    byFormat[s.format] = (byFormat[s.format] ?? 0) + 1;
+    skillDiagnostics += s.diagnostics.length;
+    if (firstProblems.length < 5) firstProblems.push(...s.diagnostics.slice(0, 5 - firstProblems.length));
+  },
+});
 const cpu = process.cpuUsage(cpu0);
 const seconds = (performance.now() - t1) / 1000;
 clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage().rss);
+const diagnostics = result.diagnostics.length + skillDiagnostics;
 
-const diagnostics = result.diagnostics.length + result.skills.reduce((s, k) => s + k.diagnostics.length, 0);
-const byFormat: Record<string, number> = {};
-for (const s of result.skills) byFormat[s.format] = (byFormat[s.format] ?? 0) + 1;
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BIN = path.join(ROOT, 'bin', 'skillyard.mjs');
+// A preload that reports the process's peak RSS (kB) on exit: the CLI itself is unchanged.
+const RSS_HOOK = `data:text/javascript,process.on('exit',()=>process.stderr.write('SKILLYARD_MAXRSS_KB='+process.resourceUsage().maxRSS+'\\n'))`;
+
+function cliRun(args: string[]): { ms: number; peakRssMb: number; status: number | null; outBytes: number } {
+  const file = path.join(os.tmpdir(), `skillyard-bench-out-${process.pid}.json`);
+  const fd = openSync(file, 'w');
+  const t = performance.now();
+  const r = spawnSync(process.execPath, ['--import', RSS_HOOK, BIN, ...args], { stdio: ['ignore', fd, 'pipe'], env: { ...process.env, SKILLYARD_MAX_TREE_FILES: String(limits.maxTreeFiles) } });
+  const ms = performance.now() - t;
+  closeSync(fd);
+  const outBytes = statSync(file).size;
+  rmSync(file, { force: true });
+  const kb = Number(/SKILLYARD_MAXRSS_KB=(\d+)/.exec(r.stderr.toString())?.[1] ?? 0);
+  return { ms, peakRssMb: Math.round(kb / 1024), status: r.status, outBytes };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.floor(s.length / 2)]);
+}
+function timeMs(cmd: string, args: string[], runs = 9): number {
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    execFileSync(cmd, args, { stdio: 'ignore' });
+    xs.push(performance.now() - t);
+  }
+  return median(xs);
+}
+
+let cli: Record<string, unknown> | null = null;
+if (!values['no-cli']) {
+  execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'cli/build.ts')], { stdio: 'ignore' }); // fresh build, outside the measurement
+  const full = cliRun(['validate', root, '--json']);
+  const small = path.join(ROOT, 'skills', 'text-stats');
+  const nodeBaselineMs = timeMs(process.execPath, ['-e', '0']);
+  const helpMs = timeMs(process.execPath, [BIN, '--help']);
+  const validateOneMs = timeMs(process.execPath, [BIN, 'validate', small, '--json'], 5);
+  cli = {
+    validateJson: { seconds: Number((full.ms / 1000).toFixed(3)), peakRssMb: full.peakRssMb, exitCode: full.status, outputMb: Number((full.outBytes / 1024 / 1024).toFixed(1)), targetPeakRssMb: 500 },
+    start: { helpMs, validateOneSkillMs: validateOneMs, nodeBaselineMs, helpOverNodeMs: helpMs - nodeBaselineMs, targetHelpMs: 150 },
+  };
+}
+
 console.log(
   JSON.stringify(
     {
       files,
-      skills: result.skills.length,
-      tools: result.skills.reduce((s, k) => s + k.tools.length, 0),
+      skills,
+      tools,
       byFormat,
       diagnostics,
-      seconds: Number(seconds.toFixed(3)),
-      cpuSeconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(3)),
-      filesPerSecond: Math.round(files / seconds),
-      skillsPerSecond: Math.round(result.skills.length / seconds),
-      peakRssMb: Math.round(peakRss / 1024 / 1024),
+      inProcess: {
+        seconds: Number(seconds.toFixed(3)),
+        cpuSeconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(3)),
+        filesPerSecond: Math.round(files / seconds),
+        skillsPerSecond: Math.round(skills / seconds),
+        peakRssMb: Math.round(peakRss / 1024 / 1024),
+      },
+      cli,
       generateSeconds: Number(generateSeconds.toFixed(3)),
       node: process.version,
+      cpus: os.cpus().length,
+      loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
     },
     null,
     2,
   ),
 );
 if (diagnostics > 0) {
-  const first = [...result.diagnostics, ...result.skills.flatMap((s) => s.diagnostics)].slice(0, 5);
-  console.error('unexpected diagnostics (the generated skills should be valid):', JSON.stringify(first, null, 2));
+  console.error('unexpected diagnostics (the generated skills should be valid):', JSON.stringify([...result.diagnostics, ...firstProblems].slice(0, 5), null, 2));
   process.exitCode = 1;
 }
 if (!values.keep) rmSync(root, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -97,11 +97,53 @@ describe('skillyard CLI', () => {
     expect(io.out()).toContain('Usage: skillyard sign');
   });
 
-  it('bin/skillyard.mjs runs through tsx with --no-node-snapshot', () => {
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'bin/skillyard.mjs'), 'validate', path.join(ROOT, 'skills/json-query'), '--json'], { encoding: 'utf8', timeout: 30_000 });
+  it('bin/skillyard.mjs runs the compiled CLI (dist/cli), building it when stale', () => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'bin/skillyard.mjs'), 'validate', path.join(ROOT, 'skills/json-query'), '--json'], { encoding: 'utf8', timeout: 60_000 });
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout).skills[0].name).toBe('json-query');
+    const json = JSON.parse(r.stdout);
+    expect(json).toMatchObject({ ok: true, skills: [{ name: 'json-query', source: path.join(ROOT, 'skills/json-query/json-query.skill.ts') }] });
+    expect(existsSync(path.join(ROOT, 'dist/cli/main.js'))).toBe(true);
     const help = execFileSync(process.execPath, [path.join(ROOT, 'bin/skillyard.mjs'), '--help'], { encoding: 'utf8' });
     expect(help).toContain('skillyard <command>');
+  });
+
+  it("bin's list of isolate commands is the registry's", async () => {
+    const { ISOLATE_COMMANDS } = await import('./commands/index');
+    const bin = readFileSync(path.join(ROOT, 'bin/skillyard.mjs'), 'utf8');
+    expect(JSON.parse(/const ISOLATE_COMMANDS = (\[[^\]]*\])/.exec(bin)![1].replace(/'/g, '"'))).toEqual(ISOLATE_COMMANDS);
+  });
+
+  it('validate --json streams a well-formed document for a tree, with top-level diagnostics last', async () => {
+    const tree = path.join(dir, 'tree');
+    for (let i = 0; i < 30; i++) {
+      mkdirSync(path.join(tree, `s${i}`), { recursive: true });
+      writeFileSync(path.join(tree, `s${i}`, 'SKILL.md'), `---\nname: s${i}\ndescription: Skill ${i}\n---\nBody\n`);
+    }
+    mkdirSync(path.join(tree, 'deep/a/b'), { recursive: true });
+    writeFileSync(path.join(tree, 'deep/a/b/x.skill.md'), '---\nname: x\ndescription: y\n---\nBody\n');
+    const io = capture();
+    expect(await main(['validate', tree, path.join(dir, 'missing'), '--json'])).toBe(1);
+    const json = JSON.parse(io.out());
+    expect(json.skills).toHaveLength(31);
+    expect(json.skills.find((s: { name: string }) => s.name === 's0')).toMatchObject({ source: path.join(tree, 's0'), diagnostics: [] });
+    expect(json.skills.find((s: { name: string }) => s.name === 'x')).toMatchObject({ source: path.join(tree, 'deep/a/b/x.skill.md') });
+    expect(json.diagnostics.map((d: { code: string }) => d.code)).toEqual(['path/not-found']);
+    expect(json.ok).toBe(false);
+    vi.restoreAllMocks();
+    const empty = capture();
+    expect(await main(['validate', path.join(dir, 'missing'), '--json'])).toBe(1);
+    expect(JSON.parse(empty.out())).toEqual({ skills: [], diagnostics: [expect.objectContaining({ code: 'path/not-found' })], ok: false });
+  });
+});
+
+describe('command registry', () => {
+  it('each entry loads its command, with the same name and summary', async () => {
+    const { commands } = await import('./commands/index');
+    for (const entry of commands) {
+      const cmd = await entry.load();
+      expect(cmd.name).toBe(entry.name);
+      expect(cmd.summary).toBe(entry.summary);
+      expect(cmd.usage).toContain(`skillyard ${entry.name}`);
+    }
   });
 });

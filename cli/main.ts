@@ -1,4 +1,4 @@
-// `skillyard <command> [...]`: dispatch to cli/commands/<name>.ts.
+// `skillyard <command> [...]`: dispatch to cli/commands/<name>.ts, loaded on demand.
 
 import { commands } from './commands/index';
 import { UsageError } from './command';
@@ -28,11 +28,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write('skillyard 0.1.0\n');
     return 0;
   }
-  const cmd = commands.find((c) => c.name === name);
-  if (!cmd) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     process.stderr.write(`skillyard: unknown command "${name}"\n\n${globalHelp()}\n`);
     return 2;
   }
+  const cmd = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(cmd.usage.trimEnd() + '\n');
     return 0;

@@ -1,17 +1,21 @@
-// The command list. To add a command: create cli/commands/<name>.ts exporting a
-// Command, and add one line here.
+// The command list. Each command is loaded only when it runs, so `skillyard --help`
+// loads no command module (and none of their dependencies). To add a command: create
+// cli/commands/<name>.ts exporting a Command, and add one line here.
 
-import type { Command } from '../command';
-import { validate } from './validate';
-import { sign } from './sign';
-import { keygen } from './keygen';
-import runCommand from './run';
-import { agent } from './agent';
-import { mcp } from './mcp';
-import { publish } from './publish';
-import { add } from './add';
-import { search } from './search';
-import { info } from './info';
+import type { CommandEntry } from '../command';
 
-export const commands: Command[] = [validate, runCommand, agent, mcp, sign, keygen, publish, add, search, info];
+export const commands: CommandEntry[] = [
+  { name: 'validate', summary: 'check skills in any supported format and print their manifests', load: async () => (await import('./validate')).validate },
+  { name: 'run', summary: 'run a tool of a local skill through the full pipeline (no server)', load: async () => (await import('./run')).default, isolates: true },
+  { name: 'agent', summary: 'run the agent loop on local skills and print its trace', load: async () => (await import('./agent')).agent, isolates: true },
+  { name: 'mcp', summary: 'serve local skills to any MCP client over stdio', load: async () => (await import('./mcp')).mcp, isolates: true },
+  { name: 'sign', summary: 'sign Rye tool files with an Ed25519 key', load: async () => (await import('./sign')).sign },
+  { name: 'keygen', summary: 'create an Ed25519 key pair for signing Rye tools', load: async () => (await import('./keygen')).keygen },
+  { name: 'publish', summary: 'publish a skill to the registry as a new version', load: async () => (await import('./publish')).publish },
+  { name: 'add', summary: 'download a skill from the registry into a skills folder', load: async () => (await import('./add')).add },
+  { name: 'search', summary: 'search the registry', load: async () => (await import('./search')).search },
+  { name: 'info', summary: "show a registry skill's details and versions", load: async () => (await import('./info')).info },
+];
 
+/** Commands that create isolated-vm isolates (Node must start with --no-node-snapshot). */
+export const ISOLATE_COMMANDS = commands.filter((c) => c.isolates).map((c) => c.name);

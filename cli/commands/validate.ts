@@ -1,24 +1,32 @@
 import { parseArgs } from 'node:util';
-import { limitsFromEnv, readSkillsFromPath, type Diagnostic, type SkillManifest } from '../../lib/skills';
+import { LIMIT_ENV, limitsFromEnv, readSkillsFromPath, type Diagnostic, type SkillManifest } from '../../lib/skills';
 import { UsageError, type Command } from '../command';
 import { defaultKeysDir, loadTrustedKeys } from '../keys';
-import { styleFor } from '../style';
+import { styleFor, type Style } from '../style';
 
 const usage = `Usage: skillyard validate <path...> [--json] [--keys <dir>] [--strict]
 
 Read every skill under each path (a skill folder, a .skill.md/.skill.js/.skill.ts
-file, a malv tools.json app, a Rye .ai/tools tree, a folder of many skills, or a
-.zip/.tar.gz archive) and check it against the formats' rules.
+file, a malv tools.json app, an MCP tool list, a Rye .ai/tools tree, a folder of many
+skills, or a .zip/.tar.gz archive) and check it against the formats' rules. Skills are
+printed as they are read, so a tree of 100,000 files streams in little memory.
 
 Options:
-  --json         print {"ok", "skills": [SkillManifest...], "diagnostics"?} as JSON
+  --json         print {"skills": [SkillManifest...], "diagnostics"?, "ok"} as JSON
+                 (each manifest's "source" is the folder or file it came from)
   --keys <dir>   trust the Ed25519 public keys in <dir> for Rye signatures
                  (repeatable; ~/.skillyard/keys is always read)
   --strict       treat warnings as errors
   -q, --quiet    print only problems and the summary
 
+Limits (defaults in docs/formats.md) are set by environment variables, e.g.
+  ${LIMIT_ENV.maxPackageBytes}=104857600  ${LIMIT_ENV.maxPackageFiles}=5000  ${LIMIT_ENV.maxFileBytes}=2097152
+
 Exit status: 0 valid, 1 invalid (any error), 2 usage error.
 `;
+
+type Sink = { skill(s: SkillManifest): void; end(top: Diagnostic[], ok: boolean, counts: Counts): void };
+type Counts = { skills: number; errors: number; warnings: number };
 
 export const validate: Command = {
   name: 'validate',
@@ -33,53 +41,85 @@ export const validate: Command = {
     if (positionals.length === 0) throw new UsageError('give at least one path to validate');
     const { keys, problems } = loadTrustedKeys([defaultKeysDir(), ...(values.keys ?? [])]);
     for (const p of problems) process.stderr.write(`warning: cannot read key ${p}\n`);
-    const skills: SkillManifest[] = [];
-    const diagnostics: Diagnostic[] = [];
-    for (const p of positionals) {
-      const res = await readSkillsFromPath(p, { trustedKeys: keys, limits: limitsFromEnv(process.env) });
-      skills.push(...res.skills);
-      diagnostics.push(...res.diagnostics);
-    }
-    const all = [...diagnostics, ...skills.flatMap((s) => s.diagnostics)];
     const failing = (d: Diagnostic) => d.severity === 'error' || (values.strict && d.severity === 'warning');
-    const ok = !all.some(failing) && skills.length > 0;
-    if (values.json) {
-      const out: Record<string, unknown> = { ok, skills };
-      if (diagnostics.length) out.diagnostics = diagnostics;
-      process.stdout.write(JSON.stringify(out, null, 2) + '\n');
-    } else printHuman(skills, diagnostics, ok, !!values.quiet);
+    const counts: Counts = { skills: 0, errors: 0, warnings: 0 };
+    let failed = false;
+    const count = (list: Diagnostic[]) => {
+      for (const d of list) {
+        if (d.severity === 'error') counts.errors++;
+        else counts.warnings++;
+        if (failing(d)) failed = true;
+      }
+    };
+    const out = values.json ? jsonSink() : humanSink(styleFor(process.stdout), !!values.quiet);
+    const top: Diagnostic[] = [];
+    const limits = limitsFromEnv(process.env);
+    for (const p of positionals) {
+      // Each manifest is printed and dropped as soon as it is read.
+      const res = await readSkillsFromPath(p, {
+        trustedKeys: keys,
+        limits,
+        onSkill: (s) => {
+          counts.skills++;
+          count(s.diagnostics);
+          out.skill(s);
+        },
+      });
+      count(res.diagnostics);
+      top.push(...res.diagnostics);
+    }
+    const ok = !failed && counts.skills > 0;
+    out.end(top, ok, counts);
     return ok ? 0 : 1;
   },
 };
+
+/** {"skills": [...], "diagnostics"?: [...], "ok": bool}, written a manifest at a time. */
+function jsonSink(): Sink {
+  let first = true;
+  const w = (s: string) => process.stdout.write(s);
+  w('{\n  "skills": [');
+  return {
+    skill(s) {
+      w(`${first ? '\n' : ',\n'}    ${JSON.stringify(s, null, 2).replace(/\n/g, '\n    ')}`);
+      first = false;
+    },
+    end(top, ok) {
+      w(first ? ']' : '\n  ]');
+      if (top.length) w(`,\n  "diagnostics": ${JSON.stringify(top, null, 2).replace(/\n/g, '\n  ')}`);
+      w(`,\n  "ok": ${ok}\n}\n`);
+    },
+  };
+}
 
 function location(d: Diagnostic): string {
   if (!d.file) return '';
   return `${d.file}${d.line ? `:${d.line}` : ''}${d.path && !d.line ? ` ${d.path}` : ''}: `;
 }
 
-function printHuman(skills: SkillManifest[], top: Diagnostic[], ok: boolean, quiet: boolean): void {
-  const s = styleFor(process.stdout);
+function humanSink(s: Style, quiet: boolean): Sink {
   const line = (d: Diagnostic) => {
     const sev = d.severity === 'error' ? s.red('error') : s.yellow('warning');
     return `  ${location(d)}${sev} ${d.message} ${s.dim(`[${d.code}]`)}`;
   };
-  const out: string[] = [];
-  for (const d of top) out.push(line(d));
-  for (const sk of skills) {
-    const errs = sk.diagnostics.filter((d) => d.severity === 'error').length;
-    const warns = sk.diagnostics.length - errs;
-    if (quiet && sk.diagnostics.length === 0) continue;
-    const mark = errs ? s.red('✗') : warns ? s.yellow('!') : s.green('✓');
-    const tools = sk.tools.length ? ` — ${sk.tools.length} tool${sk.tools.length > 1 ? 's' : ''}: ${sk.tools.map((t) => t.name).join(', ')}` : sk.instructions ? ' — instructions' : '';
-    const sig = sk.signature ? ` ${sk.signature.verified === true ? s.green('signed✓') : sk.signature.verified === false ? s.red('signature✗') : s.dim(`signed (${sk.signature.reason ?? 'unverified'})`)}` : '';
-    out.push(`${mark} ${s.bold(sk.name)} ${s.dim(`(${sk.format}${sk.version ? ` ${sk.version}` : ''})`)}${tools}${sig}`);
-    const sorted = [...sk.diagnostics].sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0));
-    for (const d of sorted) out.push(line(d));
-  }
-  const errors = [...top, ...skills.flatMap((k) => k.diagnostics)].filter((d) => d.severity === 'error').length;
-  const warnings = [...top, ...skills.flatMap((k) => k.diagnostics)].length - errors;
-  out.push('');
-  out.push(`${ok ? s.green('valid') : s.red('invalid')}: ${skills.length} skill${skills.length === 1 ? '' : 's'}, ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
-  process.stdout.write(out.join('\n') + '\n');
+  return {
+    skill(sk) {
+      const errs = sk.diagnostics.filter((d) => d.severity === 'error').length;
+      const warns = sk.diagnostics.length - errs;
+      if (quiet && sk.diagnostics.length === 0) return;
+      const mark = errs ? s.red('✗') : warns ? s.yellow('!') : s.green('✓');
+      const tools = sk.tools.length ? ` — ${sk.tools.length} tool${sk.tools.length > 1 ? 's' : ''}: ${sk.tools.map((t) => t.name).join(', ')}` : sk.instructions ? ' — instructions' : '';
+      const sig = sk.signature ? ` ${sk.signature.verified === true ? s.green('signed✓') : sk.signature.verified === false ? s.red('signature✗') : s.dim(`signed (${sk.signature.reason ?? 'unverified'})`)}` : '';
+      const out = [`${mark} ${s.bold(sk.name)} ${s.dim(`(${sk.format}${sk.version ? ` ${sk.version}` : ''})`)}${tools}${sig}`];
+      const sorted = [...sk.diagnostics].sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0));
+      for (const d of sorted) out.push(line(d));
+      process.stdout.write(out.join('\n') + '\n');
+    },
+    end(top, ok, c) {
+      const out = top.map(line);
+      out.push('');
+      out.push(`${ok ? s.green('valid') : s.red('invalid')}: ${c.skills} skill${c.skills === 1 ? '' : 's'}, ${c.errors} error${c.errors === 1 ? '' : 's'}, ${c.warnings} warning${c.warnings === 1 ? '' : 's'}`);
+      process.stdout.write(out.join('\n') + '\n');
+    },
+  };
 }
-

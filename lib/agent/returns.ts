@@ -1,23 +1,19 @@
-// Compiles a `returns` JSON Schema with the Ajv flavour its $schema asks for
-// (2020-12 and draft-07 are both seen in the wild); `$resolve` is a known keyword.
+// Compiles a `returns` JSON Schema through lib/skills' one Ajv setup: the dialect its
+// $schema asks for (2020-12 and draft-07 are both seen in the wild), `$resolve` a known
+// keyword, and its patterns on the linear-time engine (a caller's schema must not stall
+// the web process with a catastrophic pattern).
 
-import Ajv from 'ajv';
-import Ajv2019 from 'ajv/dist/2019';
-import Ajv2020 from 'ajv/dist/2020';
+import { compileToolSchema, getAjv } from '../skills';
 import { AgentError } from './errors';
 
 export type ReturnsValidator = (value: unknown) => string | null;
 
 export function compileReturns(schema: Record<string, unknown>): ReturnsValidator {
-  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  const opts = { strict: false, allErrors: true } as const;
-  const ajv = dialect.includes('2020-12') ? new Ajv2020(opts) : dialect.includes('2019-09') ? new Ajv2019(opts) : new Ajv(opts);
-  ajv.addKeyword({ keyword: '$resolve', schemaType: 'string' });
-  let validate;
+  let validate: ReturnType<typeof compileToolSchema>;
   try {
-    validate = ajv.compile(schema);
+    validate = compileToolSchema(schema);
   } catch (err) {
     throw new AgentError('agent/config', `returns schema does not compile: ${(err as Error).message}`);
   }
-  return (value) => (validate(value) ? null : ajv.errorsText(validate.errors, { dataVar: 'result' }));
+  return (value) => (validate(value) ? null : getAjv().errorsText(validate.errors, { dataVar: 'result' }));
 }

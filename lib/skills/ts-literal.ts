@@ -1,7 +1,14 @@
 // Reads exported metadata from JS/TS sources through the TypeScript parser's AST
 // (createSourceFile only: nothing is imported, transpiled or evaluated).
 
-import ts from 'typescript';
+import { createRequire } from 'node:module';
+import type * as TS from 'typescript';
+
+// typescript is large (seconds to load on a busy machine): loaded on the first JS/TS file.
+let ts: typeof TS;
+function loadTypeScript(): void {
+  ts ??= createRequire(import.meta.url)('typescript') as typeof TS;
+}
 import { ptr, type LineMap } from './diagnostic-sink';
 import { setOwn } from './located-json';
 
@@ -21,19 +28,20 @@ export type TsModule = {
 class NotLiteral extends Error {}
 
 export function parseTsModule(text: string, fileName: string, opts: { maxDepth: number }): TsModule {
+  loadTypeScript();
   const kind = /\.(m|c)?js$/i.test(fileName) ? ts.ScriptKind.JS : /x$/i.test(fileName) ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, false, kind);
   const lineOf = (pos: number) => sf.getLineAndCharacterOfPosition(pos).line + 1;
   const mod: TsModule = { exports: new Map(), hasDefaultExport: false, defaultLine: null, functions: new Set(), syntaxErrors: [] };
-  const parseDiagnostics = (sf as unknown as { parseDiagnostics?: ts.Diagnostic[] }).parseDiagnostics ?? [];
+  const parseDiagnostics = (sf as unknown as { parseDiagnostics?: TS.Diagnostic[] }).parseDiagnostics ?? [];
   for (const d of parseDiagnostics.slice(0, 5)) {
     mod.syntaxErrors.push({ message: ts.flattenDiagnosticMessageText(d.messageText, '\n'), line: lineOf(d.start ?? 0) });
   }
 
   // Top-level const initialisers, so `export const frontmatter = { params: schema }`
   // can refer to a literal `const schema = {...}` declared in the same file.
-  const consts = new Map<string, ts.Expression>();
-  const hasMod = (n: ts.Node, k: ts.SyntaxKind) => (ts.canHaveModifiers(n) ? ts.getModifiers(n) ?? [] : []).some((m) => m.kind === k);
+  const consts = new Map<string, TS.Expression>();
+  const hasMod = (n: TS.Node, k: TS.SyntaxKind) => (ts.canHaveModifiers(n) ? ts.getModifiers(n) ?? [] : []).some((m) => m.kind === k);
 
   for (const st of sf.statements) {
     if (ts.isVariableStatement(st)) {
@@ -72,12 +80,12 @@ export function parseTsModule(text: string, fileName: string, opts: { maxDepth: 
     }
   }
 
-  function unwrap(e: ts.Expression): ts.Expression {
+  function unwrap(e: TS.Expression): TS.Expression {
     while (ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isParenthesizedExpression(e) || ts.isTypeAssertionExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
     return e;
   }
 
-  const evaluate = (expr: ts.Expression, pointer: string, lines: LineMap, depth: number, seen: Set<string>): unknown => {
+  const evaluate = (expr: TS.Expression, pointer: string, lines: LineMap, depth: number, seen: Set<string>): unknown => {
     const e = unwrap(expr);
     lines.set(pointer, lineOf(e.getStart(sf)));
     if (depth > opts.maxDepth) throw new NotLiteral(`nested deeper than ${opts.maxDepth} levels`);
@@ -87,7 +95,7 @@ export function parseTsModule(text: string, fileName: string, opts: { maxDepth: 
     if (e.kind === ts.SyntaxKind.FalseKeyword) return false;
     if (e.kind === ts.SyntaxKind.NullKeyword) return null;
     if (ts.isPrefixUnaryExpression(e) && ts.isNumericLiteral(unwrap(e.operand))) {
-      const v = Number((unwrap(e.operand) as ts.NumericLiteral).text);
+      const v = Number((unwrap(e.operand) as TS.NumericLiteral).text);
       if (e.operator === ts.SyntaxKind.MinusToken) return -v;
       if (e.operator === ts.SyntaxKind.PlusToken) return v;
     }

@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import cmd from '../../cli/commands/run';
+import cmd from './run';
 
 function skillFolder(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'run-cli-'));

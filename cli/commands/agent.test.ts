@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../cli/commands/agent';
+import { run } from './agent';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'agent-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
