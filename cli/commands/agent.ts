@@ -11,7 +11,7 @@ import type { AgentEvent, AgentTool, AgentToolHost } from '../../lib/agent/types
 import { createMemoryEnvironment } from '../../lib/runtime/capabilities/memory-environment';
 import { createMemoryEventBus } from '../../lib/runtime/capabilities/memory-events';
 import { createMemoryStorage } from '../../lib/runtime/capabilities/memory-storage';
-import { createHmacTokenSigner, createMemoryVault } from '../../lib/runtime';
+import { allowRangesFromEnv, createHmacTokenSigner, createMemoryVault } from '../../lib/runtime';
 import { createToolManager } from '../../lib/runtime/manager';
 import type { LoadedSkill } from '../../lib/runtime/types';
 import { createSandboxPool } from '../../lib/sandbox/pool';
@@ -133,6 +133,8 @@ export async function run(argv: string[], io: Out = stdio): Promise<number> {
         storage: createMemoryStorage(),
         vault: createMemoryVault(),
         signer: createHmacTokenSigner(),
+        // private and loopback addresses only where SKILLYARD_NET_ALLOW allows them, as on the server
+        net: { allowRanges: allowRangesFromEnv() },
         environment: createMemoryEnvironment(),
         events: createMemoryEventBus(),
       },

@@ -7,6 +7,7 @@ import {
   createMemoryEnvironment,
   createMemoryEventBus,
   createHmacTokenSigner,
+  allowRangesFromEnv,
   createMemoryStorage,
   createMemoryVault,
   createToolManager,
@@ -74,6 +75,8 @@ export const mcp: Command = {
       providers: {
         storage: createMemoryStorage(),
         signer: createHmacTokenSigner(),
+        // private and loopback addresses only where SKILLYARD_NET_ALLOW allows them, as on the server
+        net: { allowRanges: allowRangesFromEnv() },
         vault: createMemoryVault(),
         environment: createMemoryEnvironment({ local: env }),
         events: createMemoryEventBus(),

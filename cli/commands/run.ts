@@ -11,6 +11,7 @@ import {
   createMemoryEnvironment,
   createMemoryEventBus,
   createHmacTokenSigner,
+  allowRangesFromEnv,
   createMemoryStorage,
   createMemoryVault,
   createToolManager,
@@ -32,6 +33,9 @@ export const usage = `Usage: skillyard run <tool> --skill <path> [--skill <path>
   --allow-subprocess   run Python/bash handlers (also SKILLYARD_ALLOW_SUBPROCESS=1)
   --scope <scope>      the registry scope the skills run as (tools mint only @<scope>/... tokens)
   --env NAME=VALUE     a workspace secret for the environment capability (repeatable)
+
+The net capability reaches public addresses only; SKILLYARD_NET_ALLOW=<CIDR,...> allows
+private or loopback ranges (for example 127.0.0.1/32 for a local API).
 
 Prints {"ok": true, "result": ...} or {"ok": false, "error": {"code", "message"}}.
 Exit status: 0 the tool ran, 1 it failed, 2 usage or unreadable skill.`;
@@ -154,6 +158,8 @@ export async function run(argv: string[]): Promise<number> {
       providers: {
         storage: createMemoryStorage(),
         signer: createHmacTokenSigner(),
+        // private and loopback addresses only where SKILLYARD_NET_ALLOW allows them, as on the server
+        net: { allowRanges: allowRangesFromEnv() },
         vault: createMemoryVault(),
         environment: createMemoryEnvironment({ local: parsed.env }),
         events: createMemoryEventBus(),

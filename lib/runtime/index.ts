@@ -13,6 +13,7 @@ export { createMemoryVault } from './capabilities/memory-vault';
 export { createHmacTokenSigner } from './capabilities/hmac-token-signer';
 export { skillKey } from './skill-key';
 export { netFetch, allowedHostsOf } from './capabilities/net';
+export { allowRangesFromEnv, blockedReason } from './capabilities/net-address';
 export { createMemoryEnvironment } from './capabilities/memory-environment';
 export { createMemoryEventBus } from './capabilities/memory-events';
 export type * from './capabilities/types';

@@ -1,5 +1,6 @@
 // The server's settings, read once from the environment into one typed object, so every
 // limit has one name, one default and one place (docs/security.md lists them).
+import { allowRangesFromEnv } from '../runtime';
 
 export type StorageQuota = {
   /** rows one principal may keep across all skills */
@@ -48,7 +49,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
   const anonBytes = intFrom(env, 'SKILLYARD_STORAGE_ANON_MAX_BYTES', 1 * MiB);
   return {
     allowSubprocess: env.SKILLYARD_ALLOW_SUBPROCESS === '1',
-    netAllow: (env.SKILLYARD_NET_ALLOW ?? '').split(/[\s,]+/).filter(Boolean),
+    netAllow: allowRangesFromEnv(env),
     storageQuota,
     anonymousStorageQuota: {
       maxRows: anonRows,

@@ -106,3 +106,8 @@ export function blockedReason(address: string, allow: BlockList | null = null): 
   for (const b of BLOCKED) if (b.type === type && b.list.check(address, type)) return b.reason;
   return null;
 }
+
+/** SKILLYARD_NET_ALLOW as a list of ranges (the server's config and the CLI both read it). */
+export function allowRangesFromEnv(env: Record<string, string | undefined> = process.env): string[] {
+  return (env.SKILLYARD_NET_ALLOW ?? '').split(/[\s,]+/).filter(Boolean);
+}
