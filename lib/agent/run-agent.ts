@@ -3,6 +3,7 @@
 // limits, structured returns, persistent mode) and the call into the LLM loop.
 
 import { randomUUID } from 'node:crypto';
+import { log, serializeError } from '../log';
 import type { HostCallHandler } from '../sandbox';
 import { checkToolCall } from './allowed-tools';
 import { runAgentCode } from './agent-code';
@@ -32,8 +33,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunAgentResult> {
     trace.push(event);
     try {
       opts.onEvent?.(event);
-    } catch {
-      // a failing listener must not change the run
+    } catch (err) {
+      // a failing listener must not change the run, but it must not go unseen either
+      log.error('agent event listener threw', { component: 'agent', runId, type: event.type, err: serializeError(err) });
     }
   };
 
