@@ -60,7 +60,11 @@ async function scripted(script: string[]) {
   return { run, events };
 }
 
-const DEEP = 'let deep = {}; for (let i = 0; i < 5000; i++) deep = { deep };';
+// past the limit of 64, well within what the sandbox's own serialisation carries: it
+// reaches the host, which must refuse to store it
+const DEEP = 'let deep = {}; for (let i = 0; i < 100; i++) deep = { deep };';
+// so deep that the sandbox's serialisation refuses it first
+const DEEPER = 'let deep = {}; for (let i = 0; i < 5000; i++) deep = { deep };';
 
 describe('what a run stores', () => {
   it('a result holding NUL characters is stored with the NULs escaped, and the run succeeds', async () => {
@@ -79,7 +83,8 @@ describe('what a run stores', () => {
     expect(events.filter((e) => e.type === 'turn-start').length).toBe(2);
   });
 
-  it('agent code returning JSON nested 5,000 deep fails the run with run/too-deep', async () => {
+
+  it('agent code returning JSON nested 100 deep fails the run with run/too-deep', async () => {
     const { run, events } = await scripted([`${DEEP} return deep;`, 'ctx.finish("never")']);
     expect(run.status).toBe('failed');
     expect(run.error).toMatchObject({ code: 'run/too-deep' });
@@ -89,20 +94,32 @@ describe('what a run stores', () => {
     expect(events.find((e) => e.type === 'agent-error')?.data.error).toMatchObject({ code: 'run/too-deep' });
   });
 
-  it('a result nested 5,000 deep fails the run instead of reporting success', async () => {
+  it('a result nested 100 deep fails the run instead of reporting success', async () => {
     const { run } = await scripted([`${DEEP} ctx.finish(deep);`]);
     expect(run.status).toBe('failed');
     expect(run.error).toMatchObject({ code: 'run/too-deep' });
     expect(run.result).toBeNull();
   });
 
-  it('tool arguments nested 5,000 deep fail the run, not the worker', async () => {
+  it('tool arguments nested 100 deep fail the run, not the worker', async () => {
     const { run } = await scripted([`${DEEP} return await ctx.invoke("count-words", { text: "a b", deep });`, 'ctx.finish(1)']);
     expect(run.status).toBe('failed');
     expect(run.error).toMatchObject({ code: 'run/too-deep' });
     // the worker still runs the next run
     const next = await scripted(['ctx.finish("still serving")']);
     expect(next.run.status).toBe('succeeded');
+  });
+
+  it.each([
+    ['returned', `${DEEPER} return deep;`],
+    ['finished with', `${DEEPER} ctx.finish(deep);`],
+    ['passed to a tool', `${DEEPER} return await ctx.invoke("count-words", { text: "a b", deep });`],
+  ])('JSON nested 5,000 deep %s by agent code is an error the trace shows, and the run ends', async (_how, code) => {
+    const { run, events } = await scripted([code, 'ctx.finish("after")']);
+    // the sandbox refuses the value at its boundary: the step fails, the model goes on
+    const refused = events.find((e) => e.type === 'tool-error');
+    expect(JSON.stringify(refused?.data.error)).toMatch(/JSON|deep|stack/i);
+    expect(run).toMatchObject({ status: 'succeeded', result: 'after' });
   });
 
   it('a configuration nested 5,000 deep is refused before anything is stored', async () => {
@@ -151,5 +168,18 @@ describe('what a run stores', () => {
     expect(events[1].data).toMatchObject({ originalType: 'refused', error: { code: 'run/event-log-failed' } });
     expect(failures).toEqual(['run/event-log-failed']);
     expect(log.failure()).toMatchObject({ code: 'run/event-log-failed' });
+  });
+
+  it('run-end stays the last event: what arrives after it (a tool call settling after a stop) is dropped', async () => {
+    const run = await testDb().run.create({ data: { config: {}, status: 'running' } });
+    const log = await openRunEventLog(testDb(), run.id);
+    log.append('agent-error', { error: { code: 'run/too-deep', message: 'x' } });
+    log.append('run-end', { status: 'failed' });
+    log.append('tool-result', { result: 'late' });
+    await log.flush();
+    expect((await listRunEvents(testDb(), run.id, 0)).map((e) => [e.seq, e.type])).toEqual([
+      [1, 'agent-error'],
+      [2, 'run-end'],
+    ]);
   });
 });

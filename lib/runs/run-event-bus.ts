@@ -129,6 +129,11 @@ class RunEventBus {
     return () => this.emitter.off(`run:${runId}`, handler);
   }
 
+  /** live subscribers of a run's events in this process (tests check that none leak) */
+  subscriberCount(runId: string): number {
+    return this.emitter.listenerCount(`run:${runId}`);
+  }
+
   sendControl(runId: string, control: RunControl) {
     this.emitter.emit(`control:${runId}`, control);
     this.notify({ kind: 'control', runId, control, origin: ORIGIN });

@@ -9,7 +9,8 @@
 // run must end with (`onFailure`, `failure()`). When the database refuses a batch, its
 // events are stored one by one with the same stand-in for any it refuses; when it
 // refuses even that, or another worker has written this run's events (it took the run
-// over), the log stops storing anything further.
+// over), the log stops storing anything further. `run-end` is always the last event:
+// anything appended after it (a tool call still settling after a cancel) is dropped.
 import type { Db } from '../db/client';
 import { runEventBus, type StoredRunEvent } from './run-event-bus';
 import { RunError, isUniqueViolation } from './run-errors';
@@ -58,6 +59,7 @@ export async function openRunEventLog(
   let writing: Promise<void> | null = null;
   let failure: RunFailure | null = null;
   let stopped = false;
+  let ended = false;
 
   const fail = (f: RunFailure) => {
     if (failure) return;
@@ -127,6 +129,12 @@ export async function openRunEventLog(
   return {
     append(type, data) {
       if (stopped) return;
+      if (ended) {
+        // a late event (a tool call still settling after the run stopped): run-end stays last
+        runsLog.warn('event after run-end dropped', { runId, type });
+        return;
+      }
+      if (type === 'run-end') ended = true;
       let event: StoredRunEvent;
       try {
         event = { seq: seq + 1, type, data: storableEventData(type, data), createdAt: new Date().toISOString() };
