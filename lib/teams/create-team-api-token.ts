@@ -1,11 +1,13 @@
-// A team API token: the same scopes as a personal one, acting as the team (it publishes
-// into the team's scope and sees the team's private skills). Admins create and revoke them.
+// A team API token: the same scopes as a personal one, acting as the team through its
+// service account (it publishes into the team's scope and sees the team's private skills,
+// nothing of the admin who made it). Admins create and revoke them.
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { API_TOKEN_SCOPES, createApiToken, type ApiTokenScope } from '../auth/api-tokens';
 import type { Actor } from './actor';
 import { recordAudit } from './record-audit';
 import { teamForActor } from './team-for-actor';
+import { teamBotFor } from './team-bot';
 
 export async function createTeamApiToken(db: Db, actor: Actor, slug: string, input: { name: unknown; scopes: unknown; expiresAt?: Date | null }) {
   const team = await teamForActor(db, slug, actor, 'admin');
@@ -15,7 +17,8 @@ export async function createTeamApiToken(db: Db, actor: Actor, slug: string, inp
   if (scopes.length === 0 || !scopes.every((s): s is ApiTokenScope => (API_TOKEN_SCOPES as readonly string[]).includes(s))) {
     throw new AppError('input/invalid', `scopes are some of ${API_TOKEN_SCOPES.join(', ')}.`);
   }
-  const created = await createApiToken(db, { userId: team.userId, teamId: team.id, name, scopes, expiresAt: input.expiresAt ?? null });
+  const botId = await db.$transaction((tx) => teamBotFor(tx, team));
+  const created = await createApiToken(db, { userId: botId, teamId: team.id, name, scopes, expiresAt: input.expiresAt ?? null });
   await recordAudit(db, team.id, actor, 'token.create', created.id, { name, scopes });
   return created;
 }

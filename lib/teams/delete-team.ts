@@ -15,5 +15,6 @@ export async function deleteTeam(db: Db, actor: Actor, slug: string): Promise<vo
     await tx.skill.deleteMany({ where: { scopeName: slug } });
     await tx.scope.delete({ where: { name: slug } });
     await tx.team.delete({ where: { id: team.id } });
+    await tx.user.deleteMany({ where: { botForTeamId: team.id } });
   });
 }

@@ -11,7 +11,7 @@ export async function getWorkspace(db: Db, actor: Actor, slug: string) {
   const admin = roleAtLeast(team.role, 'admin');
   const [members, invites, secrets, tokens, skills, runs, audit] = await Promise.all([
     db.membership.findMany({
-      where: { teamId: team.id },
+      where: { teamId: team.id, user: { botForTeamId: null } },
       orderBy: { createdAt: 'asc' },
       select: { role: true, createdAt: true, user: { select: { id: true, name: true, handle: true, email: admin } } },
     }),

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
 import { userPrincipal } from '../authz';
 import { assertScopeOwner } from '../registry/assert-scope-owner';
+import { authenticateApiToken } from '../auth/api-tokens';
 import { canSeePrivate } from '../registry/get-skill';
 import {
   acceptInvite,
@@ -129,6 +130,24 @@ describe('teams', () => {
     expect(log.every((e) => e.actorUserId === ann && e.ip === '203.0.113.7')).toBe(true);
     expect(JSON.stringify(log)).not.toContain('sk-live');
     await expect(listAudit(testDb(), as(cat), s)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("gives a team token the team's reach and none of its creator's", async () => {
+    const s = slug();
+    await createTeam(testDb(), as(ann), { slug: s });
+    const { token } = await createTeamApiToken(testDb(), as(ann), s, { name: 'ci', scopes: ['publish', 'invoke'] });
+    const principal = await authenticateApiToken(testDb(), `Bearer ${token}`);
+    expect(principal).toMatchObject({ scopes: ['publish', 'invoke'] });
+    expect(principal!.userId).not.toBe(ann);
+    const viewer = { userId: principal!.userId };
+    expect(await canSeePrivate(testDb(), s, viewer)).toBe(true);
+    await expect(assertScopeOwner(testDb(), s, viewer.userId)).resolves.toBeUndefined();
+    const annHandle = (await testDb().user.findUniqueOrThrow({ where: { id: ann } })).handle!;
+    expect(await canSeePrivate(testDb(), annHandle, viewer)).toBe(false);
+    await expect(assertScopeOwner(testDb(), annHandle, viewer.userId)).rejects.toMatchObject({ code: 'publish/forbidden' });
+    // the service account is nobody's teammate on the page and cannot manage the team
+    expect((await getWorkspace(testDb(), as(ann), s)).members.map((m) => m.user.id)).toEqual([ann]);
+    await expect(createInvite(testDb(), as(viewer.userId), s, {})).rejects.toMatchObject({ code: 'team/forbidden' });
   });
 
   it('deletes a team only while it has no public skills', async () => {
