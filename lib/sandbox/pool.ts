@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Duplex } from 'node:stream';
 import { CANCELLED, callHandlerRaw, decodeRawResult, hostErrorJson, validateJob } from './engine';
+import { reportFailure } from '../log';
 import { failed } from './errors';
 import { FairQueue, principalOf } from './fair-queue';
 import { encodeFrame, FrameReader } from './frame';
@@ -358,6 +359,8 @@ class WorkerPool implements SandboxPool {
 
     if (!w.ready && ++this.startupFailures >= STARTUP_FAILURES_BEFORE_GIVING_UP) {
       this.broken = `sandbox workers fail to start (last exit: ${how}); is ${this.workerFile} present and built?`;
+      // every tool call fails from now on: /api/health must say so
+      reportFailure('sandbox.workers', new Error(this.broken));
       for (const p of this.queue.drain()) this.settle(p, failed('sandbox/worker-crashed', this.broken));
       return;
     }
