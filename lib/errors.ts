@@ -231,11 +231,3 @@ export function exitCodeFor(code: string): number {
   return /^(input|ref)\//.test(code) ? 2 : 1;
 }
 
-/**
- * Logs an unexpected failure as one JSON line with its request id (never request bodies).
- * The structured logger (lib/server) may replace the sink; the shape stays.
- */
-export function logUnexpected(err: unknown, context: { requestId?: string; where: string }): void {
-  const detail = err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : { value: String(err) };
-  console.error(JSON.stringify({ level: 'error', msg: 'unexpected error', ...context, err: detail }));
-}

@@ -2,7 +2,8 @@
 // value. Unexpected errors are logged with the request id (from proxy.ts) and the form
 // shows that id instead of internals.
 import { headers } from 'next/headers';
-import { errorBody, logUnexpected, mapError } from '../errors';
+import { errorBody, mapError } from '../errors';
+import { log, serializeError } from '../log';
 import { requestIdFrom } from './with-api';
 
 export type ActionFailure = { code: string; message: string; requestId?: string };
@@ -11,6 +12,6 @@ export async function actionFailure(err: unknown, where: string): Promise<Action
   const mapped = mapError(err);
   if (mapped.expected) return { code: mapped.code, message: mapped.message };
   const requestId = requestIdFrom((await headers()).get('x-request-id'));
-  logUnexpected(err, { requestId, where });
+  log.error('unexpected error', { requestId, where, err: serializeError(err) });
   return errorBody(mapped, requestId).error;
 }

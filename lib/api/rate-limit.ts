@@ -2,7 +2,7 @@
 // (an atomic upsert per request). A key over its limit is also remembered in memory
 // until its window ends, so a flood is refused without touching the database.
 import type { Db } from '../db/client';
-import { logUnexpected } from '../errors';
+import { log, serializeError } from '../log';
 
 export type RateDecision = { allowed: boolean; limit: number; remaining: number; resetMs: number };
 
@@ -38,14 +38,14 @@ export async function consumeRateLimit(
     resetAt = rows[0]!.resetAt.getTime();
   } catch (err) {
     // the limiter must not take the API down with it: allow, and say so in the log
-    logUnexpected(err, { where: 'rate-limit' });
+    log.error('rate limiter failed; request allowed', { component: 'rate-limit', err: serializeError(err) });
     return { allowed: true, limit: opts.limit, remaining: opts.limit, resetMs: opts.windowMs };
   }
   if (now - lastSweep > opts.windowMs) {
     lastSweep = now;
     void db.rateLimitBucket
       .deleteMany({ where: { resetAt: { lt: new Date(now - opts.windowMs) } } })
-      .catch((err: unknown) => logUnexpected(err, { where: 'rate-limit sweep' }));
+      .catch((err: unknown) => log.warn('rate-limit sweep failed', { component: 'rate-limit', err: serializeError(err) }));
   }
   const allowed = points <= opts.limit;
   if (!allowed) {

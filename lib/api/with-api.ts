@@ -8,7 +8,8 @@ import { NextResponse } from 'next/server';
 import type { z } from 'zod';
 import { db } from '../db/client';
 import type { ApiTokenScope } from '../auth/api-tokens';
-import { AppError, errorBody, logUnexpected, mapError, type MappedError } from '../errors';
+import { AppError, errorBody, mapError, type MappedError } from '../errors';
+import { log, serializeError, withRequestId } from '../log';
 import { anonymousCookieHeader } from './anonymous-id';
 import { httpLimits } from './limits';
 import { clientIp, identifyCaller, rateKeyOf, requireScope, userIdOf, type Caller, type Principal } from './principal';
@@ -88,7 +89,7 @@ export function errorResponse(
   format?: (mapped: MappedError, requestId: string) => Response,
 ): Response {
   const mapped = mapError(err);
-  if (!mapped.expected) logUnexpected(err, { requestId, where });
+  if (!mapped.expected) log.error('unexpected error', { requestId, where, err: serializeError(err) });
   const res = format
     ? format(mapped, requestId)
     : NextResponse.json(errorBody(mapped, requestId), { status: mapped.status });
@@ -147,7 +148,9 @@ export function withApi<P = Record<string, never>, B = undefined>(
         const raw = await readJsonBody(req, { maxBytes: options.maxBodyBytes ?? limits.maxBodyBytes, maxDepth: limits.maxJsonDepth });
         body = options.body.parse(raw);
       }
-      const res = await handler({ req, params, body, principal: caller.principal, userId: userIdOf(caller.principal), caller, requestId });
+      const ctx = { req, params, body, principal: caller.principal, userId: userIdOf(caller.principal), caller, requestId };
+      // every log line written while serving the request names it
+      const res = await withRequestId(requestId, () => handler(ctx));
       return withHeaders(res, headers, cookie);
     } catch (err) {
       return withHeaders(errorResponse(err, requestId, where, headers, options.formatError), {}, cookie);
