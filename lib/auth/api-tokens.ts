@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 
-export const API_TOKEN_SCOPES = ['publish', 'invoke', 'runs'] as const;
+export const API_TOKEN_SCOPES = ['publish', 'invoke', 'runs', 'teams'] as const;
 export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
 
 const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
