@@ -2,9 +2,31 @@
 // it is (`@username`), or a team's publishers, admins and owners (lib/authz).
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
-import { mayPublish, scopeAccess, userPrincipal } from '../authz';
+import { mayPublish, maySeePrivate, scopeAccess, userPrincipal } from '../authz';
 
-export async function assertScopeOwner(db: Db, scope: string, userId: string): Promise<void> {
+/**
+ * Throws `publish/forbidden` (403) for a caller who may not act in the scope. With
+ * `skillName` (an action on one skill), a caller who may not even see that skill gets
+ * `skill/not-found` (404) instead, so a private skill's existence never shows.
+ */
+export async function assertScopeOwner(db: Db, scope: string, userId: string, skillName?: string): Promise<void> {
+  try {
+    await assertMayPublish(db, scope, userId);
+  } catch (err) {
+    if (skillName && err instanceof AppError && err.code === 'publish/forbidden' && !(await seesSkill(db, scope, skillName, userId))) {
+      throw new AppError('skill/not-found', `@${scope}/${skillName} was not found.`);
+    }
+    throw err;
+  }
+}
+
+async function seesSkill(db: Db, scope: string, name: string, userId: string): Promise<boolean> {
+  const skill = await db.skill.findUnique({ where: { scopeName_name: { scopeName: scope, name } }, select: { visibility: true } });
+  if (!skill) return false;
+  return skill.visibility !== 'private' || maySeePrivate(await scopeAccess(db, scope, userPrincipal(userId)));
+}
+
+async function assertMayPublish(db: Db, scope: string, userId: string): Promise<void> {
   const row = await db.scope.findUnique({ where: { name: scope }, select: { kind: true, userId: true } });
   if (!row) {
     // a user whose handle is the scope but whose scope row is missing gets it now

@@ -7,7 +7,7 @@ import { assertScopeOwner } from './assert-scope-owner';
 import { recomputeLatest } from './recompute-latest';
 
 export async function deleteVersion(db: Db, input: { scope: string; name: string; version: string; userId: string }): Promise<{ latest: string | null }> {
-  await assertScopeOwner(db, input.scope, input.userId);
+  await assertScopeOwner(db, input.scope, input.userId, input.name);
   return db.$transaction(async (tx) => {
     const v = await tx.skillVersion.findFirst({
       where: { version: input.version, skill: { scopeName: input.scope, name: input.name } },

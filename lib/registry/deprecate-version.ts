@@ -9,7 +9,7 @@ import { assertScopeOwner } from './assert-scope-owner';
 export type DeprecateInput = { scope: string; name: string; range: string; message: string; userId: string };
 
 export async function deprecateVersion(db: Db, input: DeprecateInput): Promise<{ versions: string[]; message: string | null }> {
-  await assertScopeOwner(db, input.scope, input.userId);
+  await assertScopeOwner(db, input.scope, input.userId, input.name);
   const range = semver.validRange(input.range);
   if (range === null) throw new AppError('input/invalid-range', `"${input.range.slice(0, 64)}" is not a version or a semver range.`);
   const message = input.message.trim().slice(0, 1000) || null;

@@ -12,7 +12,7 @@ export type SetDistTagInput = { scope: string; name: string; tag: string; versio
 
 export async function setDistTag(db: Db, input: SetDistTagInput): Promise<Record<string, string>> {
   if (!isValidDistTag(input.tag)) throw new AppError('input/invalid-tag', `"${input.tag.slice(0, 64)}" is not a dist-tag name.`);
-  await assertScopeOwner(db, input.scope, input.userId);
+  await assertScopeOwner(db, input.scope, input.userId, input.name);
   const skill = await db.skill.findUnique({ where: { scopeName_name: { scopeName: input.scope, name: input.name } }, select: { id: true } });
   if (!skill) throw new AppError('skill/not-found', `@${input.scope}/${input.name} was not found.`);
   await db.$transaction(async (tx) => {

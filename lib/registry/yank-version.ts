@@ -10,7 +10,7 @@ import { recomputeLatest } from './recompute-latest';
 export type YankInput = { scope: string; name: string; version: string; userId: string; reason?: string | null; undo?: boolean };
 
 export async function yankVersion(db: Db, input: YankInput): Promise<{ version: string; yanked: boolean; latest: string | null }> {
-  await assertScopeOwner(db, input.scope, input.userId);
+  await assertScopeOwner(db, input.scope, input.userId, input.name);
   return db.$transaction(async (tx) => {
     const v = await tx.skillVersion.findFirst({
       where: { version: input.version, skill: { scopeName: input.scope, name: input.name } },

@@ -1,0 +1,358 @@
+// The authorization matrix (issue 12): every route handler under app/api, for every kind
+// of principal (anonymous; a stranger; an owner of another team; a member, publisher,
+// admin and owner of the team; a member's token without scopes; the team's own API
+// token) against the team's public, unlisted and private resources. Each answer is
+// checked against the table below; a private resource must be indistinguishable from a
+// missing one to anyone outside the team (404, never 403, and no trace in lists).
+// A route file without an entry here fails the first test.
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseUrl, testDb } from './db';
+import { createApiToken } from '../lib/auth/api-tokens';
+import { userPrincipal } from '../lib/authz';
+import { readUpload } from '../lib/registry/read-upload';
+import { publishVersion } from '../lib/registry/publish-version';
+import { acceptInvite, createInvite, createTeam, createTeamApiToken } from '../lib/teams';
+
+const PRINCIPALS = ['anonymous', 'stranger', 'otherOwner', 'member', 'publisher', 'admin', 'owner', 'memberNoScope', 'teamToken'] as const;
+type Who = (typeof PRINCIPALS)[number];
+type Expect = Partial<Record<Who | 'default', number>>;
+type PerWho<T> = T | ((who: Who) => T);
+type Case = { label: string; method: string; path: PerWho<string>; body?: PerWho<unknown>; raw?: PerWho<{ bytes: Uint8Array; type: string }>; expect: Expect; notContaining?: string };
+const forWho = <T,>(v: PerWho<T>, who: Who): T => (typeof v === 'function' ? (v as (w: Who) => T)(who) : v);
+type Entry = { skip: string } | { cases: () => Promise<Case[]> | Case[] };
+
+const root = path.resolve(import.meta.dirname, '..');
+let team = '';
+let other = '';
+const users = {} as Record<Exclude<Who, 'anonymous' | 'memberNoScope' | 'teamToken'>, string>;
+const tokens = {} as Record<Exclude<Who, 'anonymous'>, string>;
+let privateRun = '';
+let unlistedRun = '';
+let n = 0;
+const uniq = () => `${Date.now().toString(36)}${n++}`;
+
+const MEMBERS: Who[] = ['member', 'publisher', 'admin', 'owner', 'memberNoScope', 'teamToken'];
+/** who sees the team's private skills (reads need no scope) */
+const seesPrivate = (ok: number, scoped = false): Expect => ({
+  default: 404,
+  anonymous: 404,
+  ...Object.fromEntries(MEMBERS.map((w) => [w, ok])),
+  ...(scoped ? { memberNoScope: 403 } : {}),
+});
+const everyone = (ok: number): Expect => ({ default: ok });
+/** publishing-type actions: publishers and up (and the team token); other members 403; outsiders 404 on private, 403 on public */
+const publishers = (ok: number, onPrivate: boolean): Expect => ({
+  default: onPrivate ? 404 : 403,
+  // a mutation asks an anonymous caller to sign in, whether or not the skill exists
+  anonymous: 401,
+  member: 403,
+  memberNoScope: 403,
+  publisher: ok,
+  admin: ok,
+  owner: ok,
+  teamToken: ok,
+});
+/** team management: a person with the `teams` scope; outsiders 404; tokens without the scope 403 */
+const teamRole = (ok: number, roles: Who[]): Expect => ({
+  default: 404,
+  anonymous: 401,
+  memberNoScope: 403,
+  teamToken: 403,
+  member: 403,
+  publisher: 403,
+  admin: 403,
+  owner: 403,
+  ...Object.fromEntries(roles.map((r) => [r, ok])),
+});
+
+const skillMd = (name: string) => `---\nname: ${name}\ndescription: Matrix fixture ${name}.\n---\n\n# ${name}\n\nSay hello.\n`;
+const codeSkill = (name: string) =>
+  `export const frontmatter = { name: '${name}', description: 'Matrix fixture ${name}.' };\nexport default async function (ctx, args) { return { echoed: args && args.text ? args.text : null }; }\n`;
+const enc = new TextEncoder();
+
+async function publish(scope: string, name: string, version: string, visibility: 'public' | 'unlisted' | 'private') {
+  const pkg = readUpload({ kind: 'files', files: [{ path: `${name}.skill.js`, content: enc.encode(codeSkill(name)) }] });
+  if (!pkg.manifest) throw new Error(JSON.stringify(pkg.diagnostics));
+  await publishVersion(testDb(), { scope, manifest: pkg.manifest, files: pkg.files, version, visibility });
+}
+
+const skill = (v: 'pub' | 'unl' | 'priv') => `/api/v1/skills/${team}/${v}`;
+const onPrivate = (v: string) => v === 'priv';
+
+const ROUTES: Record<string, Entry> = {
+  'GET /api/auth/[...nextauth]': { skip: "next-auth's own endpoints (sign-in, callbacks); covered by the sign-in tests" },
+  'POST /api/auth/[...nextauth]': { skip: "next-auth's own endpoints (sign-in, callbacks); covered by the sign-in tests" },
+  'GET /api/health': { skip: 'no resource: the same answer for everyone' },
+  'GET /api/v1/openapi.json': { skip: 'no resource: the public API description' },
+  'GET /api/mcp': { skip: 'session-bound stream: a session answers only its own principal (lib/mcp/mcp-http.int.test.ts)' },
+  'DELETE /api/mcp': { skip: 'session-bound: a session answers only its own principal (lib/mcp/mcp-http.int.test.ts)' },
+  'GET /api/mcp/[scope]/[name]': { skip: 'session-bound stream: a session answers only its own principal (lib/mcp/mcp-http.int.test.ts)' },
+  'DELETE /api/mcp/[scope]/[name]': { skip: 'session-bound: a session answers only its own principal (lib/mcp/mcp-http.int.test.ts)' },
+  'POST /api/mcp': {
+    cases: () => [
+      { label: 'initialize over a private skill', method: 'POST', path: `/api/mcp?skills=@${team}/priv`, body: initialize(), expect: seesPrivate(200, true) },
+    ],
+  },
+  'POST /api/mcp/[scope]/[name]': {
+    cases: () =>
+      (['pub', 'priv'] as const).map((v) => ({
+        label: `initialize ${v}`,
+        method: 'POST',
+        path: `/api/mcp/${team}/${v}`,
+        body: initialize(),
+        expect: onPrivate(v) ? seesPrivate(200, true) : { default: 200, memberNoScope: 403 },
+      })),
+  },
+  'GET /api/v1/playground/skills': {
+    cases: () => [{ label: 'picker search', method: 'GET', path: `/api/v1/playground/skills?q=priv`, expect: everyone(200), notContaining: `@${team}/priv` }],
+  },
+  'GET /api/v1/skills': {
+    cases: () => [{ label: 'search', method: 'GET', path: `/api/v1/skills?q=fixture&scope=${team}`, expect: everyone(200), notContaining: `"priv"` }],
+  },
+  'POST /api/v1/skills': {
+    cases: () => [
+      {
+        label: 'publish into the team scope',
+        method: 'POST',
+        path: () => `/api/v1/skills?scope=${team}&filename=fresh.skill.md&version=1.0.${n++}`,
+        raw: () => ({ bytes: enc.encode(skillMd(`fresh-${uniq()}`)), type: 'text/markdown' }),
+        expect: { default: 403, anonymous: 401, member: 403, memberNoScope: 403, publisher: 201, admin: 201, owner: 201, teamToken: 201 },
+      },
+    ],
+  },
+  'GET /api/v1/skills/[scope]/[name]': {
+    cases: () => (['pub', 'unl', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: skill(v), expect: onPrivate(v) ? seesPrivate(200) : everyone(200) })),
+  },
+  'GET /api/v1/skills/[scope]/[name]/versions': {
+    cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: `${skill(v)}/versions`, expect: onPrivate(v) ? seesPrivate(200) : everyone(200) })),
+  },
+  'GET /api/v1/skills/[scope]/[name]/dist-tags': {
+    cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: `${skill(v)}/dist-tags`, expect: onPrivate(v) ? seesPrivate(200) : everyone(200) })),
+  },
+  'GET /api/v1/skills/[scope]/[name]/[version]': {
+    cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: `${skill(v)}/1.0.0`, expect: onPrivate(v) ? seesPrivate(200) : everyone(200) })),
+  },
+  'GET /api/v1/skills/[scope]/[name]/[version]/tarball': {
+    cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: `${skill(v)}/1.0.0/tarball`, expect: onPrivate(v) ? seesPrivate(200) : everyone(200) })),
+  },
+  'DELETE /api/v1/skills/[scope]/[name]/[version]': {
+    cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'DELETE', path: `${skill(v)}/9.9.9`, expect: { ...publishers(404, onPrivate(v)) } })),
+  },
+  'POST /api/v1/skills/[scope]/[name]/[version]/yank': {
+    cases: () =>
+      (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'POST', path: `${skill(v)}/1.0.0/yank`, body: { undo: true }, expect: publishers(200, onPrivate(v)) })),
+  },
+  'POST /api/v1/skills/[scope]/[name]/deprecate': {
+    cases: () =>
+      (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'POST', path: `${skill(v)}/deprecate`, body: { range: '1.0.0', message: '' }, expect: publishers(200, onPrivate(v)) })),
+  },
+  'PUT /api/v1/skills/[scope]/[name]/dist-tags/[tag]': {
+    cases: () =>
+      (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'PUT', path: `${skill(v)}/dist-tags/stable`, body: { version: '1.0.0' }, expect: publishers(200, onPrivate(v)) })),
+  },
+  'DELETE /api/v1/skills/[scope]/[name]/dist-tags/[tag]': {
+    cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'DELETE', path: `${skill(v)}/dist-tags/nope`, expect: publishers(200, onPrivate(v)) })),
+  },
+  'PUT /api/v1/skills/[scope]/[name]/star': {
+    cases: () =>
+      (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'PUT', path: `${skill(v)}/star`, expect: onPrivate(v) ? { ...seesPrivate(200), anonymous: 401 } : { default: 200, anonymous: 401 } })),
+  },
+  'DELETE /api/v1/skills/[scope]/[name]/star': {
+    cases: () =>
+      (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'DELETE', path: `${skill(v)}/star`, expect: onPrivate(v) ? { ...seesPrivate(200), anonymous: 401 } : { default: 200, anonymous: 401 } })),
+  },
+  'POST /api/v1/tools/[name]/invoke': {
+    cases: () =>
+      (['pub', 'priv'] as const).map((v) => ({
+        label: v,
+        method: 'POST',
+        path: `/api/v1/tools/${v}/invoke`,
+        body: { skill: `@${team}/${v}`, args: { text: 'hi' } },
+        expect: onPrivate(v) ? seesPrivate(200, true) : { default: 200, memberNoScope: 403 },
+      })),
+  },
+  'POST /api/v1/runs': {
+    cases: () => [
+      {
+        label: 'a run of a private skill',
+        method: 'POST',
+        path: '/api/v1/runs',
+        body: { skills: [`@${team}/priv`], task: 't', provider: 'manual' },
+        // creating a run reveals nothing: a run of a skill its caller may not see fails like one of a missing skill
+        expect: { default: 201, memberNoScope: 403 },
+      },
+    ],
+  },
+  'GET /api/v1/runs/[id]': {
+    cases: () => [
+      { label: 'private run of the member', method: 'GET', path: `/api/v1/runs/${privateRun}`, expect: { default: 404, member: 200, memberNoScope: 403 } },
+      { label: 'unlisted run', method: 'GET', path: `/api/v1/runs/${unlistedRun}`, expect: { default: 200, memberNoScope: 403, teamToken: 200 } },
+    ],
+  },
+  'GET /api/v1/runs/[id]/events': {
+    cases: () => [{ label: 'private run of the member', method: 'GET', path: `/api/v1/runs/${privateRun}/events?after=999999`, expect: { default: 404, member: 200, memberNoScope: 403 } }],
+  },
+  'POST /api/v1/runs/[id]/cancel': {
+    cases: () => [{ label: 'private run of the member', method: 'POST', path: `/api/v1/runs/${unlistedRun}/cancel`, expect: { default: 403, anonymous: 403, member: 200, memberNoScope: 403 } }],
+  },
+  'POST /api/v1/runs/[id]/turns': {
+    cases: () => [{ label: 'private run of the member', method: 'POST', path: `/api/v1/runs/${privateRun}/turns`, body: { turn: { code: '1' } }, expect: { default: 404, member: 409, memberNoScope: 403 } }],
+  },
+  'POST /api/v1/runs/[id]/fork': {
+    cases: () => [{ label: 'private run of the member', method: 'POST', path: `/api/v1/runs/${privateRun}/fork`, body: {}, expect: { default: 404, member: 201, memberNoScope: 403 } }],
+  },
+  'GET /api/v1/teams': {
+    cases: () => [{ label: 'my teams', method: 'GET', path: '/api/v1/teams', expect: { default: 200, anonymous: 401, memberNoScope: 403, teamToken: 403 } }],
+  },
+  'POST /api/v1/teams': {
+    cases: () => [{ label: 'create', method: 'POST', path: '/api/v1/teams', body: () => ({ slug: `m-${uniq()}` }), expect: { default: 201, anonymous: 401, memberNoScope: 403, teamToken: 403 } }],
+  },
+  'GET /api/v1/teams/[slug]': {
+    cases: () => [{ label: 'workspace', method: 'GET', path: `/api/v1/teams/${team}`, expect: teamRole(200, ['member', 'publisher', 'admin', 'owner']), notContaining: 'sk-matrix' }],
+  },
+  'PATCH /api/v1/teams/[slug]': {
+    cases: () => [{ label: 'rename', method: 'PATCH', path: `/api/v1/teams/${team}`, body: { name: 'Matrix' }, expect: teamRole(200, ['admin', 'owner']) }],
+  },
+  'DELETE /api/v1/teams/[slug]': {
+    // the team has public skills, so even its owner is refused (409): nobody deletes it here
+    cases: () => [{ label: 'delete', method: 'DELETE', path: `/api/v1/teams/${team}`, expect: teamRole(409, ['owner']) }],
+  },
+  'POST /api/v1/teams/[slug]/invites': {
+    cases: () => [{ label: 'invite', method: 'POST', path: `/api/v1/teams/${team}/invites`, body: { role: 'member' }, expect: teamRole(201, ['admin', 'owner']) }],
+  },
+  'DELETE /api/v1/teams/[slug]/invites/[id]': {
+    cases: () => [{ label: 'withdraw', method: 'DELETE', path: `/api/v1/teams/${team}/invites/not-an-invite`, expect: teamRole(404, ['admin', 'owner']) }],
+  },
+  'POST /api/v1/invites/accept': {
+    cases: () => [{ label: 'a wrong code', method: 'POST', path: '/api/v1/invites/accept', body: { code: 'syi_not-a-real-invitation-code' }, expect: { default: 404, anonymous: 401, memberNoScope: 403, teamToken: 403 } }],
+  },
+  'PATCH /api/v1/teams/[slug]/members/[userId]': {
+    cases: () => [{ label: "the member's role", method: 'PATCH', path: `/api/v1/teams/${team}/members/${users.member}`, body: { role: 'member' }, expect: teamRole(200, ['admin', 'owner']) }],
+  },
+  'DELETE /api/v1/teams/[slug]/members/[userId]': {
+    cases: () => [{ label: 'remove a non-member', method: 'DELETE', path: `/api/v1/teams/${team}/members/${users.stranger}`, expect: teamRole(404, ['admin', 'owner']) }],
+  },
+  'PUT /api/v1/teams/[slug]/secrets/[name]': {
+    cases: () => [{ label: 'set', method: 'PUT', path: `/api/v1/teams/${team}/secrets/MATRIX`, body: { value: 'sk-matrix-value' }, expect: teamRole(204, ['admin', 'owner']) }],
+  },
+  'DELETE /api/v1/teams/[slug]/secrets/[name]': {
+    cases: () => [{ label: 'delete a missing one', method: 'DELETE', path: `/api/v1/teams/${team}/secrets/NOPE`, expect: teamRole(404, ['admin', 'owner']) }],
+  },
+  'GET /api/v1/teams/[slug]/audit': {
+    cases: () => [{ label: 'read', method: 'GET', path: `/api/v1/teams/${team}/audit`, expect: teamRole(200, ['admin', 'owner']), notContaining: 'sk-matrix' }],
+  },
+};
+
+function initialize() {
+  return { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'matrix', version: '1' } } };
+}
+
+/** Every (method, route) under app/api, from the files themselves. */
+function discoverRoutes(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name === 'route.ts') {
+        const src = fs.readFileSync(p, 'utf8');
+        const route = '/' + path.relative(path.join(root, 'app'), path.dirname(p)).split(path.sep).join('/');
+        const methods = new Set<string>();
+        for (const m of src.matchAll(/export\s+(?:const|async function|function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g)) methods.add(m[1]);
+        for (const m of src.matchAll(/export\s+const\s+\{([^}]*)\}/g)) for (const x of m[1].split(',')) if (/^(GET|POST|PUT|PATCH|DELETE)$/.test(x.trim())) methods.add(x.trim());
+        for (const m of methods) out.push(`${m} ${route}`);
+      }
+    }
+  };
+  walk(path.join(root, 'app/api'));
+  return out.sort();
+}
+
+/** Calls the route module's handler for a concrete path with the principal's credentials. */
+async function call(c: Case, who: Who): Promise<{ status: number; text: string }> {
+  const url = new URL(forWho(c.path, who), 'http://127.0.0.1');
+  const params = (k: string) => (k.match(/\[/g) ?? []).length;
+  const byStatic = Object.keys(ROUTES).sort((a, b) => params(a) - params(b));
+  const key = byStatic.find((k) => {
+    const [method, pattern] = k.split(' ');
+    if (method !== c.method) return false;
+    const re = new RegExp(`^${pattern.replace(/\[\.\.\.[^\]]+\]/g, '.+').replace(/\[[^\]]+\]/g, '[^/]+')}$`);
+    return re.test(url.pathname);
+  });
+  if (!key) throw new Error(`no route for ${c.method} ${url.pathname}`);
+  const pattern = key.split(' ')[1];
+  const names = [...pattern.matchAll(/\[([^\]]+)\]/g)].map((m) => m[1]);
+  const values = new RegExp(`^${pattern.replace(/\[[^\]]+\]/g, '([^/]+)')}$`).exec(url.pathname)!.slice(1);
+  const routeParams = Object.fromEntries(names.map((nme, i) => [nme, decodeURIComponent(values[i])]));
+  const mod = (await import(path.join(root, 'app', pattern, 'route.ts'))) as Record<string, (req: Request, ctx: { params: Promise<unknown> }) => Promise<Response>>;
+  const headers: Record<string, string> = { 'x-forwarded-for': `198.51.100.${PRINCIPALS.indexOf(who) + 1}`, accept: 'application/json, text/event-stream' };
+  if (who !== 'anonymous') headers.authorization = `Bearer ${tokens[who]}`;
+  let body: BodyInit | undefined;
+  const raw = c.raw ? forWho(c.raw, who) : undefined;
+  if (raw) {
+    body = raw.bytes as unknown as BodyInit;
+    headers['content-type'] = raw.type;
+  } else if (c.body !== undefined) {
+    body = JSON.stringify(forWho(c.body, who));
+    headers['content-type'] = 'application/json';
+  }
+  const controller = new AbortController();
+  const res = await mod[c.method](new Request(url, { method: c.method, headers, body, signal: controller.signal }), { params: Promise.resolve(routeParams) });
+  // event streams stay open: read what is there, then go away
+  const text = res.headers.get('content-type')?.includes('event-stream') ? '' : await res.text();
+  controller.abort();
+  return { status: res.status, text };
+}
+
+beforeAll(async () => {
+  process.env.DATABASE_URL = testDatabaseUrl();
+  const db = testDb();
+  for (const who of ['stranger', 'otherOwner', 'member', 'publisher', 'admin', 'owner'] as const) {
+    const handle = `mx-${who.toLowerCase()}-${uniq()}`;
+    const u = await db.user.create({ data: { handle, name: who } });
+    await db.scope.create({ data: { name: handle, kind: 'user', userId: u.id } });
+    users[who] = u.id;
+    tokens[who] = (await createApiToken(db, { userId: u.id, name: 'matrix', scopes: ['publish', 'invoke', 'runs', 'teams'] })).token;
+  }
+  tokens.memberNoScope = (await createApiToken(db, { userId: users.member, name: 'no scope', scopes: [] })).token;
+  const as = (id: string) => ({ principal: userPrincipal(id) });
+  team = (await createTeam(db, as(users.owner), { slug: `mx-${uniq()}` })).slug;
+  other = (await createTeam(db, as(users.otherOwner), { slug: `mx-${uniq()}` })).slug;
+  for (const role of ['member', 'publisher', 'admin'] as const) {
+    await acceptInvite(db, as(users[role]), (await createInvite(db, as(users.owner), team, { role })).secret);
+  }
+  tokens.teamToken = (await createTeamApiToken(db, as(users.owner), team, { name: 'ci', scopes: ['publish', 'invoke', 'runs'] })).token;
+  await publish(team, 'pub', '1.0.0', 'public');
+  await publish(team, 'unl', '1.0.0', 'unlisted');
+  await publish(team, 'priv', '1.0.0', 'private');
+  await publish(other, 'pub', '1.0.0', 'public');
+  privateRun = (await db.run.create({ data: { config: { skills: [`@${team}/priv`], task: 't', provider: 'manual' }, userId: users.member, visibility: 'private', status: 'succeeded', principal: `user:${users.member}` } })).id;
+  unlistedRun = (await db.run.create({ data: { config: { skills: [`@${team}/pub`], task: 't', provider: 'manual' }, userId: users.member, visibility: 'unlisted', status: 'succeeded', principal: `user:${users.member}` } })).id;
+}, 120_000);
+
+describe('the authorization matrix', () => {
+  it('has an entry for every route under app/api', () => {
+    const missing = discoverRoutes().filter((r) => !(r in ROUTES));
+    const stale = Object.keys(ROUTES).filter((r) => !discoverRoutes().includes(r));
+    expect({ missing, stale }).toEqual({ missing: [], stale: [] });
+  });
+
+  for (const [route, entry] of Object.entries(ROUTES)) {
+    if ('skip' in entry) continue;
+    it(`${route}: every principal gets its expected answer`, async () => {
+      const wrong: string[] = [];
+      for (const c of await entry.cases()) {
+        for (const who of PRINCIPALS) {
+          const want = c.expect[who] ?? c.expect.default;
+          const got = await call(c, who);
+          if (got.status !== want) wrong.push(`${c.label} as ${who}: ${got.status} (want ${want}) ${got.text.slice(0, 160)}`);
+          const outsider = !MEMBERS.includes(who);
+          if (c.notContaining && outsider && got.text.includes(c.notContaining)) wrong.push(`${c.label} as ${who}: the answer mentions ${c.notContaining}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+    }, 120_000);
+  }
+});
