@@ -13,6 +13,10 @@
 // `init(methodsJson)` installs the frozen `host` object once per context; a blank spare
 // isolate has run the factory but not init, so it can serve any job.
 //
+// The bridge's functions are parenthesised so V8 compiles them eagerly: the code cache
+// made at the first compile then holds them too, and a cold isolate does not compile
+// them lazily on its first job.
+//
 // Intrinsics are captured before any guest code runs, so a guest that later replaces
 // JSON, Promise or Reflect in its own (warm) context cannot redirect the bridge.
 export const BOOTSTRAP_SOURCE = String.raw`
@@ -62,15 +66,15 @@ let nextId = 0;
 let pending = create(null);
 let ns = null;
 let box = create(null);
-function newBox() { box = create(null); box.n = 0; return box; }
-function send(s, id, method, json) { box['c' + box.n] = [s, id, method, json]; box.n++; }
-function done(s, status, json, gjson) {
+const newBox = (function newBox() { box = create(null); box.n = 0; return box; });
+const send = (function send(s, id, method, json) { box['c' + box.n] = [s, id, method, json]; box.n++; });
+const done = (function done(s, status, json, gjson) {
   if (status === 'calls') { box.x = 1; return; }
   box.q = s; box.s = status; box.j = json; box.g = gjson;
-}
+});
 const hostErrors = new WeakSetCtor();
 
-function callHost(method, args) {
+const callHost = (function callHost(method, args) {
   if (seq === 0) return PromiseCtor.reject(new ErrorCtor('host.' + method + ': host calls are only available while a job runs'));
   if (++calls > maxCalls) {
     // The job fails as soon as this segment returns; a rejection nobody handles would
@@ -85,9 +89,9 @@ function callHost(method, args) {
   const id = ++nextId;
   const s = seq;
   return new PromiseCtor((resolve, reject) => { pending[id] = [resolve, reject]; send(s, id, method, json); });
-}
+});
 
-function init(methodsJson) {
+const init = (function init(methodsJson) {
   const methodNames = parse(methodsJson);
   const host = create(null);
   for (const name of methodNames) {
@@ -97,9 +101,9 @@ function init(methodsJson) {
   }
   freeze(host);
   defineProperty(G, 'host', { value: host, writable: false, configurable: false, enumerable: false });
-}
+});
 
-function settle(id, ok, payload) {
+const settle = (function settle(id, ok, payload) {
   newBox();
   const p = pending[id];
   if (p === undefined) return box;
@@ -111,9 +115,9 @@ function settle(id, ok, payload) {
   apply(wsAdd, hostErrors, [error]);
   p[1](error);
   return box;
-}
+});
 
-function describe(err) {
+const describe = (function describe(err) {
   let text;
   try {
     if ((typeof err === 'object' && err !== null) || typeof err === 'function') {
@@ -127,11 +131,11 @@ function describe(err) {
     text = 'guest threw a value that cannot be described';
   }
   return typeof text === 'string' && text.length > MAX_MESSAGE ? text.slice(0, MAX_MESSAGE) + '...' : StringCtor(text);
-}
+});
 
-function setNamespace(namespace) { ns = namespace; }
+const setNamespace = (function setNamespace(namespace) { ns = namespace; });
 
-function run(s, entry, argsJson, globalsJson, returnJson, max, maxChars) {
+const run = (function run(s, entry, argsJson, globalsJson, returnJson, max, maxChars) {
   newBox();
   seq = s; calls = 0; maxCalls = max; tripped = false;
   pending = create(null);
@@ -184,7 +188,7 @@ function run(s, entry, argsJson, globalsJson, returnJson, max, maxChars) {
     (e) => finish(apply(wsHas, hostErrors, [e]) ? 'host-error' : 'error', describe(e)),
   ]);
   return box;
-}
+});
 
 return { init, run, settle, setNamespace };
 })

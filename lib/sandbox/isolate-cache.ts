@@ -73,17 +73,20 @@ export class IsolateCache {
     list.push(entry);
     this.byKey.set(entry.key, list);
     this.lru.set(entry, true);
-    if (list.length > MAX_VARIANTS_PER_KEY) this.evict(list[0]);
-    while (this.lru.size > this.maxIdle) this.evict(this.lru.keys().next().value as WarmIsolate);
+    if (list.length > MAX_VARIANTS_PER_KEY) this.evict(list[0], true);
+    while (this.lru.size > this.maxIdle) this.evict(this.lru.keys().next().value as WarmIsolate, true);
   }
 
   clear(): void {
     for (const entry of [...this.lru.keys()]) this.evict(entry);
   }
 
-  private evict(entry: WarmIsolate): void {
+  /** `later`: dispose after the current job has answered (disposing takes up to a millisecond) */
+  private evict(entry: WarmIsolate, later = false): void {
     this.remove(entry);
-    disposeWarmIsolate(entry);
+    if (!later) return disposeWarmIsolate(entry);
+    entry.active = null;
+    setImmediate(() => disposeWarmIsolate(entry)).unref?.();
   }
 
   private remove(entry: WarmIsolate): void {
