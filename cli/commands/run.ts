@@ -89,14 +89,19 @@ async function packageRoot(input: string): Promise<string> {
   return path.dirname(abs);
 }
 
-function diskReader(root: string) {
-  return async (rel: string) => {
+function diskBytes(root: string) {
+  return async (rel: string): Promise<Uint8Array> => {
     const full = path.resolve(root, rel);
     if (full !== root && !full.startsWith(root + path.sep)) throw new Error(`${rel} is outside the package`);
     const st = await fsp.lstat(full);
     if (st.isSymbolicLink()) throw new Error(`${rel} is a symbolic link`);
-    return fsp.readFile(full, 'utf8');
+    return new Uint8Array(await fsp.readFile(full));
   };
+}
+
+function diskReader(root: string) {
+  const bytes = diskBytes(root);
+  return async (rel: string) => Buffer.from(await bytes(rel)).toString('utf8');
 }
 
 export async function loadSkills(paths: string[], scope: string | null): Promise<LoadedSkill[]> {
@@ -108,7 +113,7 @@ export async function loadSkills(paths: string[], scope: string | null): Promise
       throw new UsageError(`no skill at ${p}${fatal.length ? `: ${fatal.map((d) => d.message).join('; ')}` : ''}`);
     }
     const root = await packageRoot(p);
-    for (const manifest of res.skills) out.push({ manifest, scope, readFile: diskReader(skillRoot(root, manifest)) });
+    for (const manifest of res.skills) out.push({ manifest, scope, readFile: diskReader(skillRoot(root, manifest)), readBytes: diskBytes(skillRoot(root, manifest)) });
   }
   return out;
 }

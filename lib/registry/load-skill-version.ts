@@ -72,5 +72,12 @@ export async function loadSkillVersion(db: Db, ref: SkillRef, viewer: Viewer, he
       }
       return pending;
     },
+    // bytes for a subprocess handler's package copy (fonts, images stay intact)
+    readBytes(path: string) {
+      return db.skillFile.findUnique({ where: { versionId_path: { versionId, path } }, select: { content: true } }).then((row) => {
+        if (!row) throw new AppError('skill/file-not-found', `${label} has no file ${path}.`);
+        return new Uint8Array(row.content);
+      });
+    },
   };
 }

@@ -68,6 +68,9 @@ export async function runHandler(k: KernelState, call: HandlerCall): Promise<unk
         language: kind,
         file: path,
         source: await readPackageFile(skill, path),
+        // the whole package, read-only, root as cwd (subprocess.ts)
+        files: skill.manifest.files,
+        readFile: (p) => (skill.readBytes ? skill.readBytes(p) : skill.readFile(p)),
         convention,
         params: (call.args && typeof call.args === 'object' ? call.args : {}) as Record<string, unknown>,
         allowSubprocess: opts.allowSubprocess ?? false,

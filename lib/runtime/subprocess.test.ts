@@ -42,14 +42,34 @@ describe('runScriptHandler', () => {
       project: string;
     };
     expect(out.output).toBe('ADA');
-    expect(out.project).toMatch(/skillyard-run-.*\/work$/);
-    expect(existsSync(out.project)).toBe(false); // scratch dir removed after
+    expect(out.project).toMatch(/skillyard-run-.*\/skill$/); // the package root
+    expect(existsSync(out.project)).toBe(false); // removed after
   });
 
-  it('Skill Tools python: handler(args) with __workDir (the cwd)', async () => {
+  it('Skill Tools python: handler(args) with a scratch __workDir; the cwd is the package root', async () => {
     const out = (await runScriptHandler({ language: 'python', file: 'scripts/count.py', source: skillToolsPy, convention: 'skill-tools', params: { text: 'a b c' }, allowSubprocess: true })) as Record<string, unknown>;
     expect(out.count).toBe(3);
-    expect(out.work).toBe(out.cwd);
+    expect(out.work).toMatch(/skillyard-run-.*\/work$/);
+    expect(out.cwd).toMatch(/skillyard-run-.*\/skill$/);
+  });
+
+  it('gets the whole package, read-only, with PYTHONPATH = its folder and the root (issue 14)', async () => {
+    const files: Record<string, string | Uint8Array> = {
+      'SKILL.md': '---\nname: pdf\ndescription: d\n---\n',
+      'scripts/extract.py': 'from helpers import shout\nfrom lib.words import count\nimport os, stat\n\ndef handler(args):\n    mode = stat.S_IMODE(os.stat("scripts/helpers.py").st_mode)\n    data = open("assets/data.bin", "rb").read()\n    return {"text": shout(args["text"]), "n": count(args["text"]), "mode": oct(mode), "bytes": list(data), "root": sorted(os.listdir("."))}\n',
+      'scripts/helpers.py': 'def shout(s):\n    return s.upper()\n',
+      'lib/__init__.py': '',
+      'lib/words.py': 'def count(s):\n    return len(s.split())\n',
+      'assets/data.bin': new Uint8Array([0, 255, 1]),
+    };
+    const read = async (p: string) => files[p];
+    const out = (await runScriptHandler({ language: 'python', file: 'scripts/extract.py', source: files['scripts/extract.py'] as string, files: Object.keys(files), readFile: read, convention: 'skill-tools', params: { text: 'a b' }, allowSubprocess: true })) as Record<string, unknown>;
+    expect(out).toEqual({ text: 'A B', n: 2, mode: '0o444', bytes: [0, 255, 1], root: ['SKILL.md', 'assets', 'lib', 'scripts'] });
+    const sh = await runScriptHandler({ language: 'bash', file: 'bin/run.sh', source: '. ./bin/common.sh; greet; stat -c %a bin', files: ['bin/run.sh', 'bin/common.sh'], readFile: async () => 'greet() { echo hi; }\n', convention: 'skill-tools', params: {}, allowSubprocess: true });
+    expect(sh).toBe('hi\n555');
+    // a path that leaves the package is never written
+    const safe = await runScriptHandler({ language: 'bash', file: 'a.sh', source: 'ls -R . | tr "\\n" " "', files: ['../escape.sh', '/etc/x', 'ok.txt'], readFile: async () => 'x', convention: 'skill-tools', params: {}, allowSubprocess: true });
+    expect(String(safe)).not.toContain('escape');
   });
 
   it('bash: args JSON on stdin and argv[1], stdout parsed as JSON', async () => {
@@ -57,12 +77,12 @@ describe('runScriptHandler', () => {
     expect(out).toMatchObject({ same: true });
   });
 
-  it('has a clean environment: PATH, HOME (= workDir) and LANG only, no inherited secrets', async () => {
+  it('has a clean environment: PATH, HOME (= workDir), LANG and PYTHONPATH only, no inherited secrets', async () => {
     process.env.SKILLYARD_TEST_SECRET = 'leak-me';
     try {
       const out = (await runScriptHandler({ language: 'bash', file: 'env.sh', source: 'env | cut -d= -f1 | sort | tr "\\n" " "; echo; echo "$HOME" ', convention: 'skill-tools', params: {}, allowSubprocess: true })) as string;
       const [names, home] = out.split('\n');
-      expect(names.trim().split(' ').filter((n) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(n))).toEqual(['HOME', 'LANG', 'PATH']);
+      expect(names.trim().split(' ').filter((n) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(n))).toEqual(['HOME', 'LANG', 'PATH', 'PYTHONPATH']);
       expect(home).toMatch(/skillyard-run-.*\/work$/);
     } finally {
       delete process.env.SKILLYARD_TEST_SECRET;

@@ -1,10 +1,13 @@
 // Python and bash handlers as subprocesses: off unless the operator enables them
 // (SKILLYARD_ALLOW_SUBPROCESS=1 → allowSubprocess), a timeout that kills the whole process
-// group, a scratch __workDir (removed after), a clean environment (PATH, HOME=workDir, LANG
-// only: no inherited secrets) and output size limits.
+// group, a clean environment (PATH, HOME=workDir, LANG, PYTHONPATH only: no inherited
+// secrets) and output size limits. The handler gets its whole package, read-only, with
+// the package root as its working directory and PYTHONPATH set to the handler's folder
+// and the root (so `import helpers` and `from lib import x` work as on the author's
+// machine), plus a scratch __workDir it may write (removed after).
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RuntimeError } from './errors';
@@ -138,9 +141,12 @@ main()
 
 export type ScriptHandlerRequest = {
   language: 'python' | 'bash';
-  /** package-relative path of the handler (kept for its file name) */
+  /** package-relative path of the handler */
   file: string;
   source: string;
+  /** the package's files (package-relative, as in the manifest) and how to read one */
+  files?: readonly string[];
+  readFile?: (path: string) => Promise<string | Uint8Array>;
   convention: HandlerConvention;
   params: Record<string, unknown>;
   allowSubprocess: boolean;
@@ -151,6 +157,47 @@ export type ScriptHandlerRequest = {
 };
 
 const DEFINES_ENTRY = /^(async\s+)?def\s+(execute|handler|main)\s*\(/m;
+
+/** Bounds on the package copied for a handler (the reader's package limits). */
+export const MAX_PACKAGE_FILES = 2000;
+export const MAX_PACKAGE_BYTES = 50 * 1024 * 1024;
+
+/** A package-relative path that stays inside the package, or null. */
+function safeRelative(p: string): string | null {
+  const parts = p.replace(/\\/g, '/').split('/').filter((x) => x !== '' && x !== '.');
+  if (!parts.length || parts.some((x) => x === '..' || x.includes('\0')) || /^[a-zA-Z]:/.test(parts[0]) || p.startsWith('/')) return null;
+  return parts.join('/');
+}
+
+/** Write the package under `dir`, then make it read-only (files 0444, folders 0555). */
+async function materializePackage(dir: string, req: ScriptHandlerRequest, handler: string): Promise<void> {
+  const files = new Set<string>([handler]);
+  for (const f of req.files ?? []) {
+    const rel = safeRelative(f);
+    if (rel) files.add(rel);
+  }
+  if (files.size > MAX_PACKAGE_FILES) throw new RuntimeError('runtime/subprocess-failed', `the package has ${files.size} files; a handler gets at most ${MAX_PACKAGE_FILES}`);
+  let total = 0;
+  for (const rel of files) {
+    const content = rel === handler ? req.source : req.readFile ? await req.readFile(rel) : null;
+    if (content === null) continue;
+    total += typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
+    if (total > MAX_PACKAGE_BYTES) throw new RuntimeError('runtime/subprocess-failed', `the package is larger than ${MAX_PACKAGE_BYTES} bytes`);
+    const abs = path.join(dir, rel);
+    await mkdir(path.dirname(abs), { recursive: true });
+    await writeFile(abs, content, { flag: 'wx' }); // never through a link or over a file
+  }
+  await setModes(dir, 0o444, 0o555);
+}
+
+async function setModes(dir: string, fileMode: number, dirMode: number): Promise<void> {
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const abs = path.join(dir, e.name);
+    if (e.isDirectory()) await setModes(abs, fileMode, dirMode);
+    else if (e.isFile()) await chmod(abs, fileMode);
+  }
+  await chmod(dir, dirMode);
+}
 
 function parseOutput(stdout: string): unknown {
   const text = stdout.trim();
@@ -170,16 +217,19 @@ export async function runScriptHandler(req: ScriptHandlerRequest): Promise<unkno
     );
   }
   const root = await mkdtemp(path.join(tmpdir(), 'skillyard-run-'));
+  const skillDir = path.join(root, 'skill');
   try {
     const workDir = path.join(root, 'work');
-    const skillDir = path.join(root, 'skill');
-    const script = path.join(skillDir, path.basename(req.file));
+    const handler = safeRelative(req.file) ?? path.basename(req.file);
+    const script = path.join(skillDir, handler);
     await mkdir(workDir);
     await mkdir(skillDir);
-    await writeFile(script, req.source);
+    await materializePackage(skillDir, req, handler);
+    const env = cleanEnv(workDir);
+    env.PYTHONPATH = [path.dirname(script), skillDir].join(path.delimiter);
     const base = {
-      cwd: workDir,
-      env: cleanEnv(workDir),
+      cwd: skillDir,
+      env,
       timeoutMs: req.timeoutMs ?? DEFAULT_SUBPROCESS_TIMEOUT_MS,
       maxOutputBytes: req.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     };
@@ -190,7 +240,7 @@ export async function runScriptHandler(req: ScriptHandlerRequest): Promise<unkno
           ...base,
           command: req.python ?? 'python3',
           args: ['-c', PYTHON_DRIVER],
-          stdin: JSON.stringify({ path: script, convention: req.convention, params: req.params, workDir, projectPath: workDir }),
+          stdin: JSON.stringify({ path: script, convention: req.convention, params: req.params, workDir, projectPath: skillDir }),
           resultFd: true,
         })
       : await runProcess({
@@ -218,6 +268,7 @@ export async function runScriptHandler(req: ScriptHandlerRequest): Promise<unkno
     }
     return parseOutput(result.stdout);
   } finally {
+    await setModes(skillDir, 0o644, 0o755).catch(() => undefined); // read-only folders cannot be emptied
     await rm(root, { recursive: true, force: true });
   }
 }

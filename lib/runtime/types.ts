@@ -12,6 +12,8 @@ export type Caller = { id: string; kind: 'user' | 'team' | 'anonymous'; tokens: 
 export type LoadedSkill = {
   manifest: SkillManifest;
   readFile(path: string): Promise<string>;
+  /** a file's bytes (assets a subprocess handler reads); readFile's text when absent */
+  readBytes?(path: string): Promise<Uint8Array>;
   /** registry scope (`@scope/name` → 'scope'); tools may mint only issuers `@<scope>/...` */
   scope?: string | null;
   /** changes whenever the content does (a stored version's id): lets compiled handlers be shared across managers */
