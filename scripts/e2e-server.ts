@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchServer } from '../lib/db/scratch-database.ts';
+import { startTestOidc } from '../test/oidc-server.ts';
 
 const port = process.env.E2E_PORT ?? '3100';
 const server = await startScratchServer('e2e', Number(process.env.SKILLYARD_E2E_PG_PORT ?? 54331));
@@ -11,9 +12,23 @@ const name = await createScratchDatabase(server.adminUrl, 'skillyard_e2e');
 const e2eUrl = databaseUrl(server.adminUrl, name);
 fs.mkdirSync('.data', { recursive: true });
 fs.writeFileSync('.data/e2e-database-url', e2eUrl, { mode: 0o600 });
+// a real OpenID Connect server with its demo API for e2e/auth.spec.ts (sign-in, connect, refresh)
+const oidcPort = Number(process.env.E2E_OIDC_PORT ?? Number(port) + 1000);
+const idp = await startTestOidc({
+  port: oidcPort,
+  redirectUris: [`http://127.0.0.1:${port}/api/auth/callback/oidc`, `http://localhost:${port}/api/auth/callback/oidc`],
+  controlEndpoints: true,
+});
+const oidcEnv = {
+  SKILLYARD_OIDC_ISSUER: idp.issuer,
+  SKILLYARD_OIDC_ID: idp.clientId,
+  SKILLYARD_OIDC_SECRET: idp.clientSecret,
+  SKILLYARD_OIDC_NAME: 'Test IdP',
+  SKILLYARD_NET_ALLOW: [process.env.SKILLYARD_NET_ALLOW, '127.0.0.1/32'].filter(Boolean).join(','),
+};
 const app = spawn(process.execPath, ['scripts/start.mjs', '--port', port], {
   stdio: 'inherit',
-  env: { ...process.env, DATABASE_URL: databaseUrl(server.adminUrl, name), NODE_ENV: 'production' },
+  env: { ...process.env, DATABASE_URL: databaseUrl(server.adminUrl, name), NODE_ENV: 'production', ...oidcEnv },
 });
 
 let stopping = false;
@@ -24,6 +39,7 @@ async function stop(code: number) {
     app.kill('SIGTERM');
     await new Promise((resolve) => app.once('exit', resolve));
   }
+  await idp.close().catch(() => {});
   await dropScratchDatabase(server.adminUrl, name).catch(() => {});
   await server.stop();
   process.exit(code);

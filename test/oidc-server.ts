@@ -215,6 +215,10 @@ export async function startTestOidc(opts: TestOidcOptions): Promise<TestOidc> {
       accessTokenTtl = seconds;
     },
     obtainTokens,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

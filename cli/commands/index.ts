@@ -15,6 +15,9 @@ export const commands: CommandEntry[] = [
   { name: 'add', summary: 'download a skill from the registry into a skills folder', load: async () => (await import('./add')).add },
   { name: 'search', summary: 'search the registry', load: async () => (await import('./search')).search },
   { name: 'info', summary: "show a registry skill's details and versions", load: async () => (await import('./info')).info },
+  { name: 'login', summary: 'sign this computer in to a registry (stores an API token)', load: async () => (await import('./login')).login },
+  { name: 'whoami', summary: 'show who the CLI is signed in as', load: async () => (await import('./whoami')).whoami },
+  { name: 'logout', summary: 'revoke and forget the saved API token', load: async () => (await import('./logout')).logout },
 ];
 
 /** Commands that create isolated-vm isolates (Node must start with --no-node-snapshot). */

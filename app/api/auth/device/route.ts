@@ -1,0 +1,20 @@
+// POST /api/auth/device: `skillyard login` starts here (device flow). Anonymous.
+import { NextResponse } from 'next/server';
+import { handleRoute } from '@/lib/api/handle-route';
+import { DEVICE_POLL_INTERVAL_S, startDeviceLogin } from '@/lib/auth/device-login';
+import { serverContext } from '@/lib/server';
+
+export const dynamic = 'force-dynamic';
+
+export const POST = handleRoute(async ({ req }) => {
+  const { deviceCode, userCode, expiresAt } = await startDeviceLogin(serverContext().db);
+  const origin = new URL(req.url).origin;
+  return NextResponse.json({
+    deviceCode,
+    userCode,
+    verificationUri: `${origin}/cli-login`,
+    verificationUriComplete: `${origin}/cli-login?code=${encodeURIComponent(userCode)}`,
+    interval: DEVICE_POLL_INTERVAL_S,
+    expiresIn: Math.round((expiresAt.getTime() - Date.now()) / 1000),
+  });
+});
