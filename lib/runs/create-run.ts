@@ -8,6 +8,7 @@ import { runEventBus } from './run-event-bus';
 import { parseSkillRef } from '../registry/load-skill-version';
 import { AppError } from '../errors';
 import { availableProviders } from './server-providers';
+import { assertModelAccess } from '../auth/model-access';
 import { runLimits } from './run-limits';
 import { ANONYMOUS_PREFIX, anonymousPrincipal, userPrincipal } from './run-principal';
 import { assertJsonDepth } from './storable-json';
@@ -33,9 +34,8 @@ export async function createRun(
   }
   const config = RunConfigSchema.parse(input.config);
   config.skills.forEach(parseSkillRef); // a clear error for a malformed ref before anything is stored
-  if (!availableProviders().includes(config.provider)) {
-    throw new AppError('input/provider-unavailable', `The ${config.provider} provider is not configured on this server.`);
-  }
+  // own key, server key for signed-in users, or the anonymous quota (lib/auth/model-access.ts)
+  await assertModelAccess(db, input.userId, config.provider, availableProviders());
   if (config.visibility === 'private' && !input.userId) {
     throw new AppError('input/private-needs-account', 'Only signed-in users can make private runs.');
   }

@@ -13,6 +13,7 @@ import { finishClaimedRun, type ClaimedRun, type RunOutcome } from './run-queue'
 import type { RunSlot } from './run-slots';
 import { errorContext, runsLog } from './runs-log';
 import { modelConfig } from './server-providers';
+import { userModelKey } from '../auth/model-keys';
 import { toStorableJson } from './storable-json';
 
 export type { ClaimedRun } from './run-queue';
@@ -74,13 +75,16 @@ function waitForTurn(run: ClaimedRun, ctx: ExecuteContext, log: RunEventLog, tur
   });
 }
 
-function providerConfig(run: ClaimedRun, ctx: ExecuteContext, log: RunEventLog): ProviderConfig {
+async function providerConfig(db: ServerContext['db'], run: ClaimedRun, ctx: ExecuteContext, log: RunEventLog): Promise<ProviderConfig> {
   const { config } = run;
   if (config.provider === 'scripted') return { provider: 'scripted', turns: config.script ?? [] };
   if (config.provider === 'manual') {
     return { provider: 'manual', nextTurn: ({ turnNumber }) => waitForTurn(run, ctx, log, turnNumber) };
   }
+  // the user's own key, for their run only, at the provider's own API
+  const own = await userModelKey(db, run.userId, config.provider);
   const server = modelConfig(config.provider);
+  if (own) return { provider: config.provider, model: config.model || server?.model || (config.provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-5'), apiKey: own, baseUrl: undefined };
   if (!server) throw new Error(`the ${config.provider} provider is not configured on this server`);
   return { provider: config.provider, model: config.model || server.model, apiKey: server.apiKey, baseUrl: server.baseUrl };
 }
@@ -117,7 +121,7 @@ export async function executeRun(server: ServerContext, run: ClaimedRun, ctx: Ex
     const agent = await runAgent({
       runId: run.id,
       task: run.config.task,
-      provider: createProvider(providerConfig(run, runCtx, log)),
+      provider: createProvider(await providerConfig(db, run, runCtx, log)),
       tools: agentToolHost(skills, manager),
       sandbox: server.sandbox,
       allowedTools: run.config.allowedTools || null,

@@ -6,6 +6,7 @@ import { availableProviders } from '@/lib/runs/server-providers';
 import { PlaygroundForm, type SelectedSkill } from './playground-form';
 import { currentUser } from '@/lib/auth/current-user';
 import { heldTokenClaims, usableTools } from '@/lib/auth/unlock-plan';
+import { providersFor } from '@/lib/auth/model-access';
 import type { ToolManifest } from '@/lib/skills/types';
 import { UnlockPlanner } from '../../(account)/_components/unlock-planner';
 
@@ -46,7 +47,7 @@ export default async function PlaygroundPage({ searchParams }: { searchParams: P
         </p>
       </header>
       {initial && <UnlockPlanner tools={initial.manifestTools} next={`/playground?skill=${encodeURIComponent(initial.ref)}`} />}
-      <PlaygroundForm providers={availableProviders()} initialSkills={initial ? [{ ref: initial.ref, description: initial.description, tools: initial.tools }] : []} />
+      <PlaygroundForm providers={(await providersFor(serverContext().db, (await currentUser().catch(() => null))?.id ?? null, availableProviders())) as ReturnType<typeof availableProviders>} initialSkills={initial ? [{ ref: initial.ref, description: initial.description, tools: initial.tools }] : []} />
     </div>
   );
 }
