@@ -51,7 +51,9 @@ export function authConfig(): NextAuthConfig {
     logger: {
       // Auth.js errors can carry request details; log the kind and message only
       error(error) {
-        console.error(`[auth] ${error.name}: ${error.message.split('\n')[0].slice(0, 300)}`);
+        const cause = (error as { cause?: { err?: unknown } }).cause?.err;
+        const first = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 300);
+        console.error(`[auth] ${error.name}: ${first(error)}${cause ? ` (cause: ${first(cause)})` : ''}`);
       },
       warn(code) {
         if (code !== 'debug-enabled') console.warn(`[auth] warning: ${code}`);
