@@ -27,6 +27,10 @@ export const ERROR_CODES = {
   'account/username-exists': { status: 409, meaning: 'The username is taken (by a user or a team scope).' },
   'account/username-conflict': { status: 409, meaning: 'The account already has a username; it cannot be changed here.' },
   'auth/forbidden': { status: 403, meaning: 'The caller is known but may not do this (missing API token scope, not the owner of the run).' },
+  'auth/sign-in-required': { status: 403, meaning: "Anonymous visitors may not do this (the server's model keys past the anonymous quota): sign in." },
+  'auth/device-code-not-found': { status: 404, meaning: 'The CLI login code is unknown or expired.' },
+  'auth/device-code-used': { status: 409, meaning: 'The CLI login code was already confirmed.' },
+  'auth/device-code-expired': { status: 400, meaning: 'The CLI login was denied, expired or already completed: run `skillyard login` again.' },
   // teams
   'team/not-found': { status: 404, meaning: 'No team with this name that the caller is a member of.' },
   'team/forbidden': { status: 403, meaning: "The caller's role in the team is below what the action takes." },

@@ -1,7 +1,14 @@
-// The hook for browser sessions: the identity engineer resolves the next-auth session
-// here (auth() from lib/auth) and returns its user. Until then nobody is signed in on the
-// web, and routes see API tokens and anonymous visitors only.
+// The hook for browser sessions: the signed-in user of the next-auth database session
+// (lib/auth/session-from-request.ts). A state-changing request whose Origin is another
+// site never acts as the user (CSRF), on top of the cookie's SameSite=Lax.
+import { db } from '../db/client';
+import { isSameOrigin } from '../auth/same-origin-check';
+import { sessionUserFromRequest } from '../auth/session-from-request';
 
-export async function sessionUser(_req: Request): Promise<{ userId: string } | null> {
-  return null;
+export async function sessionUser(req: Request): Promise<{ userId: string } | null> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    const origin = req.headers.get('origin');
+    if (origin && !isSameOrigin(origin, req.headers.get('host'), req.headers.get('x-forwarded-host'))) return null;
+  }
+  return sessionUserFromRequest(db(), req);
 }

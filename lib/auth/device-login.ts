@@ -45,8 +45,8 @@ export async function startDeviceLogin(db: Db, now = new Date()): Promise<{ devi
 async function pending(db: Db, raw: string) {
   const code = normalizeUserCode(raw);
   const row = code ? await db.deviceLogin.findUnique({ where: { userCode: code } }) : null;
-  if (!row || row.expiresAt <= new Date()) throw new AppError('auth/device-code-not-found', 'That code is unknown or expired: run `skillyard login` again.', 404);
-  if (row.userId) throw new AppError('auth/device-code-used', 'That code was already used.', 409);
+  if (!row || row.expiresAt <= new Date()) throw new AppError('auth/device-code-not-found', 'That code is unknown or expired: run `skillyard login` again.');
+  if (row.userId) throw new AppError('auth/device-code-used', 'That code was already used.');
   return row;
 }
 
@@ -56,7 +56,7 @@ export async function approveDeviceLogin(db: Db, userId: string, rawCode: string
   const chosen = scopes.filter((s) => (API_TOKEN_SCOPES as readonly string[]).includes(s));
   const { token } = await issueApiToken(db, userId, { name: `CLI login ${new Date().toISOString().slice(0, 10)}`, scopes: chosen, expiresInDays: 90 });
   const { count } = await db.deviceLogin.updateMany({ where: { id: row.id, userId: null }, data: { userId, tokenSecret: sealSecret(token) } });
-  if (count === 0) throw new AppError('auth/device-code-used', 'That code was already used.', 409);
+  if (count === 0) throw new AppError('auth/device-code-used', 'That code was already used.');
 }
 
 export async function denyDeviceLogin(db: Db, rawCode: string): Promise<void> {
@@ -70,11 +70,11 @@ export type DevicePoll = { status: 'pending' } | { status: 'approved'; token: st
 export async function pollDeviceLogin(db: Db, deviceCode: string): Promise<DevicePoll> {
   const row = await db.deviceLogin.findUnique({ where: { deviceHash: hash(deviceCode) }, include: { user: { select: { handle: true } } } });
   if (!row || row.expiresAt <= new Date()) {
-    throw new AppError('auth/device-code-expired', 'The login was denied or has expired: run `skillyard login` again.', 400);
+    throw new AppError('auth/device-code-expired', 'The login was denied or has expired: run `skillyard login` again.');
   }
   if (!row.userId || !row.tokenSecret) return { status: 'pending' };
   // hand the token out once: whoever deletes the row first gets it
   const { count } = await db.deviceLogin.deleteMany({ where: { id: row.id } });
-  if (count === 0) throw new AppError('auth/device-code-expired', 'The login was already completed.', 400);
+  if (count === 0) throw new AppError('auth/device-code-expired', 'The login was already completed.');
   return { status: 'approved', token: openSecret(row.tokenSecret), handle: row.user?.handle ?? null };
 }

@@ -40,7 +40,6 @@ export async function assertModelAccess(db: Db, userId: string | null, provider:
     throw new AppError(
       'auth/sign-in-required',
       `Sign in to run the ${provider} model: anonymous visitors may use the manual and scripted providers${quota ? ` (today's ${quota} anonymous model runs are used up)` : ''}.`,
-      403,
     );
   }
 }

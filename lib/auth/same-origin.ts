@@ -3,17 +3,9 @@
 import 'server-only';
 import { headers } from 'next/headers';
 import { AppError } from '../errors';
+import { isSameOrigin } from './same-origin-check';
 
-export function isSameOrigin(origin: string | null, host: string | null, forwardedHost: string | null): boolean {
-  if (!origin) return false;
-  try {
-    const o = new URL(origin);
-    const expected = (forwardedHost ?? host ?? '').split(',')[0].trim().toLowerCase();
-    return !!expected && o.host.toLowerCase() === expected;
-  } catch {
-    return false;
-  }
-}
+export { isSameOrigin };
 
 export async function assertSameOrigin(): Promise<void> {
   const h = await headers();

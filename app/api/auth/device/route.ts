@@ -1,20 +1,24 @@
-// POST /api/auth/device: `skillyard login` starts here (device flow). Anonymous.
+// POST /api/auth/device: `skillyard login` starts here (device flow). Anonymous, rate
+// limited per address like every API route (a start costs more than a read).
 import { NextResponse } from 'next/server';
-import { handleRoute } from '@/lib/api/handle-route';
+import { withApi } from '@/lib/api/with-api';
 import { DEVICE_POLL_INTERVAL_S, startDeviceLogin } from '@/lib/auth/device-login';
 import { serverContext } from '@/lib/server';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = handleRoute(async ({ req }) => {
+export const POST = withApi({ rateLimit: { cost: 5 } }, async ({ req }) => {
   const { deviceCode, userCode, expiresAt } = await startDeviceLogin(serverContext().db);
   const origin = new URL(req.url).origin;
-  return NextResponse.json({
-    deviceCode,
-    userCode,
-    verificationUri: `${origin}/cli-login`,
-    verificationUriComplete: `${origin}/cli-login?code=${encodeURIComponent(userCode)}`,
-    interval: DEVICE_POLL_INTERVAL_S,
-    expiresIn: Math.round((expiresAt.getTime() - Date.now()) / 1000),
-  });
+  return NextResponse.json(
+    {
+      deviceCode,
+      userCode,
+      verificationUri: `${origin}/cli-login`,
+      verificationUriComplete: `${origin}/cli-login?code=${encodeURIComponent(userCode)}`,
+      interval: DEVICE_POLL_INTERVAL_S,
+      expiresIn: Math.round((expiresAt.getTime() - Date.now()) / 1000),
+    },
+    { headers: { 'cache-control': 'no-store' } },
+  );
 });

@@ -2,7 +2,7 @@
 // confirmed yet; 200 with the API token exactly once; 400 when denied or expired.
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
-import { handleRoute, readJson } from '@/lib/api/handle-route';
+import { withApi } from '@/lib/api/with-api';
 import { pollDeviceLogin } from '@/lib/auth/device-login';
 import { serverContext } from '@/lib/server';
 
@@ -10,9 +10,8 @@ export const dynamic = 'force-dynamic';
 
 const Body = z.object({ deviceCode: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'deviceCode is the code `POST /api/auth/device` returned') });
 
-export const POST = handleRoute(async ({ req }) => {
-  const { deviceCode } = await readJson(req, Body);
-  const poll = await pollDeviceLogin(serverContext().db, deviceCode);
+export const POST = withApi<Record<string, never>, z.infer<typeof Body>>({ body: Body }, async ({ body }) => {
+  const poll = await pollDeviceLogin(serverContext().db, body.deviceCode);
   if (poll.status === 'pending') return NextResponse.json({ status: 'pending' }, { status: 202, headers: { 'cache-control': 'no-store' } });
   return NextResponse.json({ status: 'approved', token: poll.token, handle: poll.handle }, { headers: { 'cache-control': 'no-store' } });
 });
