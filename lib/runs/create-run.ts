@@ -42,39 +42,62 @@ export async function createRun(
   const principal = input.userId ? userPrincipal(input.userId) : (input.principal ?? anonymousPrincipal(null));
   const controlToken = `syr_${crypto.randomBytes(24).toString('base64url')}`;
   const limits = runLimits();
-  const run = await db.$transaction(async (tx) => {
-    // one creator at a time per principal (and for all anonymous ones), so two requests
-    // racing cannot both pass the count
-    const anonymous = principal.startsWith(ANONYMOUS_PREFIX);
-    if (anonymous) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('skillyard-runs:anonymous'))`;
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`skillyard-runs:${principal}`}))`;
-    const active = { status: { in: ['queued' as const, 'running' as const] } };
-    const mine = await tx.run.count({ where: { principal, ...active } });
-    if (mine >= limits.maxActivePerPrincipal) {
-      throw new AppError(
-        'run/too-many-active',
-        `You have ${mine} runs queued or running, the most one ${anonymous ? 'visitor' : 'account'} may have (SKILLYARD_RUN_MAX_ACTIVE=${limits.maxActivePerPrincipal}). Wait for one to end or cancel one.`);
-    }
-    if (anonymous) {
-      const all = await tx.run.count({ where: { principal: { startsWith: ANONYMOUS_PREFIX }, ...active } });
-      if (all >= limits.maxActiveAnonymous) {
-        throw new AppError(
-          'run/too-many-active',
-          `Anonymous visitors have ${all} runs queued or running, the most this server allows (SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS). Sign in, or try again later.`);
-      }
-    }
-    return tx.run.create({
-      data: {
-        userId: input.userId,
-        principal,
-        visibility: config.visibility,
-        config: config as object,
-        forkedFromId: input.forkedFromId ?? null,
-        controlHash: hashControlToken(controlToken),
+  const anonymous = principal.startsWith(ANONYMOUS_PREFIX);
+  // one creator at a time per principal (and for all anonymous ones), so two requests
+  // racing cannot both pass the count: in this process by a queue (a burst of creates
+  // waits here, not holding database connections), across instances by an advisory lock
+  const run = await oneAtATime(anonymous ? 'anonymous' : principal, () =>
+    db.$transaction(
+      async (tx) => {
+        if (anonymous) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('skillyard-runs:anonymous'))`;
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`skillyard-runs:${principal}`}))`;
+        const active = { status: { in: ['queued' as const, 'running' as const] } };
+        const mine = await tx.run.count({ where: { principal, ...active } });
+        if (mine >= limits.maxActivePerPrincipal) {
+          throw new AppError(
+            'run/too-many-active',
+            `You have ${mine} runs queued or running, the most one ${anonymous ? 'visitor' : 'account'} may have (SKILLYARD_RUN_MAX_ACTIVE=${limits.maxActivePerPrincipal}). Wait for one to end or cancel one.`);
+        }
+        if (anonymous) {
+          const all = await tx.run.count({ where: { principal: { startsWith: ANONYMOUS_PREFIX }, ...active } });
+          if (all >= limits.maxActiveAnonymous) {
+            throw new AppError(
+              'run/too-many-active',
+              `Anonymous visitors have ${all} runs queued or running, the most this server allows (SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS). Sign in, or try again later.`);
+          }
+        }
+        return tx.run.create({
+          data: {
+            userId: input.userId,
+            principal,
+            visibility: config.visibility,
+            config: config as object,
+            forkedFromId: input.forkedFromId ?? null,
+            controlHash: hashControlToken(controlToken),
+          },
+          select: { id: true },
+        });
       },
-      select: { id: true },
-    });
-  });
+      { maxWait: 10_000, timeout: 10_000 },
+    ),
+  );
   runEventBus().announceQueued();
   return { id: run.id, controlToken };
+}
+
+const queues = new Map<string, Promise<unknown>>();
+
+/** Runs `fn` after every earlier call with the same key has settled. */
+function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const previous = queues.get(key) ?? Promise.resolve();
+  const next = previous.then(fn, fn);
+  const settled = next.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(key, settled);
+  void settled.then(() => {
+    if (queues.get(key) === settled) queues.delete(key);
+  });
+  return next;
 }
