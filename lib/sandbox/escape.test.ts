@@ -716,13 +716,14 @@ describe('more escape and denial-of-service attempts', () => {
   });
   it('JSON.parse of deeply nested input is a guest error or a value, never a crash', async () => {
     const res = await pool.run(job(`export default () => { const v = JSON.parse('['.repeat(200000) + ']'.repeat(200000)); return Array.isArray(v); }`), handler);
-    if (!res.ok) expect(['sandbox/guest-error', 'sandbox/memory-limit', 'sandbox/cpu-limit']).toContain(res.error.code);
+    // JSON.parse does not stop for isolated-vm's timeout; on a loaded machine the watchdog may kill the worker
+    if (!res.ok) expect(SAFE_FAILURES).toContain(res.error.code);
     await expectNextJobWorks();
   });
   it('a deeply nested result is a guest error, not a host stack overflow', async () => {
     const res = await pool.run(job(`export default () => { let v = []; for (let i = 0; i < 200000; i++) v = [v]; return v; }`), handler);
     expect(res.ok).toBe(false);
-    if (!res.ok) expect(['sandbox/guest-error', 'sandbox/result-too-large', 'sandbox/cpu-limit']).toContain(res.error.code);
+    if (!res.ok) expect([...SAFE_FAILURES, 'sandbox/result-too-large']).toContain(res.error.code);
     await expectNextJobWorks();
   });
   it('Error.stackTraceLimit = Infinity with deep recursion stays a guest error', async () => {

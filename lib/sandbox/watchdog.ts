@@ -6,7 +6,7 @@
 // to the pipe) and kills the process. The pool fails that job and retries the others.
 import { Worker } from 'node:worker_threads';
 
-export const WATCHDOG_GRACE_MS = 500;
+export const WATCHDOG_GRACE_MS = 1_000;
 const TICK_MS = 50;
 
 // Runs in the watchdog thread (CommonJS eval). Frame format as in frame.ts.
