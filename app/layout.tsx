@@ -12,6 +12,7 @@ export const metadata: Metadata = {
 const nav = [
   { href: '/', label: 'Skills' },
   { href: '/playground', label: 'Playground' },
+  { href: '/publish', label: 'Publish' },
   { href: '/api/v1/openapi.json', label: 'API' },
 ];
 

@@ -30,3 +30,20 @@ export async function createPublisher(handle: string, scopes: string[] = ['publi
     await client.end();
   }
 }
+
+/** A signed-in browser: a database session for the user, as next-auth's cookie. */
+export async function createSession(userId: string): Promise<string> {
+  const client = new pg.Client({ connectionString: e2eDatabaseUrl() });
+  await client.connect();
+  try {
+    const sessionToken = crypto.randomBytes(32).toString('hex');
+    await client.query(`INSERT INTO "Session" (id, "sessionToken", "userId", expires) VALUES ($1, $2, $3, now() + interval '1 day')`, [
+      `ses_${crypto.randomBytes(8).toString('hex')}`,
+      sessionToken,
+      userId,
+    ]);
+    return sessionToken;
+  } finally {
+    await client.end();
+  }
+}

@@ -7,15 +7,17 @@ import { getSkill, type SkillDetail } from '@/lib/registry/get-skill';
 import { FormatBadge } from '../../../../_components/format-badge';
 import { Markdown } from '../../../../_components/markdown';
 import { ToolList } from '../../../../_components/tool-list';
+import { InstallCommand } from '../../../../_components/install-command';
+import { VersionHistory } from '../../../../_components/version-history';
 import { UnlockPlanner } from '../../../../(account)/_components/unlock-planner';
 
 export const dynamic = 'force-dynamic';
 
 type Params = { scope: string; name: string };
 
-async function load(params: Params): Promise<SkillDetail> {
+async function load(params: Params, version?: string): Promise<SkillDetail> {
   try {
-    return await getSkill(serverContext().db, { scope: decodeURIComponent(params.scope), name: decodeURIComponent(params.name) });
+    return await getSkill(serverContext().db, { scope: decodeURIComponent(params.scope), name: decodeURIComponent(params.name), version });
   } catch (err) {
     if (isAppError(err) && err.status === 404) notFound();
     throw err;
@@ -27,8 +29,9 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
   return { title: `@${p.scope}/${p.name}` };
 }
 
-export default async function SkillPage({ params }: { params: Promise<Params> }) {
-  const skill = await load(await params);
+export default async function SkillPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const wanted = (await searchParams).version;
+  const skill = await load(await params, typeof wanted === 'string' && wanted.length <= 64 ? wanted : undefined);
   const m = skill.manifest;
   return (
     <article className="grid gap-8 lg:grid-cols-[1fr_18rem]">
@@ -43,6 +46,12 @@ export default async function SkillPage({ params }: { params: Promise<Params> })
             {skill.yanked && <span className="rounded bg-red-100 px-2 py-0.5 text-xs text-red-800">yanked</span>}
           </div>
           <p className="text-zinc-600 dark:text-zinc-400">{skill.description}</p>
+          {skill.deprecated && (
+            <p className="rounded-lg border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200" data-testid="deprecated">
+              Deprecated: {skill.deprecated}
+            </p>
+          )}
+          <InstallCommand scope={skill.scope} name={skill.name} />
           <Link
             href={`/playground?skill=${encodeURIComponent(`@${skill.scope}/${skill.name}`)}`}
             className="inline-block rounded-lg bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-700"
@@ -67,6 +76,17 @@ export default async function SkillPage({ params }: { params: Promise<Params> })
             </h2>
             <div className="rounded-xl border border-zinc-200 p-5 dark:border-zinc-800" data-testid="instructions">
               <Markdown source={m.instructions} />
+            </div>
+          </section>
+        )}
+
+        {skill.changelog && (
+          <section aria-labelledby="changelog-heading" className="space-y-3">
+            <h2 id="changelog-heading" className="text-lg font-semibold">
+              Changes in {skill.version}
+            </h2>
+            <div className="rounded-xl border border-zinc-200 p-5 dark:border-zinc-800" data-testid="changelog">
+              <Markdown source={skill.changelog} />
             </div>
           </section>
         )}
@@ -100,7 +120,18 @@ export default async function SkillPage({ params }: { params: Promise<Params> })
           </div>
           <div>
             <dt className="text-zinc-500">Published</dt>
-            <dd>{skill.publishedAt.toISOString().slice(0, 10)}</dd>
+            <dd>
+              <time dateTime={skill.publishedAt.toISOString()}>{skill.publishedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>
+              {skill.publishedBy && <> by @{skill.publishedBy}</>}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-zinc-500">Owner</dt>
+            <dd>@{skill.scope}</dd>
+          </div>
+          <div>
+            <dt className="text-zinc-500">Downloads</dt>
+            <dd data-testid="downloads">{skill.downloads.toLocaleString('en-US')}</dd>
           </div>
           {m.allowedTools && (
             <div>
@@ -136,13 +167,7 @@ export default async function SkillPage({ params }: { params: Promise<Params> })
         </div>
         <div className="space-y-2">
           <h2 className="font-semibold">Versions</h2>
-          <ul className="space-y-1 text-xs">
-            {skill.versions.map((v) => (
-              <li key={v.version} className={v.yanked ? 'text-zinc-400 line-through' : ''}>
-                {v.version} <span className="text-zinc-500">· {v.createdAt.toISOString().slice(0, 10)}</span>
-              </li>
-            ))}
-          </ul>
+<VersionHistory scope={skill.scope} name={skill.name} current={skill.version} versions={skill.versions} distTags={skill.distTags} />
         </div>
       </aside>
     </article>

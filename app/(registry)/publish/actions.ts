@@ -1,0 +1,133 @@
+'use server';
+// Web publishing: preview an upload (every diagnostic with file and line, the manifest,
+// the scan, whether the version number is free) and publish it. Each action checks the
+// origin and the signed-in user, parses its form, and publishes only into the user's
+// own scope (lib/registry checks that again).
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { currentUser } from '@/lib/auth/current-user';
+import { assertSameOrigin } from '@/lib/auth/same-origin';
+import { actionFailure, type ActionFailure } from '@/lib/api/action-failure';
+import { AppError } from '@/lib/errors';
+import { serverContext } from '@/lib/server';
+import { previewPackage } from '@/lib/registry/preview-package';
+import { publishPackage } from '@/lib/registry/publish-package';
+import type { UploadInput } from '@/lib/registry/read-upload';
+import type { Diagnostic } from '@/lib/skills';
+import type { ScanFinding } from '@/lib/registry/scan-package';
+
+export type ToolSummary = {
+  name: string;
+  description: string;
+  params: string[];
+  required: string[];
+  gates: string[];
+  capabilities: string[];
+};
+
+export type UploadPreview = {
+  ok: true;
+  scope: string;
+  name: string | null;
+  version: string | null;
+  format: string | null;
+  description: string;
+  tools: ToolSummary[];
+  instructions: boolean;
+  signature: { keyId: string; verified: boolean | null } | null;
+  files: Array<{ path: string; size: number }>;
+  diagnostics: Diagnostic[];
+  findings: ScanFinding[];
+  problems: Array<{ code: string; message: string }>;
+};
+
+export type Published = { ok: true; scope: string; name: string; version: string; tag: string; tagged: boolean; integrity: string; url: string };
+
+type Failure = { ok: false; error: ActionFailure };
+
+const Fields = z.object({
+  kind: z.enum(['files', 'archive']),
+  paths: z.string().max(2_000_000).optional(),
+  folderName: z.string().max(200).optional(),
+  version: z.string().max(64).optional(),
+  tag: z.string().max(32).optional(),
+  changelog: z.string().max(20_000).optional(),
+});
+
+async function signedInUser() {
+  await assertSameOrigin();
+  const user = await currentUser();
+  if (!user) throw new AppError('auth/unauthenticated', 'Sign in to publish.');
+  return user;
+}
+
+async function uploadFrom(form: FormData): Promise<{ upload: UploadInput; fields: z.infer<typeof Fields> }> {
+  const text = (k: string) => {
+    const v = form.get(k);
+    return typeof v === 'string' && v.trim() ? v.trim() : undefined;
+  };
+  const fields = Fields.parse({ kind: text('kind'), paths: text('paths'), folderName: text('folderName'), version: text('version'), tag: text('tag'), changelog: text('changelog') });
+  const files = form.getAll('file').filter((f): f is File => typeof f !== 'string');
+  if (files.length === 0) throw new AppError('publish/empty', 'Choose a folder, an archive or a skill file first.');
+  if (fields.kind === 'archive') {
+    const f = files[0];
+    return { upload: { kind: 'bytes', bytes: new Uint8Array(await f.arrayBuffer()), fileName: f.name }, fields };
+  }
+  // the browser's relative paths travel beside the files (a multipart filename may lose them)
+  const paths = z.array(z.string().max(1000)).length(files.length).parse(JSON.parse(fields.paths ?? '[]'));
+  const contents = await Promise.all(files.map(async (f) => new Uint8Array(await f.arrayBuffer())));
+  return { upload: { kind: 'files', files: paths.map((p, i) => ({ path: p, content: contents[i] })), folderName: fields.folderName }, fields };
+}
+
+export async function previewUploadAction(form: FormData): Promise<UploadPreview | Failure> {
+  try {
+    const user = await signedInUser();
+    const { upload, fields } = await uploadFrom(form);
+    const p = await previewPackage(serverContext().db, { upload, userId: user.id, version: fields.version });
+    const m = p.manifest;
+    return {
+      ok: true,
+      scope: p.scope,
+      name: p.name,
+      version: p.version,
+      format: m?.format ?? null,
+      description: m?.description ?? '',
+      tools: (m?.tools ?? []).map((t) => ({
+        name: t.name,
+        description: t.description,
+        params: Object.keys(((t.params as { properties?: object } | null)?.properties ?? {}) as object),
+        required: ((t.params as { required?: string[] } | null)?.required ?? []).slice(0, 50),
+        gates: Object.keys(t.inputTokens),
+        capabilities: t.capabilities,
+      })),
+      instructions: !!m?.instructions,
+      signature: m?.signature ? { keyId: m.signature.keyId, verified: m.signature.verified } : null,
+      files: p.files.slice(0, 500),
+      diagnostics: p.diagnostics,
+      findings: p.findings,
+      problems: p.problems,
+    };
+  } catch (err) {
+    return { ok: false, error: await actionFailure(err, 'publish preview') };
+  }
+}
+
+export async function publishUploadAction(form: FormData): Promise<Published | Failure> {
+  try {
+    const user = await signedInUser();
+    const { upload, fields } = await uploadFrom(form);
+    const { published } = await publishPackage(serverContext().db, {
+      upload,
+      userId: user.id,
+      version: fields.version,
+      tag: fields.tag,
+      changelog: fields.changelog,
+    });
+    const url = `/skills/${published.scope}/${published.name}`;
+    revalidatePath('/');
+    revalidatePath(url);
+    return { ok: true, scope: published.scope, name: published.name, version: published.version, tag: published.tag, tagged: published.tagged, integrity: published.integrity, url };
+  } catch (err) {
+    return { ok: false, error: await actionFailure(err, 'publish') };
+  }
+}

@@ -1,0 +1,283 @@
+'use client';
+// Pick or drop a folder, an archive or one skill file; the server reads it and answers
+// with the manifest and every diagnostic (file and line) before anything is stored; the
+// author confirms. Errors block the publish, warnings are shown.
+import Link from 'next/link';
+import { useRef, useState, useTransition } from 'react';
+import { previewUploadAction, publishUploadAction, type Published, type UploadPreview } from './actions';
+import { InstallCommand } from '../../_components/install-command';
+
+type Picked = { kind: 'files'; files: File[]; paths: string[]; folderName: string; label: string } | { kind: 'archive'; file: File; label: string };
+
+const ARCHIVE = /\.(zip|tgz|tar\.gz|tar)$|\.skill\.(md|js|ts|mjs)$/i;
+
+/** Every file under a dropped folder entry (the File and System Access entry API). */
+async function readEntry(entry: FileSystemEntry, prefix: string, out: Array<{ file: File; path: string }>): Promise<void> {
+  if (out.length > 5000) return;
+  if (entry.isFile) {
+    const file = await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject));
+    out.push({ file, path: `${prefix}${entry.name}` });
+  } else if (entry.isDirectory) {
+    const reader = (entry as FileSystemDirectoryEntry).createReader();
+    for (;;) {
+      const batch = await new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, reject));
+      if (batch.length === 0) break;
+      for (const child of batch) await readEntry(child, `${prefix}${entry.name}/`, out);
+    }
+  }
+}
+
+function formData(picked: Picked, extra: Record<string, string>): FormData {
+  const fd = new FormData();
+  fd.set('kind', picked.kind);
+  if (picked.kind === 'archive') fd.append('file', picked.file, picked.file.name);
+  else {
+    picked.files.forEach((f) => fd.append('file', f, f.name));
+    fd.set('paths', JSON.stringify(picked.paths));
+    fd.set('folderName', picked.folderName);
+  }
+  for (const [k, v] of Object.entries(extra)) if (v) fd.set(k, v);
+  return fd;
+}
+
+export function PublishForm({ scope }: { scope: string }) {
+  const [picked, setPicked] = useState<Picked | null>(null);
+  const [preview, setPreview] = useState<UploadPreview | null>(null);
+  const [published, setPublished] = useState<Published | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [version, setVersion] = useState('');
+  const [tag, setTag] = useState('');
+  const [changelog, setChangelog] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const [pending, start] = useTransition();
+  const folderInput = useRef<HTMLInputElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  function check(next: Picked, v = version) {
+    setPicked(next);
+    setPublished(null);
+    setError(null);
+    start(async () => {
+      const res = await previewUploadAction(formData(next, { version: v }));
+      if (res.ok) setPreview(res);
+      else {
+        setPreview(null);
+        setError(`${res.error.message} [${res.error.code}]`);
+      }
+    });
+  }
+
+  function pickFolder(list: FileList | null) {
+    if (!list || list.length === 0) return;
+    const files = Array.from(list);
+    const paths = files.map((f) => f.webkitRelativePath || f.name);
+    const folderName = paths[0].split('/')[0];
+    check({ kind: 'files', files, paths, folderName, label: `${folderName}/ (${files.length} files)` });
+  }
+
+  function pickFile(list: FileList | null) {
+    const f = list?.[0];
+    if (f) check({ kind: 'archive', file: f, label: f.name });
+  }
+
+  async function onDrop(e: React.DragEvent) {
+    e.preventDefault();
+    setDragging(false);
+    const items = Array.from(e.dataTransfer.items).map((i) => i.webkitGetAsEntry?.()).filter((x): x is FileSystemEntry => !!x);
+    if (items.length === 1 && items[0].isFile && ARCHIVE.test(items[0].name)) {
+      pickFile(e.dataTransfer.files);
+      return;
+    }
+    const out: Array<{ file: File; path: string }> = [];
+    for (const entry of items) await readEntry(entry, '', out);
+    if (out.length === 0) return;
+    const folderName = items.length === 1 && items[0].isDirectory ? items[0].name : 'upload';
+    check({ kind: 'files', files: out.map((o) => o.file), paths: out.map((o) => o.path), folderName, label: `${folderName}/ (${out.length} files)` });
+  }
+
+  function publish() {
+    if (!picked) return;
+    setError(null);
+    start(async () => {
+      const res = await publishUploadAction(formData(picked, { version, tag, changelog }));
+      if (res.ok) setPublished(res);
+      else setError(`${res.error.message} [${res.error.code}]`);
+    });
+  }
+
+  const errors = preview?.diagnostics.filter((d) => d.severity === 'error') ?? [];
+  const warnings = preview?.diagnostics.filter((d) => d.severity === 'warning') ?? [];
+  const blocked = !preview || preview.problems.length > 0;
+
+  return (
+    <div className="space-y-6">
+      <div
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        className={`rounded-xl border-2 border-dashed p-6 text-center ${dragging ? 'border-emerald-500 bg-emerald-50 dark:bg-emerald-950/30' : 'border-zinc-300 dark:border-zinc-700'}`}
+        data-testid="drop-zone"
+      >
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          Drop a skill folder or file here, or
+        </p>
+        <div className="mt-3 flex flex-wrap justify-center gap-2">
+          <button type="button" onClick={() => folderInput.current?.click()} className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900">
+            Pick a folder
+          </button>
+          <button type="button" onClick={() => fileInput.current?.click()} className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900">
+            Pick a .zip, .tar.gz or skill file
+          </button>
+        </div>
+        <input
+          ref={folderInput}
+          type="file"
+          className="sr-only"
+          aria-label="Skill folder"
+          data-testid="folder-input"
+          // @ts-expect-error webkitdirectory is not in React's input attributes
+          webkitdirectory=""
+          multiple
+          onChange={(e) => {
+            pickFolder(e.target.files);
+            e.target.value = '';
+          }}
+        />
+        <input
+          ref={fileInput}
+          type="file"
+          className="sr-only"
+          aria-label="Skill archive or file"
+          data-testid="file-input"
+          accept=".zip,.tgz,.gz,.tar,.md,.js,.ts,.mjs"
+          onChange={(e) => {
+            pickFile(e.target.files);
+            e.target.value = '';
+          }}
+        />
+        {picked && <p className="mt-3 font-mono text-xs text-zinc-500">{picked.label}</p>}
+      </div>
+
+      {pending && <p className="text-sm text-zinc-500" role="status">Reading…</p>}
+      {error && (
+        <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300" data-testid="publish-error">
+          {error}
+        </p>
+      )}
+
+      {preview && !published && (
+        <section className="space-y-4" aria-label="Preview" data-testid="preview">
+          <div className="rounded-xl border border-zinc-200 p-4 dark:border-zinc-800">
+            <h2 className="text-lg font-semibold">
+              <span className="text-zinc-500">@{preview.scope}/</span>
+              {preview.name ?? '(no skill found)'}
+              {preview.version && <span className="ml-2 text-sm font-normal text-zinc-500">{preview.version}</span>}
+              {preview.format && <span className="ml-2 rounded bg-zinc-100 px-1.5 py-0.5 text-xs font-normal dark:bg-zinc-800">{preview.format}</span>}
+            </h2>
+            {preview.description && <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{preview.description}</p>}
+            <p className="mt-2 text-xs text-zinc-500">
+              {preview.files.length} files{preview.instructions ? ' · instructions' : ''}
+              {preview.signature ? ` · signed by ${preview.signature.keyId} (${preview.signature.verified === true ? 'verified' : preview.signature.verified === false ? 'does not verify' : 'key not trusted here'})` : ''}
+            </p>
+            {preview.tools.length > 0 && (
+              <ul className="mt-3 space-y-2 text-sm" data-testid="preview-tools">
+                {preview.tools.map((t) => (
+                  <li key={t.name}>
+                    <code className="font-semibold">{t.name}</code>
+                    {t.params.length > 0 && <span className="text-zinc-500"> ({t.params.map((p) => (t.required.includes(p) ? p : `${p}?`)).join(', ')})</span>}
+                    {t.gates.length > 0 && <span className="ml-1 rounded bg-amber-100 px-1 text-xs text-amber-900">needs {t.gates.join(', ')}</span>}
+                    {t.capabilities.length > 0 && <span className="ml-1 text-xs text-zinc-500">uses {t.capabilities.join(', ')}</span>}
+                    <div className="text-xs text-zinc-500">{t.description}</div>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+
+          {preview.diagnostics.length > 0 && (
+            <div>
+              <h3 className="mb-2 text-sm font-semibold">
+                {errors.length} error{errors.length === 1 ? '' : 's'}, {warnings.length} warning{warnings.length === 1 ? '' : 's'}
+              </h3>
+              <ul className="space-y-1 font-mono text-xs" data-testid="diagnostics">
+                {preview.diagnostics.map((d, i) => (
+                  <li key={i} className={d.severity === 'error' ? 'text-red-700 dark:text-red-400' : 'text-amber-700 dark:text-amber-400'} data-severity={d.severity}>
+                    {d.file ? `${d.file}${d.line ? `:${d.line}` : ''}` : '(package)'} {d.severity}: {d.message} <span className="text-zinc-500">[{d.code}]</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+
+          {preview.findings.length > 0 && (
+            <div>
+              <h3 className="mb-2 text-sm font-semibold">Scan findings</h3>
+              <ul className="space-y-1 text-xs">
+                {preview.findings.map((f, i) => (
+                  <li key={i}>
+                    <code>{f.file}:{f.line}</code> {f.message} <span className="text-zinc-500">[{f.rule}]</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+
+          {preview.problems.length > 0 && (
+            <ul className="space-y-1 rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300" data-testid="problems">
+              {preview.problems.map((p, i) => (
+                <li key={i}>{p.message}</li>
+              ))}
+            </ul>
+          )}
+
+          <div className="grid gap-3 sm:grid-cols-2">
+            <label className="text-sm">
+              <span className="text-zinc-600 dark:text-zinc-400">Version {preview.version ? '' : '(the skill has none)'}</span>
+              <input
+                value={version}
+                onChange={(e) => setVersion(e.target.value)}
+                onBlur={() => picked && version && check(picked, version)}
+                placeholder={preview.version ?? '1.0.0'}
+                className="mt-1 w-full rounded-lg border border-zinc-300 bg-white px-3 py-1.5 dark:border-zinc-700 dark:bg-zinc-900"
+              />
+            </label>
+            <label className="text-sm">
+              <span className="text-zinc-600 dark:text-zinc-400">Dist-tag</span>
+              <input value={tag} onChange={(e) => setTag(e.target.value)} placeholder="latest" className="mt-1 w-full rounded-lg border border-zinc-300 bg-white px-3 py-1.5 dark:border-zinc-700 dark:bg-zinc-900" />
+            </label>
+            <label className="text-sm sm:col-span-2">
+              <span className="text-zinc-600 dark:text-zinc-400">Changelog (default: this version&apos;s section of CHANGELOG.md)</span>
+              <textarea value={changelog} onChange={(e) => setChangelog(e.target.value)} rows={3} className="mt-1 w-full rounded-lg border border-zinc-300 bg-white px-3 py-1.5 dark:border-zinc-700 dark:bg-zinc-900" />
+            </label>
+          </div>
+
+          <button
+            type="button"
+            onClick={publish}
+            disabled={blocked || pending}
+            className="rounded-lg bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700 disabled:cursor-not-allowed disabled:opacity-50"
+          >
+            Publish {preview.name ? `@${scope}/${preview.name}${preview.version ? `@${preview.version}` : ''}` : ''}
+          </button>
+        </section>
+      )}
+
+      {published && (
+        <section className="space-y-3 rounded-xl border border-emerald-300 bg-emerald-50 p-4 dark:border-emerald-900 dark:bg-emerald-950/30" data-testid="published">
+          <p className="font-medium">
+            Published{' '}
+            <Link href={published.url} className="underline">
+              @{published.scope}/{published.name}@{published.version}
+            </Link>
+            {published.tagged ? ` (${published.tag})` : ''}
+          </p>
+          <InstallCommand scope={published.scope} name={published.name} />
+          <p className="break-all font-mono text-xs text-zinc-500">{published.integrity}</p>
+        </section>
+      )}
+    </div>
+  );
+}
