@@ -4,10 +4,10 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { resolveLimits, type Diagnostic } from '../../lib/skills';
+import { readPackageFolder, type Diagnostic } from '../../lib/skills';
 import { DiagnosticSink } from '../../lib/skills/diagnostic-sink';
 import { walkDirectory } from '../../lib/skills/disk';
-import { readUpload, type UploadedPackage } from '../../lib/registry/read-upload';
+import { readUpload, uploadLimits, type UploadedPackage } from '../../lib/registry/read-upload';
 import { packTarball } from '../../lib/registry/package-tarball';
 import { isBlockingFinding, scanPackage } from '../../lib/registry/scan-package';
 import { UsageError, type Command } from '../command';
@@ -45,18 +45,20 @@ async function readLocal(target: string): Promise<{ pkg: UploadedPackage; body: 
     return { pkg: readUpload({ kind: 'bytes', bytes, fileName }), body: bytes, fileName };
   }
   const folder = path.basename(path.resolve(target));
+  const limits = uploadLimits();
+  // links are refused, not skipped: the walk records them without following them
   const sink = new DiagnosticSink();
-  const walked = await walkDirectory(target, folder, resolveLimits(), sink);
+  const walked = await walkDirectory(target, folder, limits, sink);
   const refused: Diagnostic[] = [...sink.list];
   for (const f of walked) {
     if (f.symlink) refused.push({ severity: 'error', code: 'path/symlink', message: `${f.path} is a symbolic link; links are not allowed in a package`, file: f.path });
-    else if (f.tooLarge || !f.content) refused.push({ severity: 'error', code: 'file/too-large', message: `${f.path} cannot be packed (too large or unreadable)`, file: f.path });
   }
+  const read = await readPackageFolder(target, { limits });
+  refused.push(...read.diagnostics);
   if (refused.some((d) => d.severity === 'error')) {
     return { pkg: { files: [], manifest: null, diagnostics: refused, sizeBytes: 0 }, body: new Uint8Array() };
   }
-  const files = walked.map((f) => ({ path: f.path, content: f.content as Uint8Array }));
-  const pkg = readUpload({ kind: 'files', files, folderName: folder });
+  const pkg = readUpload({ kind: 'files', files: read.files.map((f) => ({ path: `${folder}/${f.path}`, content: f.content })), folderName: folder }, { limits });
   return { pkg, body: packTarball(pkg.files, folder) };
 }
 
@@ -104,7 +106,7 @@ export const publish: Command = {
     for (const f of blocking) out(`  ${f.file}:${f.line}: ${s.red('error')} ${f.message}; remove it before publishing ${s.dim(`[${f.rule}]`)}`);
     if (!m || errors.length || blocking.length) {
       if (values.json) process.stdout.write(JSON.stringify({ ok: false, diagnostics: pkg.diagnostics, blocking }, null, 2) + '\n');
-      else out(s.red(`not published: ${!m ? 'no skill found' : `${errors.length + blocking.length} error${errors.length + blocking.length === 1 ? '' : 's'}`}`));
+      else out(s.red(`not published: ${!m && errors.length === 0 ? 'no skill found' : `${errors.length + blocking.length} error${errors.length + blocking.length === 1 ? '' : 's'}`}`));
       return 1;
     }
     const client = registryClient({ registry: values.registry });
