@@ -67,7 +67,7 @@ test('publish with the CLI, add into an empty folder, run a tool', async ({ base
     expect(run.code, run.out + run.err).toBe(0);
     expect(JSON.parse(run.out)).toMatchObject({ ok: true, result: { words: 3 } });
 
-    const search = cli(['search', 'wrod', 'countr', '--json'], { env });
+    const search = cli(['search', 'word', 'countr', '--json'], { env });
     expect(search.code).toBe(0);
     expect(JSON.parse(search.out).hits.map((h: { name: string }) => h.name)).toContain('word-counter');
 
