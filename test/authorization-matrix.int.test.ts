@@ -355,4 +355,16 @@ describe('the authorization matrix', () => {
       expect(wrong).toEqual([]);
     }, 120_000);
   }
+
+  it("records the registry actions in the team's scope in its audit log, with the token that made them", async () => {
+    const teamId = (await testDb().team.findUniqueOrThrow({ where: { slug: team } })).id;
+    const events = await testDb().auditEvent.findMany({ where: { teamId } });
+    const actions = new Set(events.map((e) => e.action));
+    for (const a of ['skill.publish', 'skill.unyank', 'skill.deprecate', 'skill.tag', 'skill.untag', 'secret.set', 'member.role', 'member.invite', 'team.rename']) {
+      expect(actions, a).toContain(a);
+    }
+    const byTeamToken = events.filter((e) => e.action === 'skill.publish' && e.actorTokenId);
+    expect(byTeamToken.length).toBeGreaterThan(0);
+    expect(JSON.stringify(events)).not.toContain('sk-matrix');
+  });
 });

@@ -18,3 +18,4 @@ export { listAudit } from './list-audit';
 export { listUserTeams } from './list-user-teams';
 export { createTeamApiToken, revokeTeamApiToken } from './create-team-api-token';
 export { recordAudit, type AuditAction } from './record-audit';
+export { auditScopeAction } from './audit-scope-action';

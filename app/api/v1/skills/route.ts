@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { serverContext } from '@/lib/server';
 import { AppError } from '@/lib/errors';
 import { withApi } from '@/lib/api/with-api';
+import { auditScopeAction } from '@/lib/teams';
+import { apiActor } from '@/lib/api/team-actor';
 import { requireUser } from '@/lib/api/principal';
 import { readBodyBytes } from '@/lib/api/read-json-body';
 import { searchSkills } from '@/lib/registry/search-skills';
@@ -29,7 +31,8 @@ const PublishQuery = z.object({
   visibility: z.enum(['public', 'unlisted', 'private']).optional(),
 });
 
-export const POST = withApi({ scope: 'publish', rateLimit: { cost: 5 } }, async ({ req, principal }) => {
+export const POST = withApi({ scope: 'publish', rateLimit: { cost: 5 } }, async (ctx) => {
+  const { req, principal } = ctx;
   const userId = requireUser(principal);
   const url = new URL(req.url);
   const query = PublishQuery.parse(Object.fromEntries(url.searchParams));
@@ -52,6 +55,10 @@ export const POST = withApi({ scope: 'publish', rateLimit: { cost: 5 } }, async 
     tag: query.tag,
     changelog: changelogHeader ? decodeURIComponent(changelogHeader).slice(0, 20_000) : null,
     visibility: query.visibility,
+  });
+  await auditScopeAction(serverContext().db, published.scope, apiActor(ctx), 'skill.publish', `@${published.scope}/${published.name}@${published.version}`, {
+    tag: published.tag,
+    ...(query.visibility ? { visibility: query.visibility } : {}),
   });
   const path = `/skills/${published.scope}/${published.name}`;
   return NextResponse.json(

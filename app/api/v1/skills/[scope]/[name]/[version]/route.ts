@@ -3,6 +3,8 @@
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
+import { auditScopeAction } from '@/lib/teams';
+import { apiActor } from '@/lib/api/team-actor';
 import { requireUser } from '@/lib/api/principal';
 import { getSkill } from '@/lib/registry/get-skill';
 import { deleteVersion } from '@/lib/registry/delete-version';
@@ -17,9 +19,11 @@ export const GET = withApi<P>({}, async ({ params, userId }) => {
   return NextResponse.json(await getSkill(serverContext().db, ref, userId ? { userId } : null));
 });
 
-export const DELETE = withApi<P>({ scope: 'publish' }, async ({ params, principal }) => {
+export const DELETE = withApi<P>({ scope: 'publish' }, async (ctx) => {
+  const { params, principal } = ctx;
   const userId = requireUser(principal);
   const ref = VersionParams.parse(params);
   const out = await deleteVersion(serverContext().db, { ...ref, userId });
+  await auditScopeAction(serverContext().db, ref.scope, apiActor(ctx), 'skill.delete-version', `@${ref.scope}/${ref.name}@${ref.version}`);
   return NextResponse.json({ deleted: ref.version, ...out });
 });

@@ -4,6 +4,8 @@ import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
+import { auditScopeAction } from '@/lib/teams';
+import { apiActor } from '@/lib/api/team-actor';
 import { requireUser } from '@/lib/api/principal';
 import { deprecateVersion } from '@/lib/registry/deprecate-version';
 import { SkillParams } from '@/lib/registry/skill-route-params';
@@ -12,8 +14,11 @@ export const dynamic = 'force-dynamic';
 
 const Body = z.object({ range: z.string().min(1).max(64), message: z.string().max(1000) });
 
-export const POST = withApi<{ scope: string; name: string }, z.infer<typeof Body>>({ scope: 'publish', body: Body }, async ({ params, body, principal }) => {
+export const POST = withApi<{ scope: string; name: string }, z.infer<typeof Body>>({ scope: 'publish', body: Body }, async (ctx) => {
+  const { params, body, principal } = ctx;
   const userId = requireUser(principal);
   const ref = SkillParams.parse(params);
-  return NextResponse.json(await deprecateVersion(serverContext().db, { ...ref, ...body, userId }));
+  const out = await deprecateVersion(serverContext().db, { ...ref, ...body, userId });
+  await auditScopeAction(serverContext().db, ref.scope, apiActor(ctx), 'skill.deprecate', `@${ref.scope}/${ref.name}@${body.range}`, { message: body.message });
+  return NextResponse.json(out);
 });

@@ -4,6 +4,8 @@ import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
+import { auditScopeAction } from '@/lib/teams';
+import { apiActor } from '@/lib/api/team-actor';
 import { requireUser } from '@/lib/api/principal';
 import { yankVersion } from '@/lib/registry/yank-version';
 import { VersionParams } from '@/lib/registry/skill-route-params';
@@ -12,8 +14,11 @@ export const dynamic = 'force-dynamic';
 
 const Body = z.object({ reason: z.string().max(500).optional(), undo: z.boolean().optional() });
 
-export const POST = withApi<{ scope: string; name: string; version: string }, z.infer<typeof Body>>({ scope: 'publish', body: Body }, async ({ params, body, principal }) => {
+export const POST = withApi<{ scope: string; name: string; version: string }, z.infer<typeof Body>>({ scope: 'publish', body: Body }, async (ctx) => {
+  const { params, body, principal } = ctx;
   const userId = requireUser(principal);
   const ref = VersionParams.parse(params);
-  return NextResponse.json(await yankVersion(serverContext().db, { ...ref, userId, reason: body.reason, undo: body.undo }));
+  const out = await yankVersion(serverContext().db, { ...ref, userId, reason: body.reason, undo: body.undo });
+  await auditScopeAction(serverContext().db, ref.scope, apiActor(ctx), body.undo ? 'skill.unyank' : 'skill.yank', `@${ref.scope}/${ref.name}@${ref.version}`, body.reason ? { reason: body.reason } : undefined);
+  return NextResponse.json(out);
 });

@@ -4,6 +4,8 @@ import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
+import { auditScopeAction } from '@/lib/teams';
+import { apiActor } from '@/lib/api/team-actor';
 import { requireUser } from '@/lib/api/principal';
 import { setDistTag } from '@/lib/registry/set-dist-tag';
 import { SkillParams } from '@/lib/registry/skill-route-params';
@@ -15,14 +17,20 @@ const Params = SkillParams.extend({ tag: z.string().min(1).max(32) });
 
 const Body = z.object({ version: z.string().min(1).max(64) });
 
-export const PUT = withApi<P, z.infer<typeof Body>>({ scope: 'publish', body: Body }, async ({ params, body, principal }) => {
+export const PUT = withApi<P, z.infer<typeof Body>>({ scope: 'publish', body: Body }, async (ctx) => {
+  const { params, body, principal } = ctx;
   const userId = requireUser(principal);
   const ref = Params.parse(params);
-  return NextResponse.json(await setDistTag(serverContext().db, { ...ref, version: body.version, userId }));
+  const out = await setDistTag(serverContext().db, { ...ref, version: body.version, userId });
+  await auditScopeAction(serverContext().db, ref.scope, apiActor(ctx), 'skill.tag', `@${ref.scope}/${ref.name}`, { tag: ref.tag, version: body.version });
+  return NextResponse.json(out);
 });
 
-export const DELETE = withApi<P>({ scope: 'publish' }, async ({ params, principal }) => {
+export const DELETE = withApi<P>({ scope: 'publish' }, async (ctx) => {
+  const { params, principal } = ctx;
   const userId = requireUser(principal);
   const ref = Params.parse(params);
-  return NextResponse.json(await setDistTag(serverContext().db, { ...ref, version: null, userId }));
+  const out = await setDistTag(serverContext().db, { ...ref, version: null, userId });
+  await auditScopeAction(serverContext().db, ref.scope, apiActor(ctx), 'skill.untag', `@${ref.scope}/${ref.name}`, { tag: ref.tag });
+  return NextResponse.json(out);
 });
