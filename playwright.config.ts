@@ -32,7 +32,7 @@ export default defineConfig({
   webServer: {
     command: 'node --import tsx scripts/e2e-server.ts',
     url: `http://127.0.0.1:${port}/api/health`,
-    timeout: 300_000,
+    timeout: 600_000,
     reuseExistingServer: false,
     stdout: 'pipe',
     stderr: 'pipe',
