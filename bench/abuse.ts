@@ -8,6 +8,7 @@
 // and what the attacker got back. Target (issue 8): p95 under attack within 3x, 0 errors.
 // Run: npm run bench:abuse   (PORT, BENCH_PG_PORT, ABUSE_SECONDS, ABUSE_RATE)
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { createDb } from '../lib/db/client';
 import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchServer } from '../lib/db/scratch-database';
 import { createApiToken } from '../lib/auth/api-tokens';
@@ -103,7 +104,7 @@ function attacker(): { stop: () => Promise<Record<string, Record<string, number>
       'redos-glob',
       2,
       () =>
-        run([`return await ctx.invoke("count-words", { text: "${'a'.repeat(20_000)}" });`], {
+        run(['return await ctx.invoke("count-words", { text: "a".repeat(50000) });'], {
           allowedTools: 'count-words(text=*a*a*a*a*a*a*a*a*a*a*a*a*b)',
         }),
     ],
@@ -163,7 +164,11 @@ const scratch = await startScratchServer('bench-abuse', pgPort);
 const name = await createScratchDatabase(scratch.adminUrl, 'skillyard_bench_abuse');
 const url = databaseUrl(scratch.adminUrl, name);
 const env: NodeJS.ProcessEnv = { ...process.env, PORT: appPort, DATABASE_URL: url, NODE_ENV: 'production', SKILLYARD_LOG_LEVEL: 'error' };
-const child = spawn(process.execPath, ['scripts/start.mjs', '--port', appPort], { env, stdio: ['ignore', 'ignore', 'ignore'], detached: true });
+// the server's log (errors only) goes to a file, for a look at what the attack caused
+const serverLog = process.env.ABUSE_SERVER_LOG ?? '.data/bench-abuse-server.log';
+fs.mkdirSync('.data', { recursive: true });
+const logFd = fs.openSync(serverLog, 'w');
+const child = spawn(process.execPath, ['scripts/start.mjs', '--port', appPort], { env, stdio: ['ignore', logFd, logFd], detached: true });
 const stop = async () => {
   try {
     process.kill(-child.pid!, 'SIGTERM');
@@ -208,6 +213,7 @@ try {
         attackerGot,
         runsByStatus: Object.fromEntries(runs.map((r) => [r.status, r._count])),
         healthAfter: healthy,
+        serverLog,
       },
       null,
       2,

@@ -12,6 +12,7 @@ process.env.SKILLYARD_SECRET_KEY ??= 'f'.repeat(64);
 process.env.SKILLYARD_RATE_LIMIT_ANONYMOUS = '5';
 process.env.SKILLYARD_RATE_LIMIT_AUTHENTICATED = '8';
 process.env.SKILLYARD_MAX_BODY_BYTES = String(64 * 1024);
+process.env.SKILLYARD_MAX_CONCURRENT_PER_CALLER = '3';
 
 type Route<P> = (req: Request, ctx: { params: Promise<P> }) => Promise<Response>;
 let withApi: typeof import('../lib/api/with-api').withApi;
@@ -120,6 +121,29 @@ describe('rate limits in Postgres', () => {
     const res = await openapiRoute.GET(req('/api/v1/openapi.json', { ip: addr, token: runsToken }), params({}));
     expect(res.status).toBe(200);
     expect(res.headers.get('ratelimit-limit')).toBe('8');
+  });
+});
+
+describe('requests in progress per caller', () => {
+  it('refuses a caller past its concurrent requests at once, and lets it in again when one ends', async () => {
+    const user = await testDb().user.create({ data: { name: 'parallel' } });
+    const { token } = await createApiToken(testDb(), { userId: user.id, name: 'p', scopes: ['invoke'] });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const route = withApi({}, async () => (await gate, NextResponse.json({ ok: true })));
+    const done: Response[] = [];
+    const pending = Array.from({ length: 6 }, () => route(req('/x', { token }), params({})).then((r) => (done.push(r), r)));
+    // the three past the cap are answered while the three admitted ones still wait (bounded)
+    for (let i = 0; i < 250 && done.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(done.length).toBe(3);
+    for (const res of done) {
+      expect(res.status).toBe(429);
+      expect(res.headers.get('retry-after')).toBe('1');
+      expect((await res.clone().json()).error.message).toContain('in progress');
+    }
+    release();
+    expect((await Promise.all(pending)).map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
+    expect((await route(req('/x', { token }), params({}))).status).toBe(200);
   });
 });
 

@@ -19,6 +19,8 @@ export type HttpLimits = {
   rateAnonymous: number;
   /** requests per window for one API token or signed-in user */
   rateAuthenticated: number;
+  /** requests one caller (token, user or anonymous address) may have in progress at once, per instance */
+  maxConcurrentPerCaller: number;
   /** proxies in front of the server that append to X-Forwarded-For (0: none) */
   trustedProxies: number;
 };
@@ -33,6 +35,7 @@ export function httpLimits(): HttpLimits {
     rateAnonymous: intFromEnv('SKILLYARD_RATE_LIMIT_ANONYMOUS', 600),
     rateAuthenticated: intFromEnv('SKILLYARD_RATE_LIMIT_AUTHENTICATED', 1200),
     trustedProxies: intFromEnv('SKILLYARD_TRUSTED_PROXIES', 0, 0),
+    maxConcurrentPerCaller: intFromEnv('SKILLYARD_MAX_CONCURRENT_PER_CALLER', 16),
   };
   return cached;
 }

@@ -26,7 +26,7 @@ function mcpError(mapped: MappedError, requestId: string): Response {
 
 /** A route handler for the MCP endpoint; `skillsOf` names the selected skills. */
 export function mcpRoute<P>(skillsOf: (req: Request, params: P) => string[]): (req: Request, route: RouteContext<P>) => Promise<Response> {
-  return withApi<P>({ scope: 'invoke', formatError: mcpError }, async ({ req, params, userId, requestId }) => {
+  return withApi<P>({ scope: 'invoke', formatError: mcpError, concurrency: false }, async ({ req, params, userId, requestId }) => {
     const { refs, key } = parseMcpSelection(skillsOf(req, params));
     return mcpSessions().handle({
       req,

@@ -38,6 +38,8 @@ export type ApiOptions<B> = {
   maxBodyBytes?: number;
   /** rate-limit points this request costs (default 1); false: not rate limited (health) */
   rateLimit?: { cost: number } | false;
+  /** false: long-lived requests (event streams) that do not count against the per-caller concurrency cap */
+  concurrency?: false;
   /** the error answer of a protocol with its own envelope (MCP's JSON-RPC); default `{error: {code, message}}` */
   formatError?: (mapped: MappedError, requestId: string) => Response;
 };
@@ -113,6 +115,10 @@ async function limit(key: string, authenticated: boolean, cost: number, headers:
   }
 }
 
+// requests in progress per rate-limit key in this process: a caller with hundreds of
+// parallel requests is refused at once instead of filling the sandbox queue for everyone
+const inFlight = new Map<string, number>();
+
 export function withApi<P = Record<string, never>, B = undefined>(
   options: ApiOptions<B>,
   handler: (ctx: ApiContext<P, B>) => Promise<Response>,
@@ -123,6 +129,7 @@ export function withApi<P = Record<string, never>, B = undefined>(
     const limits = httpLimits();
     const headers: Record<string, string> = { 'X-Request-Id': requestId };
     let cookie: string | null = null;
+    let held: string | null = null;
     try {
       const params = ((await route?.params) ?? {}) as P;
       refuseNul(req, params);
@@ -138,9 +145,16 @@ export function withApi<P = Record<string, never>, B = undefined>(
         const proto = req.headers.get('x-forwarded-proto') ?? new URL(req.url).protocol;
         cookie = anonymousCookieHeader(caller.newAnonymousCookie, proto.startsWith('https'));
       }
-      if (options.rateLimit !== false) {
-        const { key, authenticated } = rateKeyOf(caller.principal, caller.ip);
-        await limit(key, authenticated, options.rateLimit?.cost ?? 1, headers);
+      const { key, authenticated } = rateKeyOf(caller.principal, caller.ip);
+      if (options.rateLimit !== false) await limit(key, authenticated, options.rateLimit?.cost ?? 1, headers);
+      if (options.concurrency !== false && options.rateLimit !== false) {
+        const now = inFlight.get(key) ?? 0;
+        if (now >= limits.maxConcurrentPerCaller) {
+          headers['Retry-After'] = '1';
+          throw new AppError('rate/limited', `Too many requests in progress at once (at most ${limits.maxConcurrentPerCaller}); retry when one has finished.`);
+        }
+        inFlight.set(key, now + 1);
+        held = key;
       }
       if (options.scope) requireScope(caller.principal, options.scope);
       let body = undefined as B;
@@ -154,6 +168,12 @@ export function withApi<P = Record<string, never>, B = undefined>(
       return withHeaders(res, headers, cookie);
     } catch (err) {
       return withHeaders(errorResponse(err, requestId, where, headers, options.formatError), {}, cookie);
+    } finally {
+      if (held !== null) {
+        const left = (inFlight.get(held) ?? 1) - 1;
+        if (left <= 0) inFlight.delete(held);
+        else inFlight.set(held, left);
+      }
     }
   };
 }

@@ -7,7 +7,7 @@ import { streamRunEvents } from '@/lib/runs/stream-run-events';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = withApi<{ id: string }>({ scope: 'runs' }, async ({ req, params, userId }) => {
+export const GET = withApi<{ id: string }>({ scope: 'runs', concurrency: false }, async ({ req, params, userId }) => {
   const after = parseAfterSeq(req.headers.get('last-event-id'), new URL(req.url).searchParams.get('after'));
   await getRun(serverContext().db, params.id, runAccessFrom(req, params.id, userId)); // 404 unless visible
   return new Response(streamRunEvents(serverContext().db, params.id, after, req.signal), {
