@@ -81,6 +81,7 @@ async function sseLatency(url: string) {
       }).then((r) => r.id),
     ),
   );
+  const createMs = Date.now() - started;
   clients.stdin.end(JSON.stringify(ids) + '\n');
   await new Promise((resolve) => clients.once('exit', resolve));
   out = out.slice('ready\n'.length);
@@ -103,6 +104,8 @@ async function sseLatency(url: string) {
     duplicates,
     latencyMs: { p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: latencies.at(-1) ?? NaN },
     wallMs,
+    /** creating the runs (the clients connect after): events of runs that started meanwhile arrive by backfill */
+    createMs,
     runStatuses: Object.fromEntries(statuses.map((s) => [s.status, s._count])),
   };
 }

@@ -43,44 +43,42 @@ export async function createRun(
   const controlToken = `syr_${crypto.randomBytes(24).toString('base64url')}`;
   const limits = runLimits();
   const anonymous = principal.startsWith(ANONYMOUS_PREFIX);
-  // one creator at a time per principal (and for all anonymous ones), so two requests
-  // racing cannot both pass the count: in this process by a queue (a burst of creates
-  // waits here, not holding database connections), across instances by an advisory lock
-  const run = await oneAtATime(anonymous ? 'anonymous' : principal, () =>
-    db.$transaction(
-      async (tx) => {
-        if (anonymous) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('skillyard-runs:anonymous'))`;
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`skillyard-runs:${principal}`}))`;
-        const active = { status: { in: ['queued' as const, 'running' as const] } };
-        const mine = await tx.run.count({ where: { principal, ...active } });
-        if (mine >= limits.maxActivePerPrincipal) {
-          throw new AppError(
-            'run/too-many-active',
-            `You have ${mine} runs queued or running, the most one ${anonymous ? 'visitor' : 'account'} may have (SKILLYARD_RUN_MAX_ACTIVE=${limits.maxActivePerPrincipal}). Wait for one to end or cancel one.`);
-        }
-        if (anonymous) {
-          const all = await tx.run.count({ where: { principal: { startsWith: ANONYMOUS_PREFIX }, ...active } });
-          if (all >= limits.maxActiveAnonymous) {
-            throw new AppError(
-              'run/too-many-active',
-              `Anonymous visitors have ${all} runs queued or running, the most this server allows (SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS). Sign in, or try again later.`);
-          }
-        }
-        return tx.run.create({
-          data: {
-            userId: input.userId,
-            principal,
-            visibility: config.visibility,
-            config: config as object,
-            forkedFromId: input.forkedFromId ?? null,
-            controlHash: hashControlToken(controlToken),
-          },
-          select: { id: true },
-        });
+  // Count, then insert, one at a time per principal in this process, so two requests of
+  // one principal racing cannot both pass its cap (a burst waits here without holding a
+  // database connection). Instances do not coordinate, and neither do different anonymous
+  // principals for their shared cap: racing requests can pass a cap by at most the number
+  // of them in flight at once (instances, or anonymous clients).
+  const run = await oneAtATime(principal, async () => {
+    const [active] = await db.$queryRaw<Array<{ mine: bigint; anonymous: bigint }>>`
+      SELECT count(*) FILTER (WHERE principal = ${principal}) AS mine,
+             count(*) FILTER (WHERE principal LIKE ${`${ANONYMOUS_PREFIX}%`}) AS anonymous
+      FROM "Run" WHERE status IN ('queued', 'running')`;
+    const mine = Number(active?.mine ?? 0);
+    if (mine >= limits.maxActivePerPrincipal) {
+      throw new AppError(
+        'run/too-many-active',
+        `You have ${mine} runs queued or running, the most one ${anonymous ? 'visitor' : 'account'} may have (SKILLYARD_RUN_MAX_ACTIVE=${limits.maxActivePerPrincipal}). Wait for one to end or cancel one.`,
+      );
+    }
+    const all = Number(active?.anonymous ?? 0);
+    if (anonymous && all >= limits.maxActiveAnonymous) {
+      throw new AppError(
+        'run/too-many-active',
+        `Anonymous visitors have ${all} runs queued or running, the most this server allows (SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS). Sign in, or try again later.`,
+      );
+    }
+    return db.run.create({
+      data: {
+        userId: input.userId,
+        principal,
+        visibility: config.visibility,
+        config: config as object,
+        forkedFromId: input.forkedFromId ?? null,
+        controlHash: hashControlToken(controlToken),
       },
-      { maxWait: 10_000, timeout: 10_000 },
-    ),
-  );
+      select: { id: true },
+    });
+  });
   runEventBus().announceQueued();
   return { id: run.id, controlToken };
 }
