@@ -1,4 +1,4 @@
-const LABELS: Record<string, string> = {
+export const FORMAT_LABELS: Record<string, string> = {
   'agent-skill': 'Agent Skill',
   'skill-md': '.skill.md',
   'code-skill': 'Code skill',
@@ -20,7 +20,7 @@ export function FormatBadge({ format }: { format: string }) {
       data-testid="format-badge"
       className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ${COLORS[format] ?? 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300'}`}
     >
-      {LABELS[format] ?? format}
+      {FORMAT_LABELS[format] ?? format}
     </span>
   );
 }

@@ -5,3 +5,4 @@ export { AgentError, type AgentErrorCode } from './errors';
 export { parseScript } from './providers/scripted';
 export * from './providers';
 export * from './types';
+export { decideRunOutcome, tallyTurns, OUTCOME_RULES, type RunOutcome as AgentRunOutcome, type OutcomeRule } from './run-outcome';

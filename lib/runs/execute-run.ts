@@ -2,7 +2,7 @@
 // the provider, drives the agent, and records every trace event and the outcome. The
 // outcome is written only while this worker still holds the run (run-queue.ts); a run
 // whose event log failed ends `failed` with that error, never `succeeded`.
-import { createProvider, runAgent, type AgentTool, type AgentToolHost, type ProviderConfig } from '../agent';
+import { createProvider, decideRunOutcome, OUTCOME_RULES, runAgent, type AgentTool, type AgentToolHost, type ProviderConfig } from '../agent';
 import { createToolManager, type LoadedSkill } from '../runtime';
 import { loadSkillVersion, parseSkillRef } from '../registry/load-skill-version';
 import type { ServerContext } from '../server';
@@ -106,6 +106,7 @@ export async function executeRun(server: ServerContext, run: ClaimedRun, ctx: Ex
   });
   const runCtx: ExecuteContext = { ...ctx, signal: controller.signal };
   const outcome: RunOutcome = { status: 'failed', result: null, error: null };
+  let why: { rule: string; reason: string } | null = null;
   try {
     const viewer = run.userId ? { userId: run.userId } : null;
     const skills = await Promise.all(run.config.skills.map((ref) => loadSkillVersion(db, parseSkillRef(ref), viewer)));
@@ -130,9 +131,12 @@ export async function executeRun(server: ServerContext, run: ClaimedRun, ctx: Ex
       signal: controller.signal,
       onEvent: ({ type, ...data }) => log.append(type, data),
     });
-    outcome.status = agent.status === 'completed' ? 'succeeded' : agent.status;
+    // the outcome rules (lib/agent/run-outcome.ts): no ctx.finish after failed code is not a success
+    const decided = decideRunOutcome({ agentStatus: agent.status, finished: agent.finished, error: agent.error, events: agent.trace });
+    why = { rule: decided.rule, reason: decided.reason };
+    outcome.status = decided.status;
     outcome.result = agent.result ?? null;
-    outcome.error = agent.error;
+    outcome.error = decided.error;
   } catch (err) {
     outcome.error = describe(err);
     log.append('agent-error', { error: outcome.error, timestamp: Date.now() });
@@ -155,7 +159,9 @@ export async function executeRun(server: ServerContext, run: ClaimedRun, ctx: Ex
       log.append('agent-error', { error: outcome.error, timestamp: Date.now() });
     }
   }
-  log.append('run-end', { status: outcome.status, ...(outcome.error ? { error: outcome.error } : {}), timestamp: Date.now() });
+  // the reason holds only while the status is the one it explains (a log failure overrides it)
+  const reason = why && OUTCOME_RULES.some((r) => r.rule === why.rule && r.status === outcome.status) ? why : null;
+  log.append('run-end', { status: outcome.status, ...(outcome.error ? { error: outcome.error } : {}), ...reason, timestamp: Date.now() });
   await log.flush();
   if (log.stopped() && log.failure()?.code === 'run/lock-lost') {
     runsLog.warn('run taken over by another worker', { runId: run.id, workerId: ctx.workerId });

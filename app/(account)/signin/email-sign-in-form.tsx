@@ -24,7 +24,7 @@ export function EmailSignInForm({ next }: { next: string }) {
         <button
           type="submit"
           disabled={pending}
-          className="rounded-lg bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60"
+          className="rounded-lg bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60"
         >
           {pending ? 'Sending…' : 'Send link'}
         </button>

@@ -34,7 +34,7 @@ export function UsernameForm({ next, suggestion }: { next: string; suggestion: s
           {state.error}
         </p>
       )}
-      <button type="submit" disabled={pending} className="rounded-lg bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60">
+      <button type="submit" disabled={pending} className="rounded-lg bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60">
         {pending ? 'Saving…' : 'Continue'}
       </button>
     </form>

@@ -1,5 +1,6 @@
 'use server';
-// The playground's mutations from the browser: start a run, fork one. Each parses its
+// The playground's mutations from the browser: start a run (new, or an edited re-run
+// of one the viewer may see), fork one. Each parses its
 // input, checks access through lib/runs, and hands the browser the run's control token
 // as an httpOnly cookie (the API reads the same cookie for cancel and manual turns).
 import { cookies, headers } from 'next/headers';
@@ -11,10 +12,13 @@ import { actionFailure } from '@/lib/api/action-failure';
 import { runCookieName } from '@/lib/api/run-access';
 import { createRun } from '@/lib/runs/create-run';
 import { forkRun } from '@/lib/runs/fork-run';
+import { getRun } from '@/lib/runs/get-run';
 import { RunConfigSchema } from '@/lib/runs/run-config';
 import { runPrincipalFor } from '@/lib/runs/run-principal';
 
 export type StartRunState = { error: string | null; field?: string };
+
+const RunId = z.string().regex(/^[a-z0-9]{20,40}$/);
 
 // Runs are anonymous for now (no web sign-in yet): the control token is the creator's key.
 const RUN_COOKIE_MAX_AGE = 60 * 60 * 24 * 30;
@@ -52,6 +56,16 @@ export async function startRun(_prev: StartRunState, form: FormData): Promise<St
       return { error: `The script is not valid JSON: ${(err as Error).message}`, field: 'script' };
     }
   }
+  // an edited re-run: the original must be one the viewer may see (as for a fork)
+  const user = await currentUser();
+  const forkOf = optionalText(form.get('forkOf')) ?? null;
+  if (forkOf !== null) {
+    const original = RunId.safeParse(forkOf);
+    if (!original.success) return { error: 'The run to re-run does not exist.' };
+    const token = (await cookies()).get(runCookieName(original.data))?.value ?? null;
+    const seen = await getRun(serverContext().db, original.data, { userId: user?.id ?? null, controlToken: token }).catch(() => null);
+    if (!seen) return { error: 'The run to re-run does not exist.' };
+  }
   const parsed = RunConfigSchema.safeParse({
     skills: form.getAll('skill').map(String).filter(Boolean),
     allowedTools: optionalText(form.get('allowedTools')) ?? null,
@@ -68,8 +82,12 @@ export async function startRun(_prev: StartRunState, form: FormData): Promise<St
   let id: string;
   try {
     // a signed-in user's run is theirs: it runs with their tokens and lists under My runs
-    const user = await currentUser();
-    const run = await createRun(serverContext().db, { config: parsed.data, userId: user?.id ?? null, principal: runPrincipalFor(await headers(), user?.id ?? null) });
+    const run = await createRun(serverContext().db, {
+      config: parsed.data,
+      userId: user?.id ?? null,
+      principal: runPrincipalFor(await headers(), user?.id ?? null),
+      forkedFromId: forkOf,
+    });
     await rememberControlToken(run.id, run.controlToken);
     id = run.id;
   } catch (err) {
@@ -78,8 +96,6 @@ export async function startRun(_prev: StartRunState, form: FormData): Promise<St
   }
   redirect(`/playground/runs/${id}`);
 }
-
-const RunId = z.string().regex(/^[a-z0-9]{20,40}$/);
 
 export async function forkRunAction(runId: string): Promise<{ error: string }> {
   const id = RunId.safeParse(runId);

@@ -31,7 +31,7 @@ export default async function SignInErrorPage({ searchParams }: { searchParams: 
       <p className="text-xs text-zinc-500">
         Code: <code>{/^[A-Za-z]{1,40}$/.test(code) ? code : 'Default'}</code>
       </p>
-      <Link href="/signin" className="inline-block rounded-lg bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700">
+      <Link href="/signin" className="inline-block rounded-lg bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800">
         Back to sign-in
       </Link>
     </div>

@@ -3,7 +3,7 @@
 'use client';
 import { memo } from 'react';
 import { Markdown } from '@/app/_components/markdown';
-import { JsonView } from './json-view';
+import { JsonView } from '@/app/_components/json-view';
 
 export type ObjectComponent = { id?: string; type?: string; props?: Record<string, unknown>; skill?: string; tool?: string };
 

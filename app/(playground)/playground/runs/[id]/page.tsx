@@ -7,11 +7,39 @@ import { isAppError } from '@/lib/errors';
 import { runCookieName } from '@/lib/api/run-access';
 import { getRun } from '@/lib/runs/get-run';
 import { currentUser } from '@/lib/auth/current-user';
-import { JsonView } from './json-view';
+import { getSkill } from '@/lib/registry/get-skill';
+import { parseSkillRef } from '@/lib/registry/load-skill-version';
+import { describeParams } from '@/app/_components/schema-params';
+import { JsonView } from '@/app/_components/json-view';
+import type { ManualTool } from './manual-turn';
 import { RunView } from './run-view';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Run', robots: { index: false } };
+
+const short = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  const run = await load(id).catch(() => null);
+  if (!run) return { title: 'Run', robots: { index: false } };
+  const title = `Run ${run.status}: ${short(run.config.task, 60)}`;
+  const description = `A ${run.config.provider} run of ${run.config.skills.join(', ')} in the Skillyard playground.`;
+  return { title, description, robots: { index: false }, openGraph: { title, description, type: 'website' } };
+}
+
+/** The tools of the run's skills with their parameters, for the manual editor. */
+async function manualTools(refs: string[]): Promise<ManualTool[]> {
+  const skills = await Promise.all(refs.map((ref) => getSkill(serverContext().db, parseSkillRef(ref)).catch(() => null)));
+  return skills.flatMap((s) =>
+    (s?.manifest.tools ?? [])
+      .filter((t) => t.visibility !== 'hidden')
+      .map((t) => ({
+        name: t.name,
+        description: t.description,
+        params: describeParams(t.params).map((p) => ({ name: p.name, type: p.type, required: p.required, description: p.description })),
+      })),
+  );
+}
 
 const PROVIDER_LABELS: Record<string, string> = {
   scripted: 'Scripted (replays a script — not a model)',
@@ -34,7 +62,7 @@ async function load(id: string) {
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div className="grid grid-cols-[6.5rem_1fr] gap-2 py-1.5">
-      <dt className="text-zinc-500">{label}</dt>
+      <dt className="text-zinc-600 dark:text-zinc-400">{label}</dt>
       <dd className="min-w-0 break-words">{children}</dd>
     </div>
   );
@@ -45,20 +73,20 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const run = await load(id);
   const c = run.config;
   return (
-    <div className="grid gap-6 lg:grid-cols-[1fr_19rem]">
+    <div className="grid min-w-0 grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_19rem]">
       <div className="min-w-0 space-y-4">
         <header className="space-y-1">
-          <p className="text-sm text-zinc-500">
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
             <Link href="/playground" className="hover:underline">
               Playground
             </Link>{' '}
             / run
           </p>
-          <h1 className="text-2xl font-semibold tracking-tight" data-testid="run-task">
+          <h1 className="text-2xl font-semibold tracking-tight break-words" data-testid="run-task">
             {c.task.length > 160 ? `${c.task.slice(0, 160)}…` : c.task}
           </h1>
           {run.forkedFromId && (
-            <p className="text-sm text-zinc-500" data-testid="forked-from">
+            <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="forked-from">
               Forked from{' '}
               <Link href={`/playground/runs/${run.forkedFromId}`} className="font-mono text-emerald-700 hover:underline dark:text-emerald-400">
                 {run.forkedFromId}
@@ -66,7 +94,14 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
             </p>
           )}
         </header>
-        <RunView runId={run.id} initialStatus={run.status} canControl={run.canControl} manual={c.provider === 'manual'} />
+        <RunView
+          runId={run.id}
+          initialStatus={run.status}
+          canControl={run.canControl}
+          manual={c.provider === 'manual'}
+          tools={c.provider === 'manual' && run.canControl ? await manualTools(c.skills) : []}
+          storedError={run.error}
+        />
       </div>
 
       <aside className="space-y-4 lg:self-start" aria-labelledby="config-heading">
@@ -87,10 +122,10 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
             <Row label="Provider">{PROVIDER_LABELS[c.provider] ?? c.provider}</Row>
             {c.model && <Row label="Model">{c.model}</Row>}
             <Row label="Allowed tools">
-              {c.allowedTools ? <code className="font-mono text-xs">{c.allowedTools}</code> : <span className="text-zinc-500">all (discovery)</span>}
+              {c.allowedTools ? <code className="font-mono text-xs">{c.allowedTools}</code> : <span className="text-zinc-600 dark:text-zinc-400">all (discovery)</span>}
             </Row>
             <Row label="Limits">
-              {c.maxTurns} turns · {c.maxSteps} steps
+              {c.maxTurns} {c.maxTurns === 1 ? 'turn' : 'turns'} · {c.maxSteps} {c.maxSteps === 1 ? 'step' : 'steps'}
             </Row>
             <Row label="Visibility">{run.visibility}</Row>
             <Row label="Created">
@@ -107,7 +142,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           )}
           {c.script && c.script.length > 0 && (
             <div className="mt-3">
-              <JsonView value={c.script} label={`script (${c.script.length} turns)`} testId="run-script" />
+              <JsonView value={c.script} label={`script (${c.script.length} ${c.script.length === 1 ? 'turn' : 'turns'})`} testId="run-script" />
             </div>
           )}
         </section>

@@ -4,172 +4,149 @@ import { notFound } from 'next/navigation';
 import { serverContext } from '@/lib/server';
 import { isAppError } from '@/lib/errors';
 import { getSkill, type SkillDetail } from '@/lib/registry/get-skill';
-import { FormatBadge } from '../../../../_components/format-badge';
-import { Markdown } from '../../../../_components/markdown';
-import { ToolList } from '../../../../_components/tool-list';
-import { InstallCommand } from '../../../../_components/install-command';
-import { VersionHistory } from '../../../../_components/version-history';
+import { loadSkillVersion } from '@/lib/registry/load-skill-version';
+import { FormatBadge } from '@/app/_components/format-badge';
+import { HighlightedSource } from '@/app/_components/highlighted-source';
+import { InstallCommand } from '@/app/_components/install-command';
+import { VersionHistory } from '@/app/_components/version-history';
+import { Markdown } from '@/app/_components/markdown';
+import { ToolList } from '@/app/_components/tool-list';
+import { toolAvailability } from '@/app/_components/tool-availability';
+import { currentUser } from '@/lib/auth/current-user';
+import { heldTokenClaims } from '@/lib/auth/unlock-plan';
 import { UnlockPlanner } from '../../../../(account)/_components/unlock-planner';
+import { packageFacts } from './package-facts';
+import { SkillSidebar } from './skill-sidebar';
 
 export const dynamic = 'force-dynamic';
 
 type Params = { scope: string; name: string };
+type Search = Record<string, string | string[] | undefined>;
+
+const one = (v: string | string[] | undefined) => (typeof v === 'string' ? v.slice(0, 500) : undefined);
 
 async function load(params: Params, version?: string): Promise<SkillDetail> {
   try {
-    return await getSkill(serverContext().db, { scope: decodeURIComponent(params.scope), name: decodeURIComponent(params.name), version });
+    const user = await currentUser().catch(() => null);
+    const viewer = user ? { userId: user.id } : null;
+    return await getSkill(serverContext().db, { scope: decodeURIComponent(params.scope), name: decodeURIComponent(params.name), version }, viewer);
   } catch (err) {
     if (isAppError(err) && err.status === 404) notFound();
     throw err;
   }
 }
 
-export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
+export async function generateMetadata({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }): Promise<Metadata> {
   const p = await params;
-  return { title: `@${p.scope}/${p.name}` };
+  const skill = await load(p, one((await searchParams).version)).catch(() => null);
+  const title = `@${p.scope}/${p.name}`;
+  if (!skill) return { title };
+  const description = skill.description.slice(0, 300);
+  return { title: `${title}@${skill.version}`, description, openGraph: { title: `${title} — a Skillyard skill`, description, type: 'website' } };
 }
 
-export default async function SkillPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const wanted = (await searchParams).version;
-  const skill = await load(await params, typeof wanted === 'string' && wanted.length <= 64 ? wanted : undefined);
+async function FileView({ skill, path }: { skill: SkillDetail; path: string }) {
+  if (!skill.manifest.files.includes(path)) {
+    return (
+      <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+        This version has no file {path}.
+      </p>
+    );
+  }
+  const loaded = await loadSkillVersion(serverContext().db, { scope: skill.scope, name: skill.name, version: skill.version }, null);
+  const source = await loaded.readFile(path).catch(() => null);
+  if (source === null) return <p className="text-sm text-zinc-700 dark:text-zinc-300">This file could not be read.</p>;
+  return <HighlightedSource path={path} source={source} />;
+}
+
+export default async function SkillPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }) {
+  const search = await searchParams;
+  const skill = await load(await params, one(search.version));
+  const file = one(search.file);
   const m = skill.manifest;
+  const ref = `@${skill.scope}/${skill.name}`;
+  const user = await currentUser().catch(() => null);
+  const tools = toolAvailability(m, skill.scope, await heldTokenClaims(serverContext().db, user?.id ?? null));
+  const facts = packageFacts(m);
+  const base = `/skills/${skill.scope}/${skill.name}`;
+  const versionQuery = search.version ? `version=${encodeURIComponent(skill.version)}&` : '';
+  const runnable = tools.filter((t) => !t.cannotRun).length;
+
   return (
-    <article className="grid gap-8 lg:grid-cols-[1fr_18rem]">
+    <article className="grid min-w-0 grid-cols-1 gap-8 lg:grid-cols-[minmax(0,1fr)_18rem]">
       <div className="min-w-0 space-y-8">
-        <header className="space-y-2">
+        <header className="space-y-3">
           <div className="flex flex-wrap items-center gap-3">
-            <h1 className="text-2xl font-semibold tracking-tight">
-              <span className="text-zinc-500">@{skill.scope}/</span>
+            <h1 className="text-2xl font-semibold tracking-tight break-all">
+              <span className="text-zinc-600 dark:text-zinc-400">@{skill.scope}/</span>
               {skill.name}
             </h1>
             <FormatBadge format={skill.format} />
+            <span className="text-sm text-zinc-700 dark:text-zinc-300">v{skill.version}</span>
             {skill.yanked && <span className="rounded bg-red-100 px-2 py-0.5 text-xs text-red-800">yanked</span>}
           </div>
-          <p className="text-zinc-600 dark:text-zinc-400">{skill.description}</p>
-          {skill.deprecated && (
-            <p className="rounded-lg border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200" data-testid="deprecated">
-              Deprecated: {skill.deprecated}
-            </p>
-          )}
+          <p className="break-words text-zinc-700 dark:text-zinc-300">{skill.description}</p>
+          <div className="flex flex-wrap items-center gap-3">
+            <Link
+              href={`/playground?skill=${encodeURIComponent(ref)}`}
+              className="inline-block rounded-lg bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-800"
+              data-testid="try-in-playground"
+            >
+              Try in playground
+            </Link>
+            {tools.length > 0 && runnable < tools.length && (
+              <span data-testid="runnable-summary" className="text-sm text-zinc-700 dark:text-zinc-300">
+                {runnable === 0 ? 'None of its tools can run on this server.' : `${runnable} of ${tools.length} tools can run on this server.`}
+              </span>
+            )}
+          </div>
           <InstallCommand scope={skill.scope} name={skill.name} />
-          <Link
-            href={`/playground?skill=${encodeURIComponent(`@${skill.scope}/${skill.name}`)}`}
-            className="inline-block rounded-lg bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-700"
-            data-testid="try-in-playground"
-          >
-            Try in playground
-          </Link>
+          <UnlockPlanner tools={m.tools} next={base} />
         </header>
 
-        <section aria-labelledby="tools-heading" className="space-y-3">
-          <h2 id="tools-heading" className="text-lg font-semibold">
-            Tools <span className="text-sm font-normal text-zinc-500">({m.tools.length})</span>
-          </h2>
-          <ToolList tools={m.tools} />
-          <UnlockPlanner tools={m.tools} next={`/skills/${skill.scope}/${skill.name}`} />
-        </section>
-
         {m.instructions && (
-          <section aria-labelledby="instructions-heading" className="space-y-3">
-            <h2 id="instructions-heading" className="text-lg font-semibold">
-              Instructions
+          <section aria-labelledby="readme-heading" className="space-y-3">
+            <h2 id="readme-heading" className="text-lg font-semibold">
+              Readme
             </h2>
-            <div className="rounded-xl border border-zinc-200 p-5 dark:border-zinc-800" data-testid="instructions">
+            <div className="min-w-0 rounded-xl border border-zinc-200 p-4 break-words sm:p-5 dark:border-zinc-800" data-testid="instructions">
               <Markdown source={m.instructions} />
             </div>
           </section>
         )}
 
-        {skill.changelog && (
-          <section aria-labelledby="changelog-heading" className="space-y-3">
-            <h2 id="changelog-heading" className="text-lg font-semibold">
-              Changes in {skill.version}
-            </h2>
-            <div className="rounded-xl border border-zinc-200 p-5 dark:border-zinc-800" data-testid="changelog">
-              <Markdown source={skill.changelog} />
-            </div>
-          </section>
-        )}
+        <section aria-labelledby="tools-heading" className="space-y-3">
+          <h2 id="tools-heading" className="text-lg font-semibold">
+            Tools <span className="text-sm font-normal text-zinc-600 dark:text-zinc-400">({tools.length})</span>
+          </h2>
+          <ToolList skill={ref} tools={tools} manifests={m.tools} />
+        </section>
 
-        {skill.findings.length > 0 && (
-          <section aria-labelledby="findings-heading" className="space-y-3">
-            <h2 id="findings-heading" className="text-lg font-semibold">
-              Scan findings
-            </h2>
-            <ul className="space-y-2 text-sm">
-              {skill.findings.map((f, i) => (
-                <li key={i} className="rounded-lg border border-amber-300 bg-amber-50 p-3 dark:border-amber-800 dark:bg-amber-950/40">
-                  <div className="font-medium">
-                    {f.message} <code className="text-xs text-zinc-500">{f.rule}</code>
-                  </div>
-                  <div className="font-mono text-xs text-zinc-600 dark:text-zinc-400">
-                    {f.file}:{f.line} — {f.excerpt}
-                  </div>
-                </li>
-              ))}
-            </ul>
-          </section>
-        )}
-      </div>
-
-      <aside className="space-y-6 text-sm">
-        <dl className="space-y-3 rounded-xl border border-zinc-200 p-4 dark:border-zinc-800">
-          <div>
-            <dt className="text-zinc-500">Version</dt>
-            <dd className="font-medium">{skill.version}</dd>
-          </div>
-          <div>
-            <dt className="text-zinc-500">Published</dt>
-            <dd>
-              <time dateTime={skill.publishedAt.toISOString()}>{skill.publishedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>
-              {skill.publishedBy && <> by @{skill.publishedBy}</>}
-            </dd>
-          </div>
-          <div>
-            <dt className="text-zinc-500">Owner</dt>
-            <dd>@{skill.scope}</dd>
-          </div>
-          <div>
-            <dt className="text-zinc-500">Downloads</dt>
-            <dd data-testid="downloads">{skill.downloads.toLocaleString('en-US')}</dd>
-          </div>
-          {m.allowedTools && (
-            <div>
-              <dt className="text-zinc-500">Allowed tools</dt>
-              <dd className="font-mono text-xs">{m.allowedTools}</dd>
-            </div>
-          )}
-          {m.signature && (
-            <div>
-              <dt className="text-zinc-500">Signature</dt>
-              <dd>
-                {m.signature.verified === true ? '✔ verified' : m.signature.verified === false ? '✘ invalid' : 'unknown key'} ·{' '}
-                <code className="text-xs">{m.signature.keyId}</code>
-              </dd>
-            </div>
-          )}
-          <div>
-            <dt className="text-zinc-500">Content hash</dt>
-            <dd className="truncate font-mono text-xs" title={skill.contentHash}>
-              {skill.contentHash.slice(0, 16)}…
-            </dd>
-          </div>
-        </dl>
-        <div className="space-y-2">
-          <h2 className="font-semibold">Files</h2>
-          <ul className="space-y-1 font-mono text-xs text-zinc-600 dark:text-zinc-400" data-testid="file-list">
+        <section aria-labelledby="files-heading" className="space-y-3" id="files">
+          <h2 id="files-heading" className="text-lg font-semibold">
+            Files <span className="text-sm font-normal text-zinc-600 dark:text-zinc-400">({m.files.length})</span>
+          </h2>
+          <ul className="flex flex-wrap gap-2 font-mono text-xs" data-testid="file-list">
             {m.files.map((f) => (
-              <li key={f} className="truncate">
-                {f}
+              <li key={f} className="max-w-full">
+                <Link
+                  href={`${base}?${versionQuery}file=${encodeURIComponent(f)}#files`}
+                  aria-current={f === file ? 'page' : undefined}
+                  className={`block truncate rounded border px-2 py-0.5 ${f === file ? 'border-emerald-700 bg-emerald-50 dark:bg-emerald-950' : 'border-zinc-300 hover:border-emerald-700 dark:border-zinc-700'}`}
+                >
+                  {f}
+                </Link>
               </li>
             ))}
           </ul>
-        </div>
-        <div className="space-y-2">
-          <h2 className="font-semibold">Versions</h2>
-<VersionHistory scope={skill.scope} name={skill.name} current={skill.version} versions={skill.versions} distTags={skill.distTags} />
-        </div>
-      </aside>
+          {file ? <FileView skill={skill} path={file} /> : <p className="text-xs text-zinc-600 dark:text-zinc-400">Pick a file to read its source.</p>}
+        </section>
+      </div>
+
+      <div className="min-w-0 space-y-6">
+        <SkillSidebar skill={skill} facts={facts} base={base} />
+        <VersionHistory scope={skill.scope} name={skill.name} current={skill.version} versions={skill.versions} distTags={skill.distTags} />
+      </div>
     </article>
   );
 }

@@ -37,7 +37,7 @@ export const JsonView = memo(function JsonView({ value, label, testId, open = fa
         {label && <span className="shrink-0 font-sans font-medium text-zinc-500">{label}</span>}
         <span className="truncate text-zinc-700 group-open:hidden dark:text-zinc-300">{preview}</span>
       </summary>
-      {expanded && <pre className="max-h-96 overflow-auto border-t border-zinc-200 px-3 py-2 font-mono leading-5 whitespace-pre-wrap break-words dark:border-zinc-800">{pretty}</pre>}
+      {expanded && <pre tabIndex={0} className="max-h-96 overflow-auto border-t border-zinc-200 px-3 py-2 font-mono leading-5 whitespace-pre-wrap break-words dark:border-zinc-800">{pretty}</pre>}
     </details>
   );
 });

@@ -1,0 +1,34 @@
+import 'server-only';
+// A skill as the playground form needs it: its tools with parameters, what unlocks the
+// gated ones for this viewer and which cannot run here. Built on the server (the
+// planner, the viewer's tokens and the server's handler settings live there).
+import { currentUser } from '@/lib/auth/current-user';
+import { heldTokenClaims } from '@/lib/auth/unlock-plan';
+import { getSkill } from '@/lib/registry/get-skill';
+import { parseSkillRef } from '@/lib/registry/load-skill-version';
+import type { ToolManifest } from '@/lib/skills/types';
+import { serverContext } from '@/lib/server';
+import { toolAvailability } from '@/app/_components/tool-availability';
+import type { SelectedSkill } from './form-types';
+
+async function load(ref: string) {
+  const { scope, name } = parseSkillRef(ref);
+  const user = await currentUser().catch(() => null);
+  const db = serverContext().db;
+  const skill = await getSkill(db, { scope, name }, user ? { userId: user.id } : null);
+  return { skill, held: await heldTokenClaims(db, user?.id ?? null) };
+}
+
+export async function playgroundSkill(ref: string): Promise<SelectedSkill | null> {
+  try {
+    const { skill, held } = await load(ref);
+    return { ref: `@${skill.scope}/${skill.name}`, description: skill.description, tools: toolAvailability(skill.manifest, skill.scope, held) };
+  } catch {
+    return null;
+  }
+}
+
+/** The raw tool manifests, for the identity planner's connect buttons. */
+export async function skillToolManifests(ref: string): Promise<ToolManifest[]> {
+  return load(ref).then(({ skill }) => skill.manifest.tools, () => []);
+}

@@ -1,0 +1,73 @@
+import 'server-only';
+// Source files of a skill, highlighted on the server with shiki (JavaScript regex engine:
+// no WebAssembly to load). Shiki escapes the text it wraps, so untrusted skill files are
+// safe to insert; only a fixed set of grammars is loaded, the rest shows as plain text.
+import { createHighlighterCore, type HighlighterCore } from 'shiki/core';
+import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
+
+const MAX_HIGHLIGHT_CHARS = 200_000;
+
+const LANG_BY_EXT: Record<string, string> = {
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  ts: 'typescript',
+  mts: 'typescript',
+  py: 'python',
+  sh: 'shellscript',
+  bash: 'shellscript',
+  json: 'json',
+  yaml: 'yaml',
+  yml: 'yaml',
+  md: 'markdown',
+};
+
+let highlighter: Promise<HighlighterCore> | null = null;
+
+function getHighlighter() {
+  highlighter ??= createHighlighterCore({
+    themes: [import('shiki/themes/github-light.mjs'), import('shiki/themes/github-dark.mjs')],
+    langs: [
+      import('shiki/langs/javascript.mjs'),
+      import('shiki/langs/typescript.mjs'),
+      import('shiki/langs/python.mjs'),
+      import('shiki/langs/shellscript.mjs'),
+      import('shiki/langs/json.mjs'),
+      import('shiki/langs/yaml.mjs'),
+      import('shiki/langs/markdown.mjs'),
+    ],
+    engine: createJavaScriptRegexEngine(),
+  });
+  return highlighter;
+}
+
+export function languageOf(path: string): string | null {
+  const ext = path.split('.').pop()?.toLowerCase() ?? '';
+  return LANG_BY_EXT[ext] ?? null;
+}
+
+export async function HighlightedSource({ path, source }: { path: string; source: string }) {
+  const lang = languageOf(path);
+  const text = source.length > MAX_HIGHLIGHT_CHARS ? source.slice(0, MAX_HIGHLIGHT_CHARS) : source;
+  let html: string | null = null;
+  if (lang) {
+    try {
+      html = (await getHighlighter()).codeToHtml(text, { lang, themes: { light: 'github-light', dark: 'github-dark' } });
+    } catch {
+      html = null; // a grammar that chokes on this file: plain text below
+    }
+  }
+  return (
+    <div data-testid="file-source" data-lang={lang ?? 'text'} className="source-view min-w-0">
+      {html ? (
+        // shiki output: every character of the file is escaped inside its spans
+        <div tabIndex={0} role="region" aria-label={`Source of ${path}`} dangerouslySetInnerHTML={{ __html: html }} />
+      ) : (
+        <pre tabIndex={0} className="overflow-x-auto rounded-lg border border-zinc-200 p-3 font-mono text-xs dark:border-zinc-800">
+          {text}
+        </pre>
+      )}
+      {text !== source && <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">Only the first {MAX_HIGHLIGHT_CHARS.toLocaleString('en-US')} characters are shown.</p>}
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+import 'server-only';
+// For the pages: what each tool of a skill needs before it runs here, in words. Gated
+// tools get the planner's answer (which login or which tool unlocks them); tools whose
+// handler this server does not run (MCP, subprocess while disabled) say so.
+import { serverContext } from '@/lib/server';
+import { mcpServerFor } from '@/lib/runtime/mcp-handler';
+import { planFor } from '@/lib/runtime/planner';
+import type { HeldToken } from '@/lib/runtime/types';
+import { createToolIndex } from '@/lib/runtime/tool-index';
+import type { SkillManifest, ToolManifest } from '@/lib/skills/types';
+import { describeParams, type SchemaField } from '@/lib/forms/schema-fields';
+
+export type ToolUnlock = { issuer: string; claims: string[]; options: Array<{ kind: 'oauth' | 'tool'; label: string; provider?: string; tool?: string }> };
+
+export type ToolAvailability = {
+  name: string;
+  description: string;
+  handler: string;
+  params: Record<string, unknown> | null;
+  fields: SchemaField[];
+  /** null when this server can run the tool; else why not */
+  cannotRun: string | null;
+  /** what this viewer still needs to unlock it (empty: nothing) */
+  unlocks: ToolUnlock[];
+};
+
+/** Why this server cannot run the tool (null: it can). Mirrors the handler dispatch of lib/runtime/manager.ts. */
+export function cannotRunHere(manifest: SkillManifest, tool: ToolManifest): string | null {
+  const kind = tool.handler.kind;
+  if (kind === 'mcp') {
+    let transport: string;
+    try {
+      transport = mcpServerFor(manifest, tool).server.transport;
+    } catch (err) {
+      return `wraps an MCP server tool whose server is not usable (${err instanceof Error ? err.message : String(err)})`;
+    }
+    if (transport !== 'stdio') return null;
+    return serverContext().config.allowSubprocess
+      ? 'wraps a local (stdio) MCP server, which this server does not run yet'
+      : 'wraps a local (stdio) MCP server, a subprocess, and this server has subprocesses disabled';
+  }
+  if ((kind === 'python' || kind === 'bash') && !serverContext().config.allowSubprocess) {
+    return `runs ${kind === 'python' ? 'Python' : 'a shell script'} as a subprocess, and this server has subprocesses disabled`;
+  }
+  return null;
+}
+
+export function toolAvailability(manifest: SkillManifest, scope: string, held: HeldToken[] = []): ToolAvailability[] {
+  const registry = createToolIndex([{ manifest, scope, readFile: async () => '' }]);
+  return registry.entries
+    .filter((e) => e.tool.visibility !== 'hidden')
+    .map((entry) => {
+      const plan = planFor(registry, entry, held);
+      return {
+        name: entry.tool.name,
+        description: entry.tool.description,
+        handler: entry.tool.handler.kind,
+        params: entry.tool.params,
+        fields: describeParams(entry.tool.params),
+        cannotRun: cannotRunHere(manifest, entry.tool),
+        unlocks: plan.unlocks.map((u) => ({
+          issuer: u.issuer,
+          claims: u.claims,
+          options: u.options.map((o) =>
+            o.kind === 'oauth' ? { kind: 'oauth' as const, label: o.label, provider: o.provider } : { kind: 'tool' as const, label: o.label, tool: o.ref.split('/').pop() },
+          ),
+        })),
+      };
+    });
+}

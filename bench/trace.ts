@@ -1,0 +1,160 @@
+// bench/trace: how fast the run page draws a long run. Starts the production app on a
+// scratch database of its own, makes a real scripted run of about 5,000
+// events (turns of ~100 tool calls each, some failing), then loads its page in Chromium
+// and reloads it: time to first contentful paint, time until every event is drawn, and
+// the longest main-thread task (PerformanceObserver 'longtask'). Prints JSON.
+//   npm run bench:trace [-- --events 5000 --reloads 3]
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { chromium } from '@playwright/test';
+import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchServer } from '../lib/db/scratch-database.ts';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const TARGET_EVENTS = arg('events', 5000);
+const RELOADS = Math.max(1, arg('reloads', 3));
+const CALLS_PER_TURN = 100;
+const port = process.env.BENCH_APP_PORT ?? String(Number(process.env.PORT ?? 3000) + 300);
+const base = `http://127.0.0.1:${port}`;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs: number) {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check().catch(() => false)) return;
+    await sleep(500);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+function script(turns: number) {
+  const turn = (t: number) => ({
+    text: `Turn ${t}: ${CALLS_PER_TURN} slugs.`,
+    code: [
+      `memory.done = memory.done || 0; memory.failed = memory.failed || 0;`,
+      `for (let i = 0; i < ${CALLS_PER_TURN}; i++) {`,
+      // every 40th call sends a number: the tool refuses it (an error in the trace)
+      `  try { await ctx.invoke('slugify', { text: i % 40 === 7 ? 42 : 'Title ${t} ' + i }); memory.done++; } catch (e) { memory.failed++; }`,
+      `}`,
+      `return { done: memory.done, failed: memory.failed };`,
+    ].join('\n'),
+  });
+  return [...Array.from({ length: turns }, (_, i) => turn(i + 1)), { text: 'Done.', code: 'ctx.finish({ done: memory.done, failed: memory.failed });' }];
+}
+
+const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main() {
+  // a Postgres of its own (not the e2e one: a second start under that name would take it over)
+  const pg = await startScratchServer('bench-trace', Number(process.env.BENCH_PG_PORT ?? 54399));
+  const dbName = await createScratchDatabase(pg.adminUrl, 'skillyard_bench_trace');
+  const server = spawn(process.execPath, ['scripts/start.mjs', '--port', port], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DATABASE_URL: databaseUrl(pg.adminUrl, dbName), NODE_ENV: 'production' },
+  });
+  const stop = () => {
+    if (server.exitCode === null) server.kill('SIGTERM');
+  };
+  process.on('exit', stop);
+  try {
+    await waitFor(async () => (await fetch(`${base}/api/health`)).ok, 'the app', 600_000);
+    // each turn: turn-start, message, invoke call + result, 2 events per inner call, turn-end
+    const turns = Math.ceil(TARGET_EVENTS / (CALLS_PER_TURN * 2 + 5));
+    const created = await fetch(`${base}/api/v1/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        skills: ['@skillyard/slugify'],
+        provider: 'scripted',
+        task: `A long run: ${turns} turns of ${CALLS_PER_TURN} tool calls`,
+        script: script(turns),
+        maxTurns: turns + 2,
+        maxSteps: turns + 2,
+      }),
+    });
+    if (created.status !== 201) throw new Error(`could not start the run: ${created.status} ${await created.text()}`);
+    const { id } = (await created.json()) as { id: string };
+    let run: { status: string; eventCount?: number } = { status: 'queued' };
+    await waitFor(
+      async () => {
+        run = (await (await fetch(`${base}/api/v1/runs/${id}`)).json()) as typeof run;
+        return ['succeeded', 'failed', 'cancelled'].includes(run.status);
+      },
+      'the run to finish',
+      600_000,
+    );
+
+    const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
+    const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
+    const total = Number(((await (await fetch(`${base}/api/v1/runs/${id}`)).json()) as { eventCount?: number }).eventCount ?? 0);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.addInitScript((expected: number) => {
+      const w = window as unknown as { __bench: { longest: number; longTasks: number; drawnAt: number | null } };
+      w.__bench = { longest: 0, longTasks: 0, drawnAt: null };
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          w.__bench.longTasks++;
+          w.__bench.longest = Math.max(w.__bench.longest, e.duration);
+        }
+      }).observe({ type: 'longtask', buffered: true });
+      // "fully drawn": the event counter shows every event and the run's final status
+      const check = () => {
+        const counter = document.querySelector('[data-testid="event-count"]');
+        const status = document.querySelector('[data-testid="run-status"]')?.getAttribute('data-status');
+        if (counter && Number(counter.getAttribute('data-count')) >= expected && status && ['succeeded', 'failed', 'cancelled'].includes(status) && w.__bench.drawnAt === null) {
+          w.__bench.drawnAt = performance.now();
+        }
+      };
+      new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-count', 'data-status'] });
+    }, total);
+    const url = `${base}/playground/runs/${id}`;
+    const samples: Array<{ firstPaintMs: number; fullyDrawnMs: number; longestTaskMs: number; longTasks: number }> = [];
+    await page.goto(url); // warm-up: compile and cache the route
+    for (let i = 0; i < RELOADS; i++) {
+      await page.reload();
+      await page.waitForFunction(() => (window as unknown as { __bench: { drawnAt: number | null } }).__bench.drawnAt !== null, null, { timeout: 120_000, polling: 100 });
+      await sleep(300); // let the last frame's long task be reported
+      samples.push(
+        await page.evaluate(() => {
+          const b = (window as unknown as { __bench: { longest: number; longTasks: number; drawnAt: number } }).__bench;
+          const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
+          return { firstPaintMs: Math.round(fcp), fullyDrawnMs: Math.round(b.drawnAt), longestTaskMs: Math.round(b.longest), longTasks: b.longTasks };
+        }),
+      );
+    }
+    const drawn = await page.evaluate(() => ({
+      turns: document.querySelectorAll('[data-type="turn"]').length,
+      summaries: document.querySelectorAll('[data-testid="calls-summary"]').length,
+    }));
+    await browser.close();
+    const result = {
+      bench: 'trace',
+      events: total,
+      turns: drawn.turns,
+      collapsedCallLists: drawn.summaries,
+      runStatus: run.status,
+      reloads: RELOADS,
+      firstPaintMs: median(samples.map((s) => s.firstPaintMs)),
+      fullyDrawnMs: median(samples.map((s) => s.fullyDrawnMs)),
+      longestTaskMs: Math.max(...samples.map((s) => s.longestTaskMs)),
+      longTasksPerLoad: median(samples.map((s) => s.longTasks)),
+      samples,
+      targets: { fullyDrawnMs: 1000, longestTaskMs: 100 },
+      note: 'timings after a reload of a finished run; longest task is 0 when no task reached 50 ms (the longtask threshold)',
+    };
+    console.log(JSON.stringify(result, null, 2));
+  } finally {
+    stop();
+    await new Promise((r) => (server.exitCode === null ? server.once('exit', r) : r(null)));
+    await dropScratchDatabase(pg.adminUrl, dbName).catch(() => {});
+    await pg.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
