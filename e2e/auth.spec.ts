@@ -10,6 +10,10 @@ const idp = `http://127.0.0.1:${Number(process.env.E2E_OIDC_PORT ?? e2ePort + 10
 const upstream = `${idp}/upstream`;
 const SKILL = '/skills/skillyard/connected-api';
 
+// The production server builds the OAuth callback URL on its own host name (localhost), so
+// the browser uses that origin here; the sign-in action and the callback then agree.
+test.use({ baseURL: `http://localhost:${e2ePort}` });
+
 type UpstreamState = { upstreamCalls: Array<{ path: string; token: string; ok: boolean; scopes: string[] }>; refreshGrants: number };
 
 async function idpState(set?: { accessTokenTtl: number }): Promise<UpstreamState> {

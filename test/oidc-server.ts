@@ -94,6 +94,10 @@ export async function startTestOidc(opts: TestOidcOptions): Promise<TestOidc> {
     if ((ctx as { oidc?: { params?: { grant_type?: string } } }).oidc?.params?.grant_type === 'refresh_token') refreshGrants++;
   });
 
+  // what the IdP refused, for a test that fails at the code exchange
+  for (const event of ['grant.error', 'server_error', 'authorization.error']) {
+    provider.on(event, (ctx: { oidc?: { params?: { redirect_uri?: string } } }, err: { message?: string; error_description?: string; error_detail?: string }) => console.error(`[test-idp] ${event}: ${err?.message ?? ''} ${err?.error_description ?? ''} ${err?.error_detail ?? ''} (redirect_uri ${ctx?.oidc?.params?.redirect_uri ?? '-'})`));
+  }
   const callback = provider.callback();
   server.on('request', async (req, res) => {
     const url = new URL(req.url ?? '/', issuer);
