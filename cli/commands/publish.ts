@@ -14,7 +14,7 @@ import { UsageError, type Command } from '../command';
 import { styleFor } from '../style';
 import { registryClient, RegistryError } from '../registry-client';
 
-const usage = `Usage: skillyard publish [path] [--scope @you] [--tag next] [--version 1.2.3] [--dry-run]
+const usage = `Usage: skillyard publish [path] [--scope @you] [--tag next] [--version 1.2.3] [--visibility private] [--dry-run]
 
 Publish the skill at <path> (default: the current folder; also a .skill.md/.skill.js/
 .skill.ts file, or a .tar.gz/.zip archive) to the registry as a new immutable version.
@@ -23,6 +23,8 @@ Options:
   --scope <@scope>   the scope to publish into (default: your username)
   --tag <tag>        the dist-tag to point at this version (default latest; next for a prerelease)
   --version <semver> the version number, when the skill's metadata has none
+  --visibility <v>   public (default for a new skill), unlisted (by link only) or private
+                     (only you, or the team's members in a team scope)
   --dry-run          check everything (locally, and with the registry when signed in), store nothing
   --registry <url>   the registry (default SKILLYARD_REGISTRY, the login's registry, or http://127.0.0.1:3000)
   --json             print the result as JSON
@@ -83,6 +85,7 @@ export const publish: Command = {
         scope: { type: 'string' },
         tag: { type: 'string' },
         version: { type: 'string' },
+        visibility: { type: 'string' },
         'dry-run': { type: 'boolean' },
         registry: { type: 'string' },
         json: { type: 'boolean' },
@@ -122,6 +125,10 @@ export const publish: Command = {
     if (values.scope) q.set('scope', values.scope.replace(/^@/, ''));
     if (values.tag) q.set('tag', values.tag);
     if (values.version) q.set('version', values.version);
+    if (values.visibility) {
+      if (!['public', 'unlisted', 'private'].includes(values.visibility)) throw new UsageError('--visibility is public, unlisted or private');
+      q.set('visibility', values.visibility);
+    }
     if (fileName) q.set('filename', fileName);
     try {
       if (values['dry-run']) {
