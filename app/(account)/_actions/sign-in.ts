@@ -1,7 +1,10 @@
 'use server';
 // Sign-in and sign-out from the browser. Every sign-in goes through /welcome, which
 // asks a new user for a username before sending them on to where they were going.
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { limitSignIn } from '@/lib/auth/sign-in-limit';
+import { isAppError } from '@/lib/errors';
 import { AuthError } from 'next-auth';
 import { z } from 'zod';
 import { signIn, signOut } from '@/lib/auth/auth';
@@ -22,6 +25,14 @@ export async function signInWithEmail(_prev: SignInState, form: FormData): Promi
   const email = Email.safeParse(String(form.get('email') ?? '').trim().toLowerCase());
   if (!email.success) return { error: email.error.issues[0].message };
   const next = safeLocalPath(form.get('next'));
+  const h = await headers();
+  const ip = (h.get('x-forwarded-for') ?? '').split(',')[0].trim() || h.get('x-real-ip') || 'unknown';
+  try {
+    await limitSignIn(serverContext().db, ip.slice(0, 64), email.data);
+  } catch (err) {
+    if (isAppError(err)) return { error: err.message };
+    throw err;
+  }
   try {
     // no redirect through /api/auth/verify-request: the client router would keep that URL
     await signIn('email', { email: email.data, redirectTo: welcome(next), redirect: false });
