@@ -14,7 +14,7 @@ import { BOOTSTRAP_SOURCE } from './bootstrap';
 import { CodeCache, cacheOptions } from './code-cache';
 import { FATAL_CODES, SandboxFailure } from './errors';
 import { IsolateCache, disposeWarmIsolate, type Fingerprint, type WarmIsolate } from './isolate-cache';
-import { parseUntrustedJson } from './json';
+import { MAX_JSON_DEPTH, jsonDeeperThan, parseUntrustedJson } from './json';
 import { resolveLimits, type ResolvedLimits } from './limits';
 import type { HostCallHandler, SandboxErrorCode, SandboxJob, SandboxLimits, SandboxResult } from './types';
 
@@ -463,6 +463,7 @@ class JobRun {
     }
     let pending: Promise<string | undefined>;
     try {
+      if (jsonDeeperThan(argsJson)) throw new Error(`host call arguments nest deeper than ${MAX_JSON_DEPTH} levels`);
       pending = this.hostCall(method, argsJson);
     } catch (error) {
       pending = Promise.reject(error);
@@ -486,6 +487,7 @@ class JobRun {
       case 'ok': {
         const bytes = (json === undefined ? 0 : Buffer.byteLength(json)) + (gjson === undefined ? 0 : Buffer.byteLength(gjson));
         if (bytes > this.limits.maxResultBytes) return this.fail('sandbox/result-too-large', this.tooLarge());
+        if (jsonDeeperThan(json) || jsonDeeperThan(gjson)) return this.fail('sandbox/guest-error', `the result nests deeper than ${MAX_JSON_DEPTH} levels`);
         if (this.overMemory()) return this.fail('sandbox/memory-limit', `the job left more than ${this.limits.memoryMb} MB on the isolate heap`);
         return this.finish({ ok: true, valueJson: json, globalsJson: gjson, stats: { wallMs: this.wallMs(), cold: this.cold } });
       }
@@ -495,8 +497,13 @@ class JobRun {
         return this.fail('sandbox/host-error', message(), gjson);
       case 'too-large':
         return this.fail('sandbox/result-too-large', this.tooLarge());
-      default:
-        return this.fail('sandbox/guest-error', message(), gjson);
+      default: {
+        const text = message();
+        // the allocator refused at the limit and the guest saw it as a RangeError: the
+        // isolate holds what it kept, so it is not reused
+        if (/array buffer allocation failed/i.test(text)) return this.fail('sandbox/memory-limit', `the job exceeded its memory limit of ${this.limits.memoryMb} MB (${text})`);
+        return this.fail('sandbox/guest-error', text, gjson);
+      }
     }
   }
 
@@ -529,7 +536,7 @@ class JobRun {
 
   private classify(error: unknown, context: string): [SandboxErrorCode, string] {
     const message = messageOf(error);
-    if (/memory limit/i.test(message)) return ['sandbox/memory-limit', `the job exceeded its memory limit of ${this.limits.memoryMb} MB`];
+    if (/memory limit|array buffer allocation failed/i.test(message)) return ['sandbox/memory-limit', `the job exceeded its memory limit of ${this.limits.memoryMb} MB`];
     if (message.includes('Script execution timed out')) {
       return this.remainingWallMs() <= 1 && this.cpuUsedMs() < this.limits.cpuMs
         ? ['sandbox/timeout', `the job exceeded its wall-clock limit of ${this.limits.wallMs} ms`]

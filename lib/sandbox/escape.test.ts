@@ -726,6 +726,15 @@ describe('more escape and denial-of-service attempts', () => {
     if (!res.ok) expect([...SAFE_FAILURES, 'sandbox/result-too-large']).toContain(res.error.code);
     await expectNextJobWorks();
   });
+  it('deeply nested host call arguments reject inside the guest; the host never parses them', async () => {
+    const res = await pool.run(job(`export default async () => { let v = []; for (let i = 0; i < 5000; i++) v = [v]; try { await host.echo(v); return 'called'; } catch (e) { return String(e.message); } }`), handler);
+    expect(res).toMatchObject({ ok: true, value: expect.stringContaining('nest deeper than') });
+    await expectNextJobWorks();
+  });
+  it('a result nested 1,000 levels deep is still a value (the limit is past it)', async () => {
+    const res = await pool.run(job(`export default () => { let v = 1; for (let i = 0; i < 999; i++) v = [v]; return v; }`), handler);
+    expect(res.ok).toBe(true);
+  });
   it('Error.stackTraceLimit = Infinity with deep recursion stays a guest error', async () => {
     await contained(job(`export default () => { Error.stackTraceLimit = Infinity; const f = (n) => f(n + 1) + 1; return f(0); }`, { limits: { cpuMs: 2_000 } }), 'sandbox/guest-error');
   });

@@ -23,3 +23,26 @@ export function stringifyForGuest(value: unknown): { ok: true; json: string | un
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
 }
+
+/** Deepest nesting a result or host-call payload may have (deeper ones overflow host stacks in callers). */
+export const MAX_JSON_DEPTH = 1_000;
+
+/** Whether JSON text nests arrays/objects deeper than `max`: one linear pass, strings skipped. */
+export function jsonDeeperThan(text: string | undefined, max = MAX_JSON_DEPTH): boolean {
+  if (text === undefined) return false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // skip a string literal: the next unescaped quote
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
