@@ -728,7 +728,8 @@ describe('more escape and denial-of-service attempts', () => {
   });
   it('deeply nested host call arguments reject inside the guest; the host never parses them', async () => {
     const res = await pool.run(job(`export default async () => { let v = []; for (let i = 0; i < 5000; i++) v = [v]; try { await host.echo(v); return 'called'; } catch (e) { return String(e.message); } }`), handler);
-    expect(res).toMatchObject({ ok: true, value: expect.stringContaining('nest deeper than') });
+    // Node 24's guest stack overflows while serialising them; Node 26 serialises them and the host refuses
+    expect(res).toMatchObject({ ok: true, value: expect.stringMatching(/nest deeper than|JSON-serialisable/) });
     await expectNextJobWorks();
   });
   it('a result nested 1,000 levels deep is still a value (the limit is past it)', async () => {
