@@ -30,6 +30,7 @@ const users = {} as Record<Exclude<Who, 'anonymous' | 'memberNoScope' | 'teamTok
 const tokens = {} as Record<Exclude<Who, 'anonymous'>, string>;
 let privateRun = '';
 let unlistedRun = '';
+let teamRun = '';
 let n = 0;
 const uniq = () => `${Date.now().toString(36)}${n++}`;
 
@@ -200,10 +201,15 @@ const ROUTES: Record<string, Entry> = {
     cases: () => [
       { label: 'private run of the member', method: 'GET', path: `/api/v1/runs/${privateRun}`, expect: { default: 404, member: 200, memberNoScope: 403 } },
       { label: 'unlisted run', method: 'GET', path: `/api/v1/runs/${unlistedRun}`, expect: { default: 200, memberNoScope: 403, teamToken: 200 } },
+      // a private team run (a member's run of the team's private skill): every member sees it
+      { label: 'private team run', method: 'GET', path: `/api/v1/runs/${teamRun}`, expect: seesPrivate(200, true), notContaining: 'priv' },
     ],
   },
   'GET /api/v1/runs/[id]/events': {
-    cases: () => [{ label: 'private run of the member', method: 'GET', path: `/api/v1/runs/${privateRun}/events?after=999999`, expect: { default: 404, member: 200, memberNoScope: 403 } }],
+    cases: () => [
+      { label: 'private run of the member', method: 'GET', path: `/api/v1/runs/${privateRun}/events?after=999999`, expect: { default: 404, member: 200, memberNoScope: 403 } },
+      { label: 'private team run', method: 'GET', path: `/api/v1/runs/${teamRun}/events?after=999999`, expect: seesPrivate(200, true) },
+    ],
   },
   'POST /api/v1/runs/[id]/cancel': {
     cases: () => [{ label: 'private run of the member', method: 'POST', path: `/api/v1/runs/${unlistedRun}/cancel`, expect: { default: 403, anonymous: 403, member: 200, memberNoScope: 403 } }],
@@ -340,6 +346,8 @@ beforeAll(async () => {
   await publish(team, 'priv', '1.0.0', 'private');
   await publish(other, 'pub', '1.0.0', 'public');
   privateRun = (await db.run.create({ data: { config: { skills: [`@${team}/priv`], task: 't', provider: 'manual' }, userId: users.member, visibility: 'private', status: 'succeeded', principal: `user:${users.member}` } })).id;
+  const teamId = (await db.team.findUniqueOrThrow({ where: { slug: team } })).id;
+  teamRun = (await db.run.create({ data: { config: { skills: [`@${team}/priv`], task: 't', provider: 'manual' }, userId: users.member, teamId, visibility: 'private', status: 'succeeded', principal: `user:${users.member}` } })).id;
   unlistedRun = (await db.run.create({ data: { config: { skills: [`@${team}/pub`], task: 't', provider: 'manual' }, userId: users.member, visibility: 'unlisted', status: 'succeeded', principal: `user:${users.member}` } })).id;
 }, 120_000);
 

@@ -13,6 +13,7 @@ import { runLimits } from './run-limits';
 import { ANONYMOUS_PREFIX, anonymousPrincipal, userPrincipal } from './run-principal';
 import { assertJsonDepth } from './storable-json';
 import { RunError } from './run-errors';
+import { runTeamFor } from '../teams/run-team';
 
 export const hashControlToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
@@ -39,6 +40,9 @@ export async function createRun(
   if (config.visibility === 'private' && !input.userId) {
     throw new AppError('input/private-needs-account', 'Only signed-in users can make private runs.');
   }
+  // a member's run of their team's skills is the team's; one of a private skill stays private
+  const team = await runTeamFor(db, config.skills, input.userId);
+  const visibility = team.hasPrivate ? 'private' : config.visibility;
   const principal = input.userId ? userPrincipal(input.userId) : (input.principal ?? anonymousPrincipal(null));
   const controlToken = `syr_${crypto.randomBytes(24).toString('base64url')}`;
   const limits = runLimits();
@@ -71,8 +75,9 @@ export async function createRun(
       data: {
         userId: input.userId,
         principal,
-        visibility: config.visibility,
-        config: config as object,
+        teamId: team.teamId,
+        visibility,
+        config: { ...config, visibility } as object,
         forkedFromId: input.forkedFromId ?? null,
         controlHash: hashControlToken(controlToken),
       },

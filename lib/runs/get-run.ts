@@ -1,11 +1,13 @@
 // A run and who may do what with it: anyone with the link sees a public or unlisted run;
-// a private one only its owner. Control (cancel, manual turns) needs ownership or the
-// run's control token.
+// a private one only its owner, and a private team run (lib/teams/run-team.ts) the team's
+// current members only (its creator too loses it on leaving the team). Control (cancel,
+// manual turns) needs ownership or the run's control token.
 import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { RunConfig } from './run-config';
 import { hashControlToken } from './create-run';
+import { maySeeTeamRun } from '../teams/run-team';
 
 export type RunView = {
   id: string;
@@ -30,8 +32,11 @@ async function findRun(db: Db, id: string) {
 
 export async function getRun(db: Db, id: string, access: RunAccess): Promise<RunView & { canControl: boolean }> {
   const run = await findRun(db, id);
-  const owner = run !== null && run.userId !== null && run.userId === access.userId;
-  if (!run || (run.visibility === 'private' && !owner)) throw new AppError('run/not-found', 'No such run.');
+  const notFound = new AppError('run/not-found', 'No such run.');
+  if (!run) throw notFound;
+  const member = run.teamId !== null && run.visibility === 'private' ? await maySeeTeamRun(db, run.teamId, access.userId) : null;
+  const owner = run.userId !== null && run.userId === access.userId && member !== false;
+  if (run.visibility === 'private' && !owner && !member) throw notFound;
   const canControl =
     owner || (!!access.controlToken && !!run.controlHash && hashControlToken(access.controlToken) === run.controlHash);
   return {

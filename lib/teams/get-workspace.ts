@@ -31,8 +31,17 @@ export async function getWorkspace(db: Db, actor: Actor, slug: string) {
         })
       : Promise.resolve([]),
     db.skill.findMany({ where: { scopeName: slug }, orderBy: { name: 'asc' }, select: { name: true, description: true, visibility: true, downloads: true } }),
-    db.run.findMany({ where: { teamId: team.id }, orderBy: { createdAt: 'desc' }, take: 20, select: { id: true, status: true, createdAt: true, userId: true } }),
+    db.run.findMany({
+      where: { teamId: team.id },
+      orderBy: { createdAt: 'desc' },
+      take: 20,
+      select: { id: true, status: true, visibility: true, createdAt: true, config: true, user: { select: { handle: true, name: true } } },
+    }),
     admin ? db.auditEvent.findMany({ where: { teamId: team.id }, orderBy: { createdAt: 'desc' }, take: 50 }) : Promise.resolve([]),
   ]);
-  return { team, admin, members, invites, secrets, tokens, skills, runs, audit };
+  const teamRuns = runs.map(({ config, user, ...r }) => {
+    const skills = (config as { skills?: unknown } | null)?.skills;
+    return { ...r, skills: Array.isArray(skills) ? skills.map(String) : [], by: user?.handle ? `@${user.handle}` : (user?.name ?? 'someone') };
+  });
+  return { team, admin, members, invites, secrets, tokens, skills, runs: teamRuns, audit };
 }

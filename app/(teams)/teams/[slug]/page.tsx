@@ -77,14 +77,21 @@ export default async function WorkspacePage({ params }: Props) {
         <h2 id="runs-h" className="font-semibold">
           Runs
         </h2>
+        <p className={muted}>Runs members start of @{team.slug}&apos;s skills; every member sees them, nobody else sees the private ones.</p>
         {ws.runs.length === 0 ? (
           <p className={muted}>No team runs yet.</p>
         ) : (
-          <ul className="space-y-1 text-sm">
+          <ul className="divide-y divide-zinc-200 text-sm dark:divide-zinc-800" data-testid="team-runs">
             {ws.runs.map((r) => (
               <li key={r.id}>
-                <Link href={`/playground/runs/${r.id}`} className="hover:underline">
-                  {r.createdAt.toISOString().slice(0, 16).replace('T', ' ')} · {r.status}
+                <Link href={`/playground/runs/${r.id}`} className="grid gap-1 py-2 hover:underline sm:grid-cols-[6rem_1fr_auto] sm:items-baseline sm:gap-3">
+                  <span data-status={r.status}>{r.status}</span>
+                  <span className="min-w-0 truncate">
+                    {r.skills.join(', ')} <span className="text-zinc-600 dark:text-zinc-400">· {r.by} · {r.visibility}</span>
+                  </span>
+                  <time dateTime={r.createdAt.toISOString()} className="text-xs text-zinc-600 dark:text-zinc-400">
+                    {r.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC
+                  </time>
                 </Link>
               </li>
             ))}
