@@ -32,20 +32,29 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
         </a>
         <header className="border-b border-zinc-200 dark:border-zinc-800">
           <div className="mx-auto flex min-h-14 max-w-6xl min-w-0 flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2 sm:gap-x-8">
-            <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight">
+            <Link href="/" className="flex shrink-0 items-center gap-2 font-semibold tracking-tight">
               <span aria-hidden className="grid h-7 w-7 place-items-center rounded-md bg-emerald-700 text-sm text-white">
                 S
               </span>
               Skillyard
             </Link>
-            <nav aria-label="Main" className="flex gap-4 text-sm text-zinc-700 sm:gap-5 dark:text-zinc-300">
-              {nav.map((item) => (
-                <Link key={item.href} href={item.href} className="hover:text-zinc-900 dark:hover:text-white">
-                  {item.label}
-                </Link>
-              ))}
+            {/* the account corner stays on the first row beside the logo; below 640 px the
+                links take a row of their own (and scroll rather than push anything off screen) */}
+            <div className="ml-auto flex shrink-0 items-center gap-2 sm:order-last" data-testid="header-account">
+              <WorkspaceSwitcher />
+              <AccountMenu />
+            </div>
+            <nav aria-label="Main" className="-mx-1 order-last w-full overflow-x-auto text-sm text-zinc-700 sm:order-none sm:mx-0 sm:w-auto dark:text-zinc-300">
+              <ul className="flex gap-1 sm:gap-3">
+                {nav.map((item) => (
+                  <li key={item.href}>
+                    <Link href={item.href} className="block rounded px-1 py-1 whitespace-nowrap hover:text-zinc-900 dark:hover:text-white">
+                      {item.label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
             </nav>
-            <div className="ml-auto flex items-center gap-2"><WorkspaceSwitcher /><AccountMenu /></div>
           </div>
         </header>
         <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl min-w-0 flex-1 px-4 py-8 outline-none">

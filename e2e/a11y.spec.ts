@@ -17,6 +17,7 @@ const PAGES = [
   '/?format=malv&sort=downloads',
   '/skills/skillyard/slugify',
   '/skills/skillyard/github-repos',
+  '/skills/skillyard/text-stats',
   '/skills/skillyard/slugify?file=slugify.skill.md',
   '/playground',
   '/playground?skill=@skillyard/text-stats',

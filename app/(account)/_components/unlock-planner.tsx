@@ -36,7 +36,7 @@ export async function UnlockPlanner({ tools, next }: { tools: ToolManifest[]; ne
               <input type="hidden" name="provider" value={g.provider} />
               <input type="hidden" name="scopes" value={g.scopes.join(' ')} />
               <input type="hidden" name="next" value={next} />
-              <button type="submit" className="rounded-lg bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-700" data-testid="connect-button">
+              <button type="submit" className="rounded-lg bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-800" data-testid="connect-button">
                 {user ? (g.reconnect ? `Reconnect ${g.name}` : `Connect ${g.name}`) : `Sign in with ${g.name}`}
               </button>
             </form>

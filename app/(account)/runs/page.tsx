@@ -27,7 +27,7 @@ export default async function MyRunsPage() {
           <h1 className="text-2xl font-semibold tracking-tight">My runs</h1>
           <p className="text-sm text-zinc-600 dark:text-zinc-400">Runs you started or forked, newest first. They run with your tokens.</p>
         </div>
-        <Link href="/playground" className="rounded-lg bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-700">
+        <Link href="/playground" className="rounded-lg bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-800">
           New run
         </Link>
       </header>

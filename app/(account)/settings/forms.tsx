@@ -4,7 +4,7 @@ import { useActionState } from 'react';
 import { createApiTokenAction, deleteAccountAction, setModelKeyAction, type FormState } from '../_actions/settings';
 
 const input = 'rounded-lg border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900';
-const button = 'rounded-lg bg-emerald-600 px-3 py-2 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60';
+const button = 'rounded-lg bg-emerald-700 px-3 py-2 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60';
 
 function Problem({ state }: { state: FormState }) {
   return state.error ? (

@@ -258,7 +258,7 @@ export function PublishForm({ scope }: { scope: string }) {
             type="button"
             onClick={publish}
             disabled={blocked || pending}
-            className="rounded-lg bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700 disabled:cursor-not-allowed disabled:opacity-50"
+            className="rounded-lg bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800 disabled:cursor-not-allowed disabled:opacity-50"
           >
             Publish {preview.name ? `@${scope}/${preview.name}${preview.version ? `@${preview.version}` : ''}` : ''}
           </button>
