@@ -1,4 +1,14 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect, test } from '@playwright/test';
+
+const ROOT = process.cwd();
+// the CLI runs on Node 24 from node_modules (isolated-vm has no build for the system Node)
+const NODE = fs.existsSync(path.join(ROOT, 'node_modules/.bin/node')) ? path.join(ROOT, 'node_modules/.bin/node') : process.execPath;
 
 test('the home page lists the bundled skills from Postgres', async ({ page }) => {
   await page.goto('/');
@@ -25,7 +35,8 @@ test('search narrows the list and says so', async ({ page }) => {
 
 test('a skill page shows its tools and safely rendered instructions', async ({ page }) => {
   await page.goto('/');
-  await page.getByTestId('skill-card').filter({ hasText: 'Agent Skill' }).first().click();
+  // a bundled one (other specs publish skills of their own, which may sort first)
+  await page.getByTestId('skill-card').filter({ hasText: 'Agent Skill' }).filter({ hasText: '@skillyard/' }).first().click();
   await expect(page).toHaveURL(/\/skills\/skillyard\/[a-z0-9-]+$/);
   await expect(page.getByRole('heading', { name: 'Tools' })).toBeVisible();
   await expect(page.getByTestId('file-list')).toContainText('SKILL.md');
@@ -123,4 +134,61 @@ test('a favicon is served', async ({ request }) => {
   const res = await request.get('/icon.svg');
   expect(res.status()).toBe(200);
   expect(res.headers()['content-type']).toContain('svg');
+});
+
+test('the skill page shows how to use it from an MCP client, with this site\'s URL; the URL and the stdio command both serve its tools', async ({ page, context, baseURL }) => {
+  test.setTimeout(120_000);
+  const origin = new URL(baseURL!).origin;
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  await page.goto('/skills/skillyard/text-stats');
+  const section = page.getByTestId('mcp-connect');
+  await expect(section.getByRole('heading', { name: 'Use from an MCP client' })).toBeVisible();
+  const url = `${origin}/api/mcp/skillyard/text-stats`;
+  await expect(page.getByTestId('mcp-url')).toHaveText(url);
+  await expect(page.getByTestId('mcp-claude-code-text')).toHaveText(`claude mcp add --transport http text-stats ${url}`);
+  const httpJson = (await page.getByTestId('mcp-json-text').textContent())!;
+  expect(JSON.parse(httpJson)).toEqual({ mcpServers: { 'text-stats': { type: 'http', url } } });
+  await expect(page.getByTestId('mcp-stdio-text')).toHaveText(`npx skillyard mcp --registry ${origin} --skill @skillyard/text-stats`);
+  const stdio = JSON.parse((await page.getByTestId('mcp-stdio-json-text').textContent())!).mcpServers['text-stats'] as { command: string; args: string[] };
+  expect(stdio.command).toBe('npx');
+
+  // the copy button puts exactly the snippet on the clipboard
+  await page.getByTestId('mcp-json-copy').click();
+  await expect(page.getByTestId('mcp-json-copy')).toHaveText('Copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(httpJson);
+
+  // the URL is a working Streamable HTTP MCP endpoint: the SDK's client lists and calls its tools
+  const http = new Client({ name: 'e2e', version: '1.0.0' });
+  await http.connect(new StreamableHTTPClientTransport(new URL(url)));
+  try {
+    expect((await http.listTools()).tools.map((t) => t.name)).toContain('count-words');
+    const res = await http.callTool({ name: 'count-words', arguments: { text: 'one two three' } });
+    expect(res.isError).toBeFalsy();
+    expect(res.structuredContent ?? JSON.parse((res.content as Array<{ text: string }>)[0].text)).toMatchObject({ words: 3 });
+  } finally {
+    await http.close();
+  }
+
+  // the stdio configuration (`npx skillyard ...` is this repository's bin) downloads the skill and serves it
+  const local = new Client({ name: 'e2e', version: '1.0.0' });
+  await local.connect(
+    new StdioClientTransport({
+      command: NODE,
+      args: [path.join(ROOT, 'bin/skillyard.mjs'), ...stdio.args.slice(1)],
+      cwd: fs.mkdtempSync(path.join(os.tmpdir(), 'skillyard-e2e-mcp-')),
+      env: { ...(process.env as Record<string, string>), SKILLYARD_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'skillyard-e2e-home-')), SKILLYARD_TOKEN: '' },
+      stderr: 'pipe',
+    }),
+  );
+  try {
+    expect((await local.listTools()).tools.map((t) => t.name)).toContain('count-words');
+  } finally {
+    await local.close();
+  }
+});
+
+test('a skill whose tools need an account connection shows the MCP snippets with a token to fill in', async ({ page }) => {
+  await page.goto('/skills/skillyard/github-repos');
+  await expect(page.getByTestId('mcp-json-text')).toContainText('"Authorization": "Bearer sy_YOUR_API_TOKEN"');
+  await expect(page.getByTestId('mcp-connect')).toContainText('an API token with the invoke scope');
 });

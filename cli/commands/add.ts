@@ -4,13 +4,10 @@
 import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { readSkillsFromFiles } from '../../lib/skills';
-import { checkIntegrity } from '../../lib/registry/package-tarball';
-import { readUpload } from '../../lib/registry/read-upload';
 import { UsageError, type Command } from '../command';
-import { defaultKeysDir, loadTrustedKeys } from '../keys';
+import { FetchError, fetchPackage } from '../fetch-package';
 import { styleFor } from '../style';
-import { parsePackageRef, registryClient, RegistryError } from '../registry-client';
+import { parsePackageRef } from '../registry-client';
 
 const usage = `Usage: skillyard add @scope/name[@version-or-range] [--dir skills] [--force]
 
@@ -58,32 +55,17 @@ export const add: Command = {
       else process.stderr.write(`skillyard add: ${message}\n`);
       return 1;
     };
-    const client = registryClient({ registry: values.registry });
-    let res: Response;
+    let fetched;
     try {
-      res = await client.request(`/api/v1/skills/${ref.scope}/${ref.name}/${encodeURIComponent(ref.spec ?? 'latest')}/tarball`);
+      fetched = await fetchPackage(ref, { registry: values.registry, keys: values.keys, warn: (line) => process.stderr.write(line + '\n') });
     } catch (e) {
-      if (e instanceof RegistryError) return fail(e.code, `${e.message} [${e.code}]`);
+      if (e instanceof FetchError) return fail(e.code, e.message);
       throw e;
     }
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    const integrity = res.headers.get('x-skillyard-integrity') ?? '';
-    const version = res.headers.get('x-skillyard-version') ?? '?';
-    const label = `@${ref.scope}/${ref.name}@${version}`;
-    if (!integrity || !checkIntegrity(bytes, integrity)) {
-      return fail('add/integrity-mismatch', `${label}: the download does not match its integrity ${integrity || '(none sent)'}; nothing was written`);
-    }
-    const deprecated = res.headers.get('x-skillyard-deprecated');
-    if (deprecated) say(`${s.yellow('deprecated')} ${label}: ${decodeURIComponent(deprecated)}`);
-    if (res.headers.get('x-skillyard-yanked')) say(`${s.yellow('yanked')} ${label} was yanked; it is installed because you named it exactly`);
-
-    const pkg = readUpload({ kind: 'bytes', bytes });
-    const { keys, problems } = loadTrustedKeys([defaultKeysDir(), ...(values.keys ?? [])]);
-    for (const p of problems) process.stderr.write(`warning: cannot read key ${p}\n`);
-    const [manifest] = readSkillsFromFiles(pkg.files, { trustedKeys: keys, rootName: ref.name }).skills;
-    if (manifest?.signature?.verified === false) {
-      return fail('add/bad-signature', `${label}: its Rye signature does not verify (${manifest.signature.reason ?? 'bad signature'}); nothing was written`);
-    }
+    const { label, version, integrity, manifest, deprecated, files } = fetched;
+    const pkg = { files };
+    if (deprecated) say(`${s.yellow('deprecated')} ${label}: ${deprecated}`);
+    if (fetched.yanked) say(`${s.yellow('yanked')} ${label} was yanked; it is installed because you named it exactly`);
     const dir = path.resolve(values.dir ?? 'skills');
     const target = path.join(dir, ref.name);
     if (existsSync(target)) {
@@ -98,7 +80,7 @@ export const add: Command = {
     }
     const sig = manifest?.signature ? (manifest.signature.verified ? `, signature verified (key ${manifest.signature.keyId})` : `, signed by key ${manifest.signature.keyId} (not in your trusted keys)`) : '';
     if (values.json) {
-      process.stdout.write(JSON.stringify({ ok: true, skill: `@${ref.scope}/${ref.name}`, version, integrity, dir: target, files: pkg.files.length, deprecated: deprecated ? decodeURIComponent(deprecated) : null, signature: manifest?.signature ?? null }) + '\n');
+      process.stdout.write(JSON.stringify({ ok: true, skill: `@${ref.scope}/${ref.name}`, version, integrity, dir: target, files: pkg.files.length, deprecated, signature: manifest?.signature ?? null }) + '\n');
     } else {
       say(`${s.green('added')} ${label} → ${path.relative(process.cwd(), target) || target} (${pkg.files.length} files${sig})`);
       say(s.dim(`  integrity ${integrity}`));

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { serverContext } from '@/lib/server';
 import { isAppError } from '@/lib/errors';
@@ -8,6 +9,8 @@ import { loadSkillVersion } from '@/lib/registry/load-skill-version';
 import { FormatBadge } from '@/app/_components/format-badge';
 import { HighlightedSource } from '@/app/_components/highlighted-source';
 import { InstallCommand } from '@/app/_components/install-command';
+import { McpConnect } from '@/app/_components/mcp-connect';
+import { mcpClientConfig, siteOrigin } from '@/lib/mcp/client-config';
 import { VersionHistory } from '@/app/_components/version-history';
 import { Markdown } from '@/app/_components/markdown';
 import { ToolList } from '@/app/_components/tool-list';
@@ -71,6 +74,9 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
   const base = `/skills/${skill.scope}/${skill.name}`;
   const versionQuery = search.version ? `version=${encodeURIComponent(skill.version)}&` : '';
   const runnable = tools.filter((t) => !t.cannotRun).length;
+  // over MCP, private skills and tools gated by an account connection (@oauth/...) need an API token
+  const needsToken = skill.visibility === 'private' || m.tools.some((t) => Object.keys(t.inputTokens).some((issuer) => issuer.startsWith('@oauth/')));
+  const mcp = mcpClientConfig({ origin: siteOrigin(await headers()), scope: skill.scope, name: skill.name, needsToken });
 
   return (
     <article className="grid min-w-0 grid-cols-1 gap-8 lg:grid-cols-[minmax(0,1fr)_18rem]">
@@ -121,6 +127,8 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
           </h2>
           <ToolList skill={ref} tools={tools} manifests={m.tools} />
         </section>
+
+        {tools.length > 0 && <McpConnect config={mcp} />}
 
         <section aria-labelledby="files-heading" className="space-y-3" id="files">
           <h2 id="files-heading" className="text-lg font-semibold">

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { mcpClientConfig, siteOrigin, TOKEN_PLACEHOLDER } from './client-config';
+
+const h = (o: Record<string, string>) => new Headers(o);
+
+describe('siteOrigin', () => {
+  it('uses the Host the request arrived with', () => {
+    expect(siteOrigin(h({ host: '127.0.0.1:3270' }), {})).toBe('http://127.0.0.1:3270');
+  });
+  it('prefers a proxy’s forwarded host and protocol', () => {
+    expect(siteOrigin(h({ host: '10.0.0.5:3000', 'x-forwarded-host': 'skills.example.org', 'x-forwarded-proto': 'https' }), {})).toBe('https://skills.example.org');
+  });
+  it('uses AUTH_URL when the operator pins the origin (path dropped)', () => {
+    expect(siteOrigin(h({ host: 'evil.example' }), { AUTH_URL: 'https://skillyard.example/api/auth' })).toBe('https://skillyard.example');
+  });
+  it('ignores hosts that are not host[:port] and odd protocols', () => {
+    expect(siteOrigin(h({ host: 'a.example', 'x-forwarded-host': 'x.example/path?', 'x-forwarded-proto': 'javascript' }), {})).toBe('http://a.example');
+    expect(siteOrigin(h({ host: 'bad host' }), {})).toBe('http://localhost:3000');
+  });
+});
+
+describe('mcpClientConfig', () => {
+  const public_ = mcpClientConfig({ origin: 'https://skillyard.example/', scope: 'skillyard', name: 'text-stats', needsToken: false });
+  it('points every snippet at the skill’s endpoint on the origin', () => {
+    expect(public_.url).toBe('https://skillyard.example/api/mcp/skillyard/text-stats');
+    expect(JSON.parse(public_.httpJson)).toEqual({ mcpServers: { 'text-stats': { type: 'http', url: public_.url } } });
+    expect(public_.claudeCodeCommand).toBe('claude mcp add --transport http text-stats https://skillyard.example/api/mcp/skillyard/text-stats');
+    expect(public_.stdioCommand).toBe('npx skillyard mcp --registry https://skillyard.example --skill @skillyard/text-stats');
+    expect(JSON.parse(public_.stdioJson)).toEqual({
+      mcpServers: { 'text-stats': { command: 'npx', args: ['skillyard', 'mcp', '--registry', 'https://skillyard.example', '--skill', '@skillyard/text-stats'] } },
+    });
+    expect(public_.httpJson).not.toContain('Authorization');
+  });
+  it('adds an Authorization header (and SKILLYARD_TOKEN for stdio) when the skill needs a token', () => {
+    const c = mcpClientConfig({ origin: 'http://127.0.0.1:3000', scope: 'acme', name: 'private-kit', needsToken: true });
+    expect(JSON.parse(c.httpJson).mcpServers['private-kit'].headers).toEqual({ Authorization: `Bearer ${TOKEN_PLACEHOLDER}` });
+    expect(c.claudeCodeCommand).toContain(`--header "Authorization: Bearer ${TOKEN_PLACEHOLDER}"`);
+    expect(JSON.parse(c.stdioJson).mcpServers['private-kit'].env).toEqual({ SKILLYARD_TOKEN: TOKEN_PLACEHOLDER });
+  });
+});

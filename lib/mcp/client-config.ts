@@ -1,0 +1,76 @@
+// What a person pastes into an MCP client to use one registry skill: the Streamable HTTP
+// URL of /api/mcp/<scope>/<name> on this site, the JSON that Cursor, Claude Code
+// (.mcp.json) and VS Code read, the `claude mcp add` line, and the local stdio server
+// (`npx skillyard mcp --skill @scope/name`) that Claude Desktop and any stdio client start.
+// Pure: the skill page passes the site's origin (siteOrigin below) and the skill.
+
+const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
+
+/**
+ * The origin people reach this site at: AUTH_URL (or NEXTAUTH_URL) when the operator
+ * pins it, else the Host (X-Forwarded-Host/-Proto behind a proxy) the
+ * request arrived with. A host header that is not host[:port] is ignored.
+ */
+export function siteOrigin(headers: Pick<Headers, 'get'>, env: Record<string, string | undefined> = process.env): string {
+  for (const pinned of [env.AUTH_URL, env.NEXTAUTH_URL]) {
+    if (!pinned) continue;
+    try {
+      const u = new URL(pinned);
+      if (u.protocol === 'http:' || u.protocol === 'https:') return u.origin;
+    } catch {
+      /* not a URL: try the next */
+    }
+  }
+  const first = (v: string | null) => (v ?? '').split(',')[0].trim();
+  const forwarded = first(headers.get('x-forwarded-host'));
+  const host = HOST.test(forwarded) ? forwarded : first(headers.get('host'));
+  if (!HOST.test(host)) return 'http://localhost:3000';
+  const proto = first(headers.get('x-forwarded-proto'));
+  return `${proto === 'https' || proto === 'http' ? proto : 'http'}://${host}`;
+}
+
+export type McpClientConfig = {
+  /** the Streamable HTTP endpoint of the skill */
+  url: string;
+  /** the server's name in a client's configuration (the skill's name) */
+  serverName: string;
+  /** `claude mcp add --transport http ...` */
+  claudeCodeCommand: string;
+  /** `{"mcpServers": {...}}` for Cursor and Claude Code's .mcp.json (remote, over HTTP) */
+  httpJson: string;
+  /** `npx skillyard mcp --registry <origin> --skill @scope/name` */
+  stdioCommand: string;
+  /** `{"mcpServers": {...}}` for Claude Desktop and other stdio clients (runs on the user's machine) */
+  stdioJson: string;
+  /** whether the snippets carry an Authorization header to fill in */
+  needsToken: boolean;
+};
+
+export const TOKEN_PLACEHOLDER = 'sy_YOUR_API_TOKEN';
+
+/**
+ * The snippets for @scope/name. `needsToken`: the skill is not public or some tool needs a
+ * token the caller's connections provide, so the HTTP snippets carry an Authorization header
+ * (an API token with the `invoke` scope, made in Settings); a public skill works without one.
+ */
+export function mcpClientConfig(opts: { origin: string; scope: string; name: string; needsToken: boolean }): McpClientConfig {
+  const origin = opts.origin.replace(/\/+$/, '');
+  const url = `${origin}/api/mcp/${encodeURIComponent(opts.scope)}/${encodeURIComponent(opts.name)}`;
+  const serverName = opts.name;
+  const auth = `Bearer ${TOKEN_PLACEHOLDER}`;
+  const http: Record<string, unknown> = { type: 'http', url };
+  if (opts.needsToken) http.headers = { Authorization: auth };
+  const claudeCodeCommand = `claude mcp add --transport http ${serverName} ${url}${opts.needsToken ? ` --header "Authorization: ${auth}"` : ''}`;
+  const args = ['skillyard', 'mcp', '--registry', origin, '--skill', `@${opts.scope}/${opts.name}`];
+  const stdio: Record<string, unknown> = { command: 'npx', args };
+  if (opts.needsToken) stdio.env = { SKILLYARD_TOKEN: TOKEN_PLACEHOLDER };
+  return {
+    url,
+    serverName,
+    claudeCodeCommand,
+    httpJson: JSON.stringify({ mcpServers: { [serverName]: http } }, null, 2),
+    stdioCommand: `npx ${args.join(' ')}`,
+    stdioJson: JSON.stringify({ mcpServers: { [serverName]: stdio } }, null, 2),
+    needsToken: opts.needsToken,
+  };
+}
