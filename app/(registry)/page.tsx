@@ -2,6 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { serverContext } from '@/lib/server';
 import { searchSkills } from '@/lib/registry/search-skills';
+import { currentUser } from '@/lib/auth/current-user';
+import { privateScopesOf } from '@/lib/authz';
 import { FORMAT_LABELS, FormatBadge } from '../_components/format-badge';
 import { LockIcon } from '../_components/lock-icon';
 
@@ -35,12 +37,13 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const format = typeof params.format === 'string' && FORMATS.includes(params.format) ? params.format : undefined;
   const sort: Sort = typeof params.sort === 'string' && params.sort in SORTS ? (params.sort as Sort) : 'relevance';
   const current = { q, format, sort };
-  const [found, all, ...byFormat] = await Promise.all([
-    searchSkills(serverContext().db, { q, format, sort, perPage: 60 }),
-    searchSkills(serverContext().db, { q, perPage: 1 }),
-    ...FORMATS.map((f) => searchSkills(serverContext().db, { q, format: f, perPage: 1 })),
-  ]);
-  const counts = new Map(FORMATS.map((f, i) => [f, byFormat[i].total]));
+  const { db } = serverContext();
+  const user = await currentUser().catch(() => null);
+  // one query: the page, the total and the counts per format (private skills of the
+  // viewer's own scope and teams included)
+  const found = await searchSkills(db, { q, format, sort, perPage: 60, facets: true, viewerScopes: await privateScopesOf(db, user?.id) });
+  const all = { total: found.allFormatsTotal ?? 0 };
+  const counts = new Map(FORMATS.map((f) => [f, found.formatCounts?.[f] ?? 0]));
   const skills = found.hits;
   const tags = [...new Set(skills.flatMap((s) => s.tags))].slice(0, 6);
   const corrected = Object.values(found.corrections).flat().slice(0, 3);

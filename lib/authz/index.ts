@@ -2,3 +2,4 @@
 export { TEAM_ROLES, isTeamRole, roleAtLeast, type TeamRole } from './team-roles';
 export { ANONYMOUS, userPrincipal, type Principal } from './principal';
 export { scopeAccess, maySeePrivate, mayPublish, mayAdminister, mayOwn, type ScopeAccess } from './scope-access';
+export { privateScopesOf } from './private-scopes';

@@ -1,7 +1,9 @@
 // Registry search: Postgres full text over the weighted document (name and tool names
 // > description and tags > instructions), typo tolerance with pg_trgm (each query word
 // is widened with the nearest known words, and skill names are matched by similarity),
-// filters, sorts, paging and a total count. Public skills with a latest version only.
+// filters, sorts, paging, a total count and counts per format. Public skills with a latest
+// version, plus every skill of the scopes the caller may see privately (`viewerScopes`:
+// their own scope and their teams', from lib/authz privateScopesOf).
 import 'server-only';
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
@@ -19,6 +21,10 @@ export type SearchQuery = {
   sort?: SearchSort;
   page?: number;
   perPage?: number;
+  /** scopes whose private and unlisted skills the caller sees (lib/authz privateScopesOf) */
+  viewerScopes?: string[];
+  /** also count the matches per format, ignoring `format` (the home page's pills) */
+  facets?: boolean;
 };
 
 export type SearchHit = {
@@ -47,6 +53,9 @@ export type SearchResult = {
   perPage: number;
   /** the words the query was widened to when a word looked misspelled */
   corrections: Record<string, string[]>;
+  /** with `facets`: matches per format, and in all formats, ignoring `format` (capped like total) */
+  formatCounts?: Record<string, number>;
+  allFormatsTotal?: number;
 };
 
 const MAX_WORDS = 8;
@@ -89,13 +98,18 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
   const raw = words.join(' ');
   const tsq = words.length ? buildTsQuery(words, fixes) : null;
 
-  const where: Prisma.Sql[] = [Prisma.sql`s.visibility = 'public'`, Prisma.sql`s."latestVersionId" IS NOT NULL`];
+  const scopes = (query.viewerScopes ?? []).slice(0, 1_000);
+  const visible = scopes.length
+    ? Prisma.sql`(s.visibility = 'public' OR s."scopeName" = ANY(${scopes}::text[]))`
+    : Prisma.sql`s.visibility = 'public'`;
+  // every condition but the format: the facet counts ignore it
+  const common: Prisma.Sql[] = [visible, Prisma.sql`s."latestVersionId" IS NOT NULL`];
   const tsquery = tsq ? Prisma.sql`to_tsquery('english', ${tsq})` : null;
-  if (query.format) where.push(Prisma.sql`s.format = ${query.format}`);
-  if (query.tag) where.push(Prisma.sql`s.tags @> ARRAY[${query.tag}]::text[]`);
-  if (query.gated !== undefined) where.push(Prisma.sql`s."tokenGated" = ${query.gated}`);
-  if (query.signed !== undefined) where.push(Prisma.sql`s.signed = ${query.signed}`);
-  if (query.scope) where.push(Prisma.sql`s."scopeName" = ${query.scope.replace(/^@/, '')}`);
+  if (query.tag) common.push(Prisma.sql`s.tags @> ARRAY[${query.tag}]::text[]`);
+  if (query.gated !== undefined) common.push(Prisma.sql`s."tokenGated" = ${query.gated}`);
+  if (query.signed !== undefined) common.push(Prisma.sql`s.signed = ${query.signed}`);
+  if (query.scope) common.push(Prisma.sql`s."scopeName" = ${query.scope.replace(/^@/, '')}`);
+  const where = query.format ? [...common, Prisma.sql`s.format = ${query.format}`] : common;
   const filter = Prisma.join(where, ' AND ');
 
   // relevance: the rank of name, tool names, description and tags (a match only in the
@@ -131,12 +145,24 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
     ORDER BY ${orderBy('p')}`;
   // capped, so that a query matching most of the registry does not count all of it
   const countQuery = db.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM (SELECT 1 FROM (${matches}) m LIMIT ${COUNT_CAP + 1}) c`;
+  // per format over the matches without the format filter, in one pass (capped likewise)
+  const facetFilter = Prisma.join(common, ' AND ');
+  const facetMatches = tsquery
+    ? Prisma.sql`SELECT s.id, s.format FROM "Skill" s WHERE s."searchVector" @@ ${tsquery} AND ${facetFilter}
+        UNION
+        SELECT s.id, s.format FROM "Skill" s WHERE s."searchBody" @@ ${tsquery} AND ${facetFilter}`
+    : Prisma.sql`SELECT s.id, s.format FROM "Skill" s WHERE ${facetFilter}`;
+  const facetQuery = db.$queryRaw<Array<{ format: string; n: bigint }>>`
+    SELECT f.format, count(*) AS n FROM (SELECT m.format FROM (${facetMatches}) m LIMIT ${COUNT_CAP + 1}) f GROUP BY f.format`;
+  const queries = query.facets ? [pageQuery, countQuery, facetQuery] : [pageQuery, countQuery];
   // The planner underrates reading toasted tsvectors and would rather scan the table
   // than the instructions' GIN index for a common word; this keeps it on the indexes.
-  const [, rows, counted] = tsquery
-    ? await db.$transaction([db.$executeRaw`SET LOCAL enable_seqscan = off`, pageQuery, countQuery])
-    : [null, ...(await Promise.all([pageQuery, countQuery]))];
+  const [rows, counted, facetRows] = (
+    tsquery ? (await db.$transaction([db.$executeRaw`SET LOCAL enable_seqscan = off`, ...queries])).slice(1) : await Promise.all(queries)
+  ) as [Awaited<typeof pageQuery>, Awaited<typeof countQuery>, Awaited<typeof facetQuery> | undefined];
   const n = Number(counted[0].n);
+  const formatCounts = facetRows ? Object.fromEntries(facetRows.map((r) => [r.format, Number(r.n)])) : undefined;
+  const allFormats = formatCounts ? Object.values(formatCounts).reduce((a, b) => a + b, 0) : undefined;
   return {
     hits: rows.map((r) => ({
       scope: r.scopeName,
@@ -158,5 +184,6 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
     page,
     perPage,
     corrections: fixes,
+    ...(formatCounts ? { formatCounts, allFormatsTotal: Math.min(allFormats!, COUNT_CAP) } : {}),
   };
 }

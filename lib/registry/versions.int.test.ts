@@ -275,6 +275,30 @@ describe('search', () => {
     expect(times).toEqual([...times].sort((a, b) => b - a));
   });
 
+  it('counts matches per format in the same query, ignoring the format filter', async () => {
+    const withFacets = await searchSkills(testDb(), { q: 'weather', format: 'malv', facets: true });
+    const plain = await searchSkills(testDb(), { q: 'weather' });
+    expect(withFacets.formatCounts?.['agent-skill']).toBeGreaterThanOrEqual(1);
+    expect(withFacets.allFormatsTotal).toBe(plain.total);
+    expect(plain.formatCounts).toBeUndefined();
+  });
+
+  it('shows private and unlisted skills to the scope and its teams only', async () => {
+    const secret = upload('hushed-almanac', 'Keeps a private almanac.');
+    await publishVersion(testDb(), { scope: 'carol', manifest: secret.manifest, files: secret.files, version: '1.0.0', visibility: 'private' });
+    const found = (viewerScopes: string[]) => searchSkills(testDb(), { q: 'almanac', viewerScopes, facets: true });
+    expect(names(await found([]))).not.toContain('carol/hushed-almanac');
+    expect(names(await found(['dave']))).not.toContain('carol/hushed-almanac');
+    // counts and facets say nothing of it either
+    expect((await found(['dave'])).total).toBe((await found([])).total);
+    expect((await found(['dave'])).allFormatsTotal).toBe((await found([])).allFormatsTotal);
+    expect(names(await found(['carol']))).toContain('carol/hushed-almanac');
+    const { privateScopesOf } = await import('../authz');
+    expect(await privateScopesOf(testDb(), carol)).toContain('carol');
+    expect(await privateScopesOf(testDb(), dave)).not.toContain('carol');
+    expect(await privateScopesOf(testDb(), null)).toEqual([]);
+  });
+
   it('leaves a skill whose every version is yanked out of search', async () => {
     await publish('vanishing', '1.0.0');
     expect(names(await searchSkills(testDb(), { q: 'vanishing' }))).toContain('carol/vanishing');

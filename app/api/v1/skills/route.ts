@@ -10,6 +10,7 @@ import { apiActor } from '@/lib/api/team-actor';
 import { requireUser } from '@/lib/api/principal';
 import { readBodyBytes } from '@/lib/api/read-json-body';
 import { searchSkills } from '@/lib/registry/search-skills';
+import { privateScopesOf } from '@/lib/authz';
 import { parseSearchParams } from '@/lib/registry/skill-route-params';
 import { publishPackage } from '@/lib/registry/publish-package';
 import { previewPackage } from '@/lib/registry/preview-package';
@@ -17,8 +18,11 @@ import { uploadLimits } from '@/lib/registry/read-upload';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = withApi({}, async ({ req }) => {
-  const result = await searchSkills(serverContext().db, parseSearchParams(new URL(req.url)));
+export const GET = withApi({}, async ({ req, principal }) => {
+  const { db } = serverContext();
+  // a signed-in caller (session or token) also finds the private skills of their scope and teams
+  const viewerScopes = principal.kind === 'anonymous' ? [] : await privateScopesOf(db, principal.userId);
+  const result = await searchSkills(db, { ...parseSearchParams(new URL(req.url)), viewerScopes });
   return NextResponse.json(result);
 });
 
