@@ -1,4 +1,4 @@
-// The playground's skill picker: public skills matching a query, each with the names of its
+// The playground's skill picker: public skills (and the caller's private ones) matching a query, each with the names of its
 // latest version's visible tools (so the form can suggest an allowed-tools spec). Two
 // queries whatever the number of skills (it was one per skill).
 import 'server-only';
@@ -7,8 +7,8 @@ import { listSkills } from './list-skills';
 
 export type PlaygroundSkillOption = { scope: string; name: string; description: string; format: string; tools: string[] };
 
-export async function listPlaygroundSkills(db: Db, query: { q?: string; take: number }): Promise<PlaygroundSkillOption[]> {
-  const skills = (await listSkills(db, { q: query.q, take: query.take })).slice(0, query.take);
+export async function listPlaygroundSkills(db: Db, query: { q?: string; take: number; viewerScopes?: string[] }): Promise<PlaygroundSkillOption[]> {
+  const skills = (await listSkills(db, { q: query.q, take: query.take, viewerScopes: query.viewerScopes })).slice(0, query.take);
   if (skills.length === 0) return [];
   const tools = await db.tool.findMany({
     where: { version: { latestOf: { OR: skills.map((s) => ({ scopeName: s.scope, name: s.name })) } } },

@@ -1,5 +1,6 @@
-// The registry's listing and search (public skills; ranking by name match, then
-// downloads). Full-text ranking arrives with the search issue.
+// A short listing by name, description or tag (the playground's picker): public skills,
+// plus every skill of the scopes the caller may see privately (`viewerScopes`, from
+// lib/authz privateScopesOf). Full-text search is lib/registry/search-skills.ts.
 import 'server-only';
 import type { Db } from '../db/client';
 
@@ -16,13 +17,15 @@ export type SkillSummary = {
   updatedAt: Date;
 };
 
-export type ListSkillsQuery = { q?: string; format?: string; tag?: string; take?: number };
+export type ListSkillsQuery = { q?: string; format?: string; tag?: string; take?: number; viewerScopes?: string[] };
 
 export async function listSkills(db: Db, query: ListSkillsQuery = {}): Promise<SkillSummary[]> {
   const q = query.q?.trim().slice(0, 100);
   const rows = await db.skill.findMany({
     where: {
-      visibility: 'public',
+      ...(query.viewerScopes?.length
+        ? { AND: [{ OR: [{ visibility: 'public' as const }, { scopeName: { in: query.viewerScopes.slice(0, 1_000) } }] }] }
+        : { visibility: 'public' as const }),
       latestVersionId: { not: null },
       ...(query.format ? { format: query.format } : {}),
       ...(query.tag ? { tags: { has: query.tag } } : {}),

@@ -293,6 +293,10 @@ describe('search', () => {
     expect((await found(['dave'])).total).toBe((await found([])).total);
     expect((await found(['dave'])).allFormatsTotal).toBe((await found([])).allFormatsTotal);
     expect(names(await found(['carol']))).toContain('carol/hushed-almanac');
+    const { listPlaygroundSkills } = await import('./list-playground-skills');
+    const picker = async (viewerScopes: string[]) => (await listPlaygroundSkills(testDb(), { q: 'almanac', take: 10, viewerScopes })).map((o) => `${o.scope}/${o.name}`);
+    expect(await picker(['dave'])).not.toContain('carol/hushed-almanac');
+    expect(await picker(['carol'])).toContain('carol/hushed-almanac');
     const { privateScopesOf } = await import('../authz');
     expect(await privateScopesOf(testDb(), carol)).toContain('carol');
     expect(await privateScopesOf(testDb(), dave)).not.toContain('carol');
