@@ -63,9 +63,10 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
         <footer className="border-t border-zinc-200 text-sm text-zinc-700 dark:border-zinc-800 dark:text-zinc-300">
           <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-4">
             <span>Skillyard — an open registry and playground for AI-agent skills</span>
-            <Link href="/api/health" className="underline-offset-2 hover:underline">
+            {/* a JSON route, not a page: a plain link (next/link would prefetch it as a page) */}
+            <a href="/api/health" className="underline-offset-2 hover:underline">
               Status
-            </Link>
+            </a>
           </div>
         </footer>
       </body>

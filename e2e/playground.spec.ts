@@ -1,4 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
+import pg from 'pg';
+import { e2eDatabaseUrl } from './publish-fixtures';
 
 type Turn = string | { text?: string; code?: string };
 
@@ -373,4 +375,33 @@ test('a long trace: a turn with many calls collapses to a summary with the error
   await page.mouse.wheel(0, 3000);
   await expect(page.getByTestId('run-header')).toBeInViewport();
   await expect(page.getByTestId('waterfall')).toContainText('3 turns');
+});
+
+test('token usage the provider reported is shown per turn and in total', async ({ page }) => {
+  // The e2e server has no model provider (only the LLM is stood in, and only in unit tests:
+  // lib/agent/run-agent.http.test.ts checks that an OpenAI-wire server's usage lands on the
+  // turn-end event). Here a finished run's stored turn-end events get the usage such a
+  // provider reports, and the page must show it.
+  const url = await startRun(page, { script: QUICK_SCRIPT });
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
+  await expect(page.getByTestId('run-usage')).toHaveCount(0); // the scripted provider reports none
+  const client = new pg.Client({ connectionString: e2eDatabaseUrl() });
+  await client.connect();
+  try {
+    const id = url.split('/').pop()!;
+    const res = await client.query(
+      `UPDATE "RunEvent" SET data = data || jsonb_build_object('usage', jsonb_build_object('inputTokens', 1200 * seq, 'outputTokens', 34))
+       WHERE "runId" = $1 AND type = 'turn-end' RETURNING seq`,
+      [id],
+    );
+    expect(res.rowCount).toBe(2);
+  } finally {
+    await client.end();
+  }
+  await page.reload();
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
+  const perTurn = page.getByTestId('turn-usage');
+  await expect(perTurn).toHaveCount(2);
+  await expect(perTurn.first()).toContainText(/[\d,]+ in \/ 34 out tokens/);
+  await expect(page.getByTestId('run-usage')).toContainText(/[\d,]+ in \/ 68 out tokens/);
 });

@@ -4,7 +4,7 @@
 // JSON and NUL bytes with clear 4xx errors while it keeps serving.
 import { expect, test, type Page } from '@playwright/test';
 
-const PAGES = ['/', '/skills/skillyard/text-stats', '/playground', '/signin', '/signin/check-email', '/signin/error', '/teams', '/teams/new', '/teams/join', '/runs', '/settings', '/welcome', '/no-such-page'];
+const PAGES = ['/', '/skills/skillyard/text-stats', '/playground', '/api-reference', '/publish', '/signin', '/signin/check-email', '/signin/error', '/teams', '/teams/new', '/teams/join', '/runs', '/settings', '/welcome', '/no-such-page'];
 
 async function watchCsp(page: Page) {
   const problems: string[] = [];
@@ -22,6 +22,7 @@ async function watchCsp(page: Page) {
 }
 
 test('every page passes its nonce-based CSP in Chromium', async ({ page }) => {
+  test.setTimeout(120_000); // 15 pages, each until the network is idle, on a shared 2-core machine
   const problems = await watchCsp(page);
   const nonces = new Set<string>();
   for (const path of PAGES) {

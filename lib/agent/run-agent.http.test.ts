@@ -49,6 +49,8 @@ describe('runAgent over HTTP providers', () => {
     expect(events.filter((e) => e.type === 'message').map((e) => (e as { text: string }).text)).toEqual(['I will ', 'echo.']);
     expect(events.find((e) => e.type === 'retry')).toMatchObject({ scope: 'request', status: 500, attempt: 1 });
     expect(events.find((e) => e.type === 'agent-message')).toMatchObject({ text: 'I will echo.' });
+    // the usage the server reported is the turn's, on its turn-end event (the run page shows it)
+    expect(events.find((e) => e.type === 'turn-end')).toMatchObject({ turnNumber: 1, usage: { inputTokens: 100, outputTokens: 20 } });
     expect(server.requests[1].body.messages[0].content).toContain('ctx.invoke');
 
     const all = JSON.stringify({ events, res });

@@ -266,6 +266,39 @@ describe('runAgent: hooks and directives', () => {
     expect(of(events, 'turn-end').map((e) => e.directive)).toEqual([{ continue: true }, { continue: true }, { stop: true, result: 'enough' }]);
   });
 
+  it('puts the tokens of each turn\'s model requests on its turn-end (retries summed) and in the total', async () => {
+    let calls = 0;
+    const metered = {
+      name: 'metered',
+      model: null,
+      async complete() {
+        calls++;
+        if (calls === 2) throw Object.assign(new Error('upstream down'), { code: 'provider/http' });
+        const usage = calls === 1 ? { inputTokens: 100, outputTokens: 10 } : calls === 3 ? { inputTokens: 150, outputTokens: 20 } : null;
+        return { text: `turn ${calls}`, toolCalls: [], stopReason: 'end_turn', usage, streamed: false };
+      },
+    };
+    const events: AgentEvent[] = [];
+    const res = await runAgent({
+      task: 't',
+      provider: metered,
+      tools: toolHost({}),
+      sandbox,
+      persistent: true,
+      backoff: { baseMs: 1, capMs: 5 },
+      onEvent: (e) => events.push(e),
+      hooks: (e) => (e.type === 'turn-end' && e.turnNumber === 3 ? { stop: true, result: 'enough' } : undefined),
+    });
+    expect(res.status).toBe('completed');
+    // turn 1: 100/10; turn 2: its first request failed, the retry reported 150/20; turn 3: nothing reported
+    expect(of(events, 'turn-end').map((e) => e.usage ?? null)).toEqual([
+      { inputTokens: 100, outputTokens: 10 },
+      { inputTokens: 150, outputTokens: 20 },
+      null,
+    ]);
+    expect(res.usage).toEqual({ inputTokens: 250, outputTokens: 30 });
+  });
+
   it('cancel stops a run waiting in a tool call inside the sandbox', async () => {
     const ac = new AbortController();
     const host = toolHost({

@@ -62,6 +62,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunAgentResult> {
   let lastText = '';
   let mode: RunAgentResult['mode'] = 'discovery';
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  // tokens of the current turn's model requests (retries included), when the provider reports them
+  let turnUsage: Usage | null = null;
 
   const result = (status: RunAgentResult['status'], value: unknown, error: RunAgentResult['error']): RunAgentResult => ({
     status,
@@ -201,6 +203,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunAgentResult> {
       }
       if (e.type === 'turn-start') {
         turns = e.turnNumber;
+        turnUsage = null;
         emit({ type: 'turn-start', turnNumber: e.turnNumber });
       } else if (e.type === 'message' || e.type === 'reasoning') {
         emit({ type: e.type, turnNumber: e.turnNumber, text: e.text, delta: e.delta });
@@ -226,7 +229,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunAgentResult> {
         lastText = e.result;
         if (e.result) emit({ type: 'agent-message', turnNumber: e.turnNumber, text: e.result });
         const directive = await turnEndDirective(e);
-        emit({ type: 'turn-end', turnNumber: e.turnNumber, text: e.result, toolCalls: e.toolCalls, finished, directive: directive ?? null });
+        const reported = turnUsage ? { usage: turnUsage } : {};
+        emit({ type: 'turn-end', turnNumber: e.turnNumber, text: e.result, toolCalls: e.toolCalls, finished, directive: directive ?? null, ...reported });
         return directive;
       }
       return (await opts.hooks?.(e)) ?? undefined;
@@ -256,6 +260,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunAgentResult> {
         if (turn.usage) {
           usage.inputTokens += turn.usage.inputTokens;
           usage.outputTokens += turn.usage.outputTokens;
+          turnUsage = { inputTokens: (turnUsage?.inputTokens ?? 0) + turn.usage.inputTokens, outputTokens: (turnUsage?.outputTokens ?? 0) + turn.usage.outputTokens };
         }
         return turn;
       },

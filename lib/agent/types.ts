@@ -68,7 +68,7 @@ export type AgentEvent = Base &
     | { type: 'tool-call'; turnNumber: number; callId: string; tool: string; args: unknown; via: 'model' | 'code'; denied?: string }
     | { type: 'tool-result'; turnNumber: number; callId: string; tool: string; result: unknown; via: 'model' | 'code'; durationMs: number; logs?: string[] }
     | { type: 'tool-error'; turnNumber: number; callId: string; tool: string; error: Err; via: 'model' | 'code'; durationMs: number; logs?: string[] }
-    | { type: 'turn-end'; turnNumber: number; text: string; toolCalls: number; finished: boolean; directive: Directive | null }
+    | { type: 'turn-end'; turnNumber: number; text: string; toolCalls: number; finished: boolean; directive: Directive | null; usage?: Usage }
     | { type: 'agent-message'; turnNumber: number; text: string }
     | { type: 'error'; turnNumber: number; error: Err; attempt: number }
     | ({ type: 'retry'; turnNumber: number; scope: 'request' | 'turn' } & RetryInfo)

@@ -2,6 +2,11 @@ import type { Metadata } from 'next';
 import { openApiDocument } from '@/lib/api/openapi';
 import { describeParams } from '@/lib/forms/schema-fields';
 
+// Rendered per request, never prerendered: the Content-Security-Policy (proxy.ts) carries a
+// fresh nonce each time and Next.js stamps it on its scripts only while rendering; a static
+// page would keep a stale nonce and its scripts would be refused.
+export const dynamic = 'force-dynamic';
+
 export const metadata: Metadata = {
   title: 'API reference',
   description: 'The Skillyard HTTP API: registry tools and playground runs, rendered from its OpenAPI document.',

@@ -131,11 +131,12 @@ export const InvokeCall = memo(
     const error = node.error && where ? { ...node.error, message: where.position ? `${where.message} (line ${where.position.line}, column ${where.position.column} of this code)` : where.message } : node.error;
     return (
       <div data-testid="invoke" data-status={node.status} data-seqs={node.seqs.join(',')} className="min-w-0 space-y-2">
-        <div className="flex flex-wrap items-center gap-2 text-xs font-medium tracking-wide text-zinc-600 uppercase dark:text-zinc-400">
+        <div className="flex flex-wrap items-center gap-2 text-xs font-medium text-zinc-600 dark:text-zinc-400">
           <StatusDot status={node.status} />
-          <span>{node.tool === 'invoke' ? 'Code' : node.tool}</span>
+          {/* only the label is in capitals: a duration reads "1.13 s", not "1.13 S" */}
+          <span className="tracking-wide uppercase">{node.tool === 'invoke' ? 'Code' : node.tool}</span>
           <Duration ms={node.durationMs} />
-          {node.denied && <span className="rounded bg-red-100 px-1.5 text-red-800 normal-case dark:bg-red-950 dark:text-red-300">denied: {node.denied}</span>}
+          {node.denied && <span className="rounded bg-red-100 px-1.5 text-red-800 dark:bg-red-950 dark:text-red-300">denied: {node.denied}</span>}
         </div>
         {typeof code === 'string' ? <CodeBlock code={code} testId="invoke-code" markLine={where?.position?.line} /> : <JsonView value={node.args} label="args" />}
         <NestedCalls node={node} tool={tool} />
