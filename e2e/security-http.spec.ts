@@ -69,7 +69,8 @@ test.describe('HTTP boundary (issue 8 items 5, 9, 10)', () => {
     });
     expect(res.status()).toBe(413);
     expect((await res.json()).error.code).toBe('input/too-large');
-    const ok = await request.post('/api/v1/tools/count-words/invoke', { data: { args: { text: 'still here' } } });
+    // named with its skill: publish-cli.spec publishes a copy with the same tool, which makes the bare name ambiguous
+    const ok = await request.post('/api/v1/tools/count-words/invoke', { data: { skill: '@skillyard/text-stats', args: { text: 'still here' } } });
     expect(ok.status()).toBe(200);
   });
 
@@ -88,7 +89,7 @@ test.describe('HTTP boundary (issue 8 items 5, 9, 10)', () => {
       await request.get('/api/v1/skills?q=a%00b'),
       await request.get('/api/v1/skills/skillyard/text%00stats'),
       await request.post('/api/v1/runs', { data: { skills: ['@skillyard/text-stats'], provider: 'scripted', script: ['return 1'], task: 'a\u0000b' } }),
-      await request.post('/api/v1/tools/count-words/invoke', { data: { args: { text: 'a\u0000b' } } }),
+      await request.post('/api/v1/tools/count-words/invoke', { data: { skill: '@skillyard/text-stats', args: { text: 'a\u0000b' } } }),
     ]) {
       expect(res.status()).toBe(400);
       expect((await res.json()).error.code).toBe('input/nul-byte');
