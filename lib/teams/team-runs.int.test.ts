@@ -14,6 +14,8 @@ import { forkRun } from '../runs/fork-run';
 import { getRun } from '../runs/get-run';
 import { listUserRuns } from '../runs/list-user-runs';
 import { createPgEnvironment } from '../server/capabilities/pg-environment';
+import { listPlaygroundSkills } from '../registry/list-playground-skills';
+import { privateScopesOf } from '../authz/private-scopes';
 import { acceptInvite, createInvite, createTeam, getWorkspace, removeMember, setTeamSecret } from '.';
 
 const as = (userId: string) => ({ principal: userPrincipal(userId), ip: '203.0.113.9' });
@@ -103,6 +105,16 @@ describe('team runs', () => {
   });
 });
 
+describe('the playground picker', () => {
+  it("lists the team's private skill to its members and to nobody else", async () => {
+    const names = async (viewerId: string | null) =>
+      (await listPlaygroundSkills(testDb(), { q: 'secret-tool', take: 12, viewerScopes: await privateScopesOf(testDb(), viewerId) })).map((o) => `@${o.scope}/${o.name}`);
+    expect(await names(bob)).toContain(`@${team}/secret-tool`);
+    expect(await names(cat)).not.toContain(`@${team}/secret-tool`);
+    expect(await names(null)).not.toContain(`@${team}/secret-tool`);
+  });
+});
+
 describe('removing a member', () => {
   it("ends at once their access to the team's private skills, its runs (their own too) and its secrets", async () => {
     const dee = await user();
@@ -127,6 +139,7 @@ describe('removing a member', () => {
     await expect(forkRun(testDb(), own.id, { userId: dee })).rejects.toMatchObject({ code: 'run/not-found' });
     expect((await listUserRuns(testDb(), dee)).map((r) => r.id)).not.toContain(own.id);
     expect(await env.get(envScope, 'TEAM_API_KEY')).toBeNull();
+    expect((await listPlaygroundSkills(testDb(), { q: 'secret-tool', take: 12, viewerScopes: await privateScopesOf(testDb(), dee) })).map((o) => o.name)).not.toContain('secret-tool');
     await expect(getWorkspace(testDb(), as(dee), team)).rejects.toMatchObject({ status: 404 });
     // the team keeps the run: members still see it
     expect(await sees(own.id, ann)).toBe(true);

@@ -3,11 +3,18 @@ import { muted, section } from '../../_components/styles';
 type Event = { id: string; action: string; target: string | null; ip: string | null; actorUserId: string | null; actorTokenId: string | null; createdAt: Date };
 type Member = { user: { id: string; handle: string | null; name: string | null } };
 
-export function AuditSection({ events, members }: { events: Event[]; members: Member[] }) {
-  const who = (id: string | null) => {
-    const m = members.find((x) => x.user.id === id);
-    return m ? (m.user.handle ? `@${m.user.handle}` : (m.user.name ?? 'a member')) : id ? 'a former member' : 'nobody';
+export function AuditSection({ events, members, tokens }: { events: Event[]; members: Member[]; tokens: Array<{ id: string; name: string }> }) {
+  const who = (e: Event) => {
+    const m = members.find((x) => x.user.id === e.actorUserId);
+    if (m) return m.user.handle ? `@${m.user.handle}` : (m.user.name ?? 'a member');
+    // a team API token acts as the team's service account, which is no member
+    if (e.actorTokenId) {
+      const t = tokens.find((x) => x.id === e.actorTokenId);
+      return t ? `team token ${t.name}` : 'a team token';
+    }
+    return e.actorUserId ? 'a former member' : 'nobody';
   };
+  const shownTarget = (e: Event) => (e.target && /^(secret|connection|skill)\./.test(e.action) ? ` ${e.target}` : '');
   return (
     <section className={section} aria-labelledby="audit-h">
       <h2 id="audit-h" className="font-semibold">
@@ -30,10 +37,10 @@ export function AuditSection({ events, members }: { events: Event[]; members: Me
               {events.map((e) => (
                 <tr key={e.id} className="border-t border-zinc-200 dark:border-zinc-800">
                   <td className="whitespace-nowrap py-1 pr-3">{e.createdAt.toISOString().slice(0, 16).replace('T', ' ')}</td>
-                  <td className="py-1 pr-3">{who(e.actorUserId)}</td>
+                  <td className="py-1 pr-3">{who(e)}</td>
                   <td className="py-1 pr-3">
                     {e.action}
-                    {e.target && e.action.startsWith('secret.') ? ` ${e.target}` : ''}
+                    {shownTarget(e)}
                   </td>
                   <td className="py-1">{e.actorTokenId ? 'API token' : (e.ip ?? '—')}</td>
                 </tr>

@@ -19,7 +19,7 @@ export function MembersSection({ ws, origin }: { ws: Ws; origin: string }) {
           const label = m.user.handle ? `@${m.user.handle}` : (m.user.name ?? 'unnamed');
           return (
             <li key={m.user.id} className="flex flex-wrap items-center gap-2 py-2">
-              <span className="min-w-0 flex-1 truncate text-sm">
+              <span className="min-w-0 flex-1 basis-full truncate text-sm sm:basis-auto">
                 {label} {self && <span className="text-zinc-500">(you)</span>}
               </span>
               {admin && !self ? (
