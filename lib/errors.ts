@@ -40,6 +40,7 @@ export const ERROR_CODES = {
   'team/member-not-found': { status: 404, meaning: 'That person is not a member of the team.' },
   'team/has-published-skills': { status: 409, meaning: 'The team still has public or unlisted skills; make them private or transfer them first.' },
   'team/secret-not-found': { status: 404, meaning: 'The team has no secret of this name.' },
+  'team/connection-not-found': { status: 404, meaning: 'The team has no connection to this provider.' },
   'team/too-many-secrets': { status: 409, meaning: 'The team holds the most secrets it may.' },
   'team/token-not-found': { status: 404, meaning: 'No active team API token with this id.' },
   'invite/not-found': { status: 404, meaning: 'The invitation link is not valid.' },

@@ -11,6 +11,7 @@ import { authProviders } from './auth-providers';
 import { providersFromEnv } from './provider-config';
 import { safeRedirect } from './safe-redirect';
 import { storeConnectionTokens } from './oauth-connections';
+import { consumeTeamConnectIntent } from '../teams/consume-team-connect';
 
 declare module 'next-auth' {
   interface Session {
@@ -39,13 +40,16 @@ export function authConfig(): NextAuthConfig {
     events: {
       async signIn({ user, account }) {
         if (!user.id || !account || (account.type !== 'oauth' && account.type !== 'oidc')) return;
-        await storeConnectionTokens(db(), user.id, {
+        const tokens = {
           provider: account.provider,
           access_token: account.access_token,
           refresh_token: account.refresh_token,
           expires_at: account.expires_at,
           scope: account.scope,
-        });
+        };
+        // an admin's connect for their team (lib/teams/team-connect-intent.ts) is the team's, not theirs
+        if (await consumeTeamConnectIntent(db(), user.id, tokens)) return;
+        await storeConnectionTokens(db(), user.id, tokens);
       },
     },
     logger: {

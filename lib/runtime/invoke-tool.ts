@@ -34,7 +34,7 @@ export async function invokeTool(k: KernelState, origin: Origin, ref: string, ar
     }
   }
   // 4. token gate
-  const gate = checkTokenGate(tool, k.held);
+  const gate = checkTokenGate(tool, k.held, undefined, skill.scope);
   if (!gate.ok) throw tokenGateError(entry.ref, gate.missing);
   // 5. params
   const params = validateParams(k, entry, args);

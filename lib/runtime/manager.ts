@@ -33,7 +33,7 @@ export function createToolManager(opts: ToolManagerOptions): ToolManager {
     invoke: (ref, args) => invokeTool(k, null, ref, args),
     listVisibleTools: () =>
       k.index.entries
-        .filter((e) => e.tool.visibility !== 'hidden' && mayListTool(k.outsideSpec, namesOf(e)) && checkTokenGate(e.tool, k.held).ok)
+        .filter((e) => e.tool.visibility !== 'hidden' && mayListTool(k.outsideSpec, namesOf(e)) && checkTokenGate(e.tool, k.held, undefined, e.skill.scope).ok)
         .map((e) => summary(k, e)),
     describe(ref) {
       const e = k.index.resolve(ref, null);

@@ -7,7 +7,7 @@ import type { ToolIndex, ToolEntry } from './tool-index';
 import type { HeldToken, Plan, PlanStep } from './types';
 
 export function planFor(registry: ToolIndex, target: ToolEntry, held: HeldToken[], now = new Date()): Plan {
-  const gate = checkTokenGate(target.tool, held, now);
+  const gate = checkTokenGate(target.tool, held, now, target.skill.scope);
   if (gate.ok) return { ref: target.ref, usable: true, missing: [], unlocks: [] };
   const byIssuer = new Map<string, string[]>();
   for (const m of gate.missing) byIssuer.set(m.issuer, [...(byIssuer.get(m.issuer) ?? []), m.claim]);
@@ -29,7 +29,7 @@ export function planFor(registry: ToolIndex, target: ToolEntry, held: HeldToken[
           ref: e.ref,
           issuer,
           claims,
-          usable: checkTokenGate(e.tool, held, now).ok,
+          usable: checkTokenGate(e.tool, held, now, e.skill.scope).ok,
           label: `run ${e.tool.name} (it issues ${issuer} ${claims.join(', ')})`,
         });
       }

@@ -23,7 +23,7 @@ export function skillMiddleware(k: KernelState, entry: ToolEntry, frame: Frame, 
       name: mw.ref,
       args: config,
       fn: (lctx, a) => {
-        const gate = checkTokenGate(mw.tool, k.held);
+        const gate = checkTokenGate(mw.tool, k.held, undefined, mw.skill.scope);
         if (!gate.ok) throw tokenGateError(mw.ref, gate.missing);
         return runHandler(k, { entry: mw, frame: { ...frame, entry: mw }, lctx, args: a, tokens: gate.granted, ctxArgs: ctx.args, isMiddleware: true });
       },

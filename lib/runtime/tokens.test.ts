@@ -34,6 +34,17 @@ describe('token gate', () => {
       ['g', true, 'secret-g'],
     ]);
   });
+  it("a token held only for one scope (a team's connection) reaches that scope's tools and no other's", async () => {
+    const oidc = { inputTokens: { '@oauth/oidc': { required: ['api:read'], allowExpired: [] } } };
+    const teamTool = { ...codeSkill('team-api', 'export default async (ctx) => ctx.tokens.map((t) => t.secret)', oidc), scope: 'acme' };
+    const otherTool = { ...codeSkill('other-api', 'export default async (ctx) => ctx.tokens.map((t) => t.secret)', oidc), scope: 'mallory' };
+    const lent: HeldToken = { ...tok('t', '@oauth/oidc', ['account', 'api:read']), onlyForScope: 'acme' };
+    const { manager } = createManager(sb(), [teamTool, otherTool], { caller: { tokens: [lent] } });
+    expect(await manager.invoke('team-api')).toEqual(['secret-t']);
+    await expect(manager.invoke('other-api')).rejects.toMatchObject({ code: 'token/missing' });
+    expect(manager.listVisibleTools().map((t) => t.name)).toEqual(['team-api']);
+    expect(checkTokenGate(teamTool.manifest.tools[0], [lent]).ok).toBe(false); // no scope named: never
+  });
   it('least privilege: a tool receives only the tokens it declares', async () => {
     const tokens = [tok('a', '@malv/auth', ['account']), tok('g', '@malv/gmail', ['gmail_access']), tok('gh', '@oauth/github', ['account', 'repo'])];
     const { manager } = createManager(sb(), [listEmails, codeSkill('plain', 'export default async (ctx) => ctx.tokens')], { caller: { tokens } });

@@ -24,7 +24,12 @@ function grant(token: HeldToken, now: Date): GrantedToken {
   };
 }
 
-export function checkTokenGate(tool: ToolManifest, held: HeldToken[], now = new Date()): TokenGateResult {
+/**
+ * `skillScope`: the scope of the tool's skill. A token held only for one scope (a team's
+ * connection, see HeldToken) counts for that scope's tools only; without a scope, never.
+ */
+export function checkTokenGate(tool: ToolManifest, held: HeldToken[], now = new Date(), skillScope?: string | null): TokenGateResult {
+  held = held.filter((t) => t.onlyForScope === undefined || (!!skillScope && t.onlyForScope === skillScope));
   const missing: PlanMissing[] = [];
   const chosen = new Map<string, HeldToken>();
   for (const [issuer, rule] of Object.entries(tool.inputTokens ?? {})) {

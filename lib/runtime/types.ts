@@ -4,7 +4,11 @@ import type { SkillManifest, ToolManifest } from '../skills';
 import type { Sandbox, SandboxLimits } from '../sandbox';
 import type { CapabilityProviders } from './capabilities/types';
 
-export type HeldToken = { id: string; issuer: string; claims: string[]; expiresAt: Date | null; secret: string };
+/**
+ * A token the caller holds. `onlyForScope`: a team's connection, lent to a member for the
+ * tools of that team's own skills (`@<scope>/…`) and nobody else's.
+ */
+export type HeldToken = { id: string; issuer: string; claims: string[]; expiresAt: Date | null; secret: string; onlyForScope?: string };
 
 export type Caller = { id: string; kind: 'user' | 'team' | 'anonymous'; tokens: HeldToken[] };
 

@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import { refreshExpiredConnections } from '../auth/oauth-connections';
 import type { Caller, CapabilityProviders, ToolManagerOptions } from '../runtime';
 import { loadHeldTokens } from './capabilities/pg-token-vault';
+import { teamHeldTokens } from '../teams/team-held-tokens';
 import { createEphemeralStorage } from './capabilities/ephemeral-storage';
 import type { ServerContext } from './server-context';
 
@@ -20,7 +21,10 @@ const VISITOR_ID = /^[A-Za-z0-9_-]{8,64}$/;
 export async function resolveCaller(db: Db, who: CallerIdentity): Promise<Caller> {
   if (who.userId) {
     const id = `user:${who.userId}`;
-    let tokens = await loadHeldTokens(db, id);
+    // the user's own tokens, and their teams' connections (each only for that team's own
+    // skills: HeldToken.onlyForScope), read now so that leaving a team ends their use
+    const [own, team] = await Promise.all([loadHeldTokens(db, id), teamHeldTokens(db, who.userId)]);
+    let tokens = own;
     // an OAuth connection about to expire is refreshed before the token gate looks at it
     // (checked on the tokens just read, so a call without one costs no extra round trip)
     const soon = Date.now() + 60_000;
@@ -28,7 +32,7 @@ export async function resolveCaller(db: Db, who: CallerIdentity): Promise<Caller
       const { refreshed } = await refreshExpiredConnections(db, who.userId);
       if (refreshed.length) tokens = await loadHeldTokens(db, id);
     }
-    return { id, kind: 'user', tokens };
+    return { id, kind: 'user', tokens: team.length ? [...tokens, ...team] : tokens };
   }
   if (who.visitorId && VISITOR_ID.test(who.visitorId)) return { id: `visitor:${who.visitorId}`, kind: 'anonymous', tokens: [] };
   // an anonymous caller without a stable identity holds nothing and keeps nothing between calls

@@ -1,5 +1,6 @@
 // Everything a team's workspace page shows to one member: the team, members, pending
-// invites, secret names (never values), API tokens (never secrets), skills, runs, and,
+// invites, secret names (never values), API tokens (never secrets), skills, runs, OAuth
+// connections (provider and scopes, never tokens), and,
 // for admins, the latest audit events.
 import type { Db } from '../db/client';
 import { roleAtLeast } from '../authz';
@@ -9,7 +10,7 @@ import { teamForActor } from './team-for-actor';
 export async function getWorkspace(db: Db, actor: Actor, slug: string) {
   const team = await teamForActor(db, slug, actor, 'member');
   const admin = roleAtLeast(team.role, 'admin');
-  const [members, invites, secrets, tokens, skills, runs, audit] = await Promise.all([
+  const [members, invites, secrets, tokens, skills, runs, audit, connections] = await Promise.all([
     db.membership.findMany({
       where: { teamId: team.id, user: { botForTeamId: null } },
       orderBy: { createdAt: 'asc' },
@@ -38,10 +39,17 @@ export async function getWorkspace(db: Db, actor: Actor, slug: string) {
       select: { id: true, status: true, visibility: true, createdAt: true, config: true, user: { select: { handle: true, name: true } } },
     }),
     admin ? db.auditEvent.findMany({ where: { teamId: team.id }, orderBy: { createdAt: 'desc' }, take: 50 }) : Promise.resolve([]),
+    // the team's OAuth connections: provider and scopes, never a token
+    db.heldToken.findMany({
+      where: { teamId: team.id, issuer: { startsWith: '@oauth/' }, mintedByTool: null },
+      orderBy: { createdAt: 'asc' },
+      select: { issuer: true, claims: true, expiresAt: true, createdAt: true },
+    }),
   ]);
   const teamRuns = runs.map(({ config, user, ...r }) => {
     const skills = (config as { skills?: unknown } | null)?.skills;
     return { ...r, skills: Array.isArray(skills) ? skills.map(String) : [], by: user?.handle ? `@${user.handle}` : (user?.name ?? 'someone') };
   });
-  return { team, admin, members, invites, secrets, tokens, skills, runs: teamRuns, audit };
+  const teamConnections = connections.map((c) => ({ provider: c.issuer.slice('@oauth/'.length), claims: c.claims, expiresAt: c.expiresAt, connectedAt: c.createdAt }));
+  return { team, admin, members, invites, secrets, tokens, skills, runs: teamRuns, audit, connections: teamConnections };
 }

@@ -19,3 +19,7 @@ export { listUserTeams } from './list-user-teams';
 export { createTeamApiToken, revokeTeamApiToken } from './create-team-api-token';
 export { recordAudit, type AuditAction } from './record-audit';
 export { auditScopeAction } from './audit-scope-action';
+export { storeTeamConnection } from './store-team-connection';
+export { removeTeamConnection } from './remove-team-connection';
+export { teamHeldTokens } from './team-held-tokens';
+export { TEAM_CONNECT_COOKIE, TEAM_CONNECT_TTL_S, encodeTeamConnectIntent, parseTeamConnectIntent } from './team-connect-intent';

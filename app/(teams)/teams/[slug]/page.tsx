@@ -11,6 +11,8 @@ import { SecretsSection } from './secrets-section';
 import { TokensSection } from './tokens-section';
 import { AuditSection } from './audit-section';
 import { SettingsSection } from './settings-section';
+import { ConnectionsSection } from './connections-section';
+import { providersFromEnv } from '@/lib/auth/provider-config';
 
 export const dynamic = 'force-dynamic';
 
@@ -72,6 +74,7 @@ export default async function WorkspacePage({ params }: Props) {
       <MembersSection ws={ws} origin={origin} />
       <SecretsSection slug={team.slug} admin={admin} secrets={ws.secrets} />
       {admin && <TokensSection slug={team.slug} tokens={ws.tokens} />}
+      <ConnectionsSection slug={team.slug} admin={admin} connections={ws.connections} providers={providersFromEnv().map((p) => ({ id: p.id, name: p.name }))} />
 
       <section className={section} aria-labelledby="runs-h">
         <h2 id="runs-h" className="font-semibold">
@@ -99,7 +102,7 @@ export default async function WorkspacePage({ params }: Props) {
         )}
       </section>
 
-      {admin && <AuditSection events={ws.audit} members={ws.members} />}
+      {admin && <AuditSection events={ws.audit} members={ws.members} tokens={ws.tokens} />}
       {admin && <SettingsSection slug={team.slug} name={team.name} owner={team.role === 'owner'} />}
     </div>
   );

@@ -1,0 +1,51 @@
+'use server';
+// Team connections: an admin connects an OAuth provider for the team (the provider round
+// trip of identity's connect flow, with a short-lived cookie that tells the callback the
+// tokens are the team's; lib/teams/team-connect-intent.ts), or disconnects it.
+import { cookies, headers } from 'next/headers';
+import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
+import { AuthError } from 'next-auth';
+import { z } from 'zod';
+import { signIn } from '@/lib/auth/auth';
+import { providersFromEnv, scopesToRequest } from '@/lib/auth/provider-config';
+import { teamAction, type ActionState } from '@/lib/actions/team-action';
+import { TEAM_CONNECT_COOKIE, TEAM_CONNECT_TTL_S, encodeTeamConnectIntent, removeTeamConnection, teamForActor } from '@/lib/teams';
+
+const ProviderId = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/);
+const Scopes = z.array(z.string().regex(/^[\w:./-]{1,100}$/)).max(20);
+
+export async function connectTeamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const slug = String(form.get('team') ?? '');
+  const id = ProviderId.safeParse(form.get('provider'));
+  const spec = id.success ? providersFromEnv().find((p) => p.id === id.data) : undefined;
+  const scopes = Scopes.safeParse(String(form.get('scopes') ?? '').split(/[\s,]+/).filter(Boolean));
+  if (!spec) return { ok: false, error: 'That provider is not configured on this server.' };
+  if (!scopes.success) return { ok: false, error: 'Scopes are words like api:read, separated by spaces (at most 20).' };
+  const state = await teamAction(async (db, actor) => {
+    const team = await teamForActor(db, slug, actor, 'admin');
+    const proto = (await headers()).get('x-forwarded-proto')?.split(',')[0]?.trim() ?? 'http';
+    (await cookies()).set(TEAM_CONNECT_COOKIE, encodeTeamConnectIntent(team.slug, team.userId), {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secure: proto === 'https',
+      maxAge: TEAM_CONNECT_TTL_S,
+    });
+  });
+  if (!state.ok) return state;
+  try {
+    await signIn(spec.id, { redirectTo: `/teams/${slug}` }, { scope: scopesToRequest(spec, scopes.data).join(' ') });
+  } catch (err) {
+    if (err instanceof AuthError) redirect(`/signin/error?error=${encodeURIComponent(err.type)}`);
+    throw err;
+  }
+  return state;
+}
+
+export async function disconnectTeamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const slug = String(form.get('team') ?? '');
+  const state = await teamAction((db, actor) => removeTeamConnection(db, actor, slug, String(form.get('provider') ?? '')));
+  if (state.ok) revalidatePath(`/teams/${slug}`);
+  return { ...state, message: state.ok ? 'Disconnected.' : null };
+}
