@@ -125,42 +125,55 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
     if (sort === 'relevance' && tsquery) return Prisma.sql`${c('score')} DESC, ${c('downloads')} DESC, ${c('id')}`;
     return Prisma.sql`${c('downloads')} DESC, ${c('id')}`;
   };
-  // The matching rows with what sorting needs. With words, a union of two GIN index scans
-  // (name/tools/description, instructions): an OR over both columns, or a sequential scan,
-  // would read every row's long (toasted) instructions.
+  // The matching rows with what sorting needs. With words, the ids of a union of two GIN
+  // index scans (name/tools/description, instructions) first, then the filters on those
+  // rows: filters inside the union let the planner scan the table (or another index) and
+  // read every row's long, toasted instructions (800 ms at 20,000 skills, 50 ms without).
   const cols = Prisma.sql`s.id, ${score} AS score, s.downloads, s."publishedAt", s.stars`;
-  const matches = tsquery
-    ? Prisma.sql`SELECT ${cols} FROM "Skill" s WHERE s."searchVector" @@ ${tsquery} AND ${filter}
-        UNION
-        SELECT ${cols} FROM "Skill" s WHERE s."searchBody" @@ ${tsquery} AND ${filter}`
+  const ids = tsquery
+    ? Prisma.sql`SELECT id FROM "Skill" WHERE "searchVector" @@ ${tsquery} UNION SELECT id FROM "Skill" WHERE "searchBody" @@ ${tsquery}`
+    : null;
+  const matches = ids
+    ? Prisma.sql`SELECT ${cols} FROM (${ids}) ids JOIN "Skill" s ON s.id = ids.id WHERE ${filter}`
     : Prisma.sql`SELECT ${cols} FROM "Skill" s WHERE ${filter}`;
 
-  const pageQuery = db.$queryRaw<Array<Omit<SearchHit, 'scope' | 'version'> & { scopeName: string; version: string | null }>>`
+  type Row = Omit<SearchHit, 'scope' | 'version'> & { scopeName: string; version: string | null; total: bigint | null };
+  // With words every match is ranked anyway, so the page carries the total (a window count
+  // over the same rows) instead of a second pass; browsing stays on the sort's index.
+  const pageQuery = db.$queryRaw<Row[]>`
     WITH m AS (${matches}),
-    p AS (SELECT * FROM m ORDER BY ${orderBy('m')} LIMIT ${perPage} OFFSET ${(page - 1) * perPage})
+    p AS (SELECT *, ${ids ? Prisma.sql`count(*) OVER ()` : Prisma.sql`NULL::bigint`} AS total FROM m ORDER BY ${orderBy('m')} LIMIT ${perPage} OFFSET ${(page - 1) * perPage})
     SELECT s."scopeName", s.name, s.description, s.format, s.tags, s."toolCount", s."tokenGated", s.signed,
-           s.downloads, s.stars, s."publishedAt", v.version, p.score
+           s.downloads, s.stars, s."publishedAt", v.version, p.score, p.total
     FROM p JOIN "Skill" s ON s.id = p.id
     LEFT JOIN "SkillVersion" v ON v.id = s."latestVersionId"
     ORDER BY ${orderBy('p')}`;
-  // capped, so that a query matching most of the registry does not count all of it
-  const countQuery = db.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM (SELECT 1 FROM (${matches}) m LIMIT ${COUNT_CAP + 1}) c`;
-  // per format over the matches without the format filter, in one pass (capped likewise)
+  // capped, so that browsing most of the registry does not count all of it
+  const countQuery = () => db.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM (SELECT 1 FROM (${matches}) m LIMIT ${COUNT_CAP + 1}) c`;
+  // per format over the matches without the format filter
   const facetFilter = Prisma.join(common, ' AND ');
-  const facetMatches = tsquery
-    ? Prisma.sql`SELECT s.id, s.format FROM "Skill" s WHERE s."searchVector" @@ ${tsquery} AND ${facetFilter}
-        UNION
-        SELECT s.id, s.format FROM "Skill" s WHERE s."searchBody" @@ ${tsquery} AND ${facetFilter}`
-    : Prisma.sql`SELECT s.id, s.format FROM "Skill" s WHERE ${facetFilter}`;
-  const facetQuery = db.$queryRaw<Array<{ format: string; n: bigint }>>`
-    SELECT f.format, count(*) AS n FROM (SELECT m.format FROM (${facetMatches}) m LIMIT ${COUNT_CAP + 1}) f GROUP BY f.format`;
-  const queries = query.facets ? [pageQuery, countQuery, facetQuery] : [pageQuery, countQuery];
-  // The planner underrates reading toasted tsvectors and would rather scan the table
-  // than the instructions' GIN index for a common word; this keeps it on the indexes.
-  const [rows, counted, facetRows] = (
-    tsquery ? (await db.$transaction([db.$executeRaw`SET LOCAL enable_seqscan = off`, ...queries])).slice(1) : await Promise.all(queries)
-  ) as [Awaited<typeof pageQuery>, Awaited<typeof countQuery>, Awaited<typeof facetQuery> | undefined];
-  const n = Number(counted[0].n);
+  const facetQuery = db.$queryRaw<Array<{ format: string; n: bigint }>>(
+    ids
+      ? Prisma.sql`SELECT s.format, count(*) AS n FROM (${ids}) ids JOIN "Skill" s ON s.id = ids.id WHERE ${facetFilter} GROUP BY s.format`
+      : Prisma.sql`SELECT f.format, count(*) AS n FROM (SELECT s.format FROM "Skill" s WHERE ${facetFilter} LIMIT ${COUNT_CAP + 1}) f GROUP BY f.format`,
+  );
+  let rows: Row[];
+  let n: number;
+  let facetRows: Array<{ format: string; n: bigint }> | undefined;
+  if (ids) {
+    // The planner underrates reading toasted tsvectors and would rather scan the table
+    // than the instructions' GIN index for a common word; this keeps it on the indexes.
+    const [, r, f] = await db.$transaction([db.$executeRaw`SET LOCAL enable_seqscan = off`, pageQuery, ...(query.facets ? [facetQuery] : [])]);
+    rows = r as Row[];
+    facetRows = f as typeof facetRows;
+    // a page past the end has no row to carry the total
+    n = rows.length ? Number(rows[0].total) : page > 1 ? Number((await countQuery())[0].n) : 0;
+  } else {
+    const [r, c, f] = await Promise.all([pageQuery, countQuery(), query.facets ? facetQuery : undefined]);
+    rows = r;
+    n = Number(c[0].n);
+    facetRows = f;
+  }
   const formatCounts = facetRows ? Object.fromEntries(facetRows.map((r) => [r.format, Number(r.n)])) : undefined;
   const allFormats = formatCounts ? Object.values(formatCounts).reduce((a, b) => a + b, 0) : undefined;
   return {
