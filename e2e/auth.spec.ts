@@ -10,9 +10,9 @@ const idp = `http://127.0.0.1:${Number(process.env.E2E_OIDC_PORT ?? e2ePort + 10
 const upstream = `${idp}/upstream`;
 const SKILL = '/skills/skillyard/connected-api';
 
-// The production server builds the OAuth callback URL on its own host name (localhost), so
-// the browser uses that origin here; the sign-in action and the callback then agree.
-test.use({ baseURL: `http://localhost:${e2ePort}` });
+// The browser uses 127.0.0.1 (playwright.config.ts): Next.js rewrites that host to
+// "localhost" in a route handler's URL, which once broke the code exchange there
+// (lib/auth/auth-handler.ts). The printed URL, localhost, is checked below as well.
 
 type UpstreamState = { upstreamCalls: Array<{ path: string; token: string; ok: boolean; scopes: string[] }>; refreshGrants: number };
 
@@ -111,6 +111,20 @@ test('sign in, connect to unlock a gated tool, run it, refresh the token, discon
   // My runs lists both runs as this user's
   await page.goto('/runs');
   await expect(page.getByTestId('my-runs').locator('li')).toHaveCount(2);
+});
+
+test('sign-in through the provider works on the printed URL (localhost) too', async ({ page }) => {
+  const login = `lh${Date.now().toString(36)}`;
+  await page.goto(`http://localhost:${e2ePort}/signin`);
+  await page.getByRole('button', { name: 'Continue with Test IdP' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${idp}/interaction/`));
+  await page.getByLabel('Login').fill(login);
+  await page.getByRole('button', { name: 'Sign in to Test IdP' }).click();
+  await consent(page);
+  await expect(page).toHaveURL(new RegExp(`^http://localhost:${e2ePort}/welcome`));
+  await page.getByLabel('Username').fill(login);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByTestId('signed-in-as')).toHaveText(`@${login}`);
 });
 
 test('the sign-in page says where the e-mail link goes; a provider error shows what happened', async ({ page }) => {

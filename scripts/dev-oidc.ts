@@ -4,8 +4,10 @@
 import { startTestOidc } from '../test/oidc-server.ts';
 
 const port = Number(process.env.SKILLYARD_DEV_OIDC_PORT ?? 4319);
-const app = process.env.SKILLYARD_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
-const idp = await startTestOidc({ port, redirectUris: [`${app}/api/auth/callback/oidc`], controlEndpoints: true });
+const appPort = process.env.PORT ?? 3000;
+// the printed URL (localhost) and 127.0.0.1 both sign in; SKILLYARD_URL adds a public origin
+const apps = [`http://localhost:${appPort}`, `http://127.0.0.1:${appPort}`, ...(process.env.SKILLYARD_URL ? [process.env.SKILLYARD_URL.replace(/\/+$/, '')] : [])];
+const idp = await startTestOidc({ port, redirectUris: apps.map((app) => `${app}/api/auth/callback/oidc`), controlEndpoints: true });
 console.log(`Development OpenID Connect server on ${idp.issuer} (any login name; consent page asks once).
 Start Skillyard with:
   SKILLYARD_OIDC_ISSUER=${idp.issuer} SKILLYARD_OIDC_ID=${idp.clientId} SKILLYARD_OIDC_SECRET=${idp.clientSecret} \\

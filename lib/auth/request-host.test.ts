@@ -8,8 +8,11 @@ describe('the URL the browser used', () => {
     expect(requestWithHostUrl('http://localhost:3000/api/auth/callback/oidc?code=1', h({ host: '127.0.0.1:3000' }), {})).toBe('http://127.0.0.1:3000/api/auth/callback/oidc?code=1');
     expect(requestWithHostUrl('http://localhost:3000/x', h({ host: 'internal', 'x-forwarded-host': 'yard.example', 'x-forwarded-proto': 'https' }), {})).toBe('https://yard.example/x');
   });
-  it('leaves it alone when AUTH_URL is set or the host is not a host', () => {
-    expect(requestWithHostUrl('http://localhost:3000/x', h({ host: '127.0.0.1:3000' }), { AUTH_URL: 'https://yard.example' })).toBe('http://localhost:3000/x');
+  it('takes the origin of AUTH_URL when it is set, whatever the Host says', () => {
+    expect(requestWithHostUrl('http://localhost:3000/x?a=1', h({ host: 'evil.example' }), { AUTH_URL: 'https://yard.example/api/auth' })).toBe('https://yard.example/x?a=1');
+    expect(requestWithHostUrl('http://localhost:3000/x', h({ host: 'localhost:3000' }), { NEXTAUTH_URL: 'http://127.0.0.1:3000' })).toBe('http://127.0.0.1:3000/x');
+  });
+  it('leaves it alone when the host is not a host', () => {
     expect(requestWithHostUrl('http://localhost:3000/x', h({ host: 'evil.example/path' }), {})).toBe('http://localhost:3000/x');
     expect(requestWithHostUrl('http://localhost:3000/x', h({ host: 'a.example', 'x-forwarded-proto': 'javascript' }), {})).toBe('http://localhost:3000/x');
   });

@@ -3,13 +3,15 @@
 import { NextResponse } from 'next/server';
 import { withApi } from '@/lib/api/with-api';
 import { DEVICE_POLL_INTERVAL_S, startDeviceLogin } from '@/lib/auth/device-login';
+import { requestWithHostUrl } from '@/lib/auth/request-host';
 import { serverContext } from '@/lib/server';
 
 export const dynamic = 'force-dynamic';
 
 export const POST = withApi({ rateLimit: { cost: 5 } }, async ({ req }) => {
   const { deviceCode, userCode, expiresAt } = await startDeviceLogin(serverContext().db);
-  const origin = new URL(req.url).origin;
+  // the origin the CLI reached (127.0.0.1 stays 127.0.0.1: the browser must land where it signed in)
+  const origin = new URL(requestWithHostUrl(req.url, req.headers)).origin;
   return NextResponse.json(
     {
       deviceCode,

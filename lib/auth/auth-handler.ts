@@ -1,0 +1,20 @@
+// The /api/auth/* route handler. next-auth's own `handlers` hand Auth.js a NextRequest, and
+// NextURL rewrites a 127.0.0.1 (or [::1]) host to "localhost": a browser on
+// http://127.0.0.1:3000 was sent to the provider with redirect_uri 127.0.0.1 (the sign-in
+// server action builds it from the Host header), but the callback exchanged the code with
+// redirect_uri localhost, and the provider refused it (invalid_grant). This handler does
+// what next-auth's does (its env defaults, then Auth.js) with a plain Request on the URL
+// the browser used (request-host.ts), so sign-in works on whichever origin the user opened.
+import 'server-only';
+import { Auth, setEnvDefaults } from '@auth/core';
+import { authConfig } from './auth';
+import { requestWithHostUrl } from './request-host';
+
+export async function handleAuthRequest(req: Request): Promise<Response> {
+  const config = authConfig();
+  config.basePath = '/api/auth';
+  setEnvDefaults(process.env, config, true);
+  const url = requestWithHostUrl(req.url, req.headers);
+  const body = req.method === 'POST' ? await req.arrayBuffer() : undefined;
+  return Auth(new Request(url, { method: req.method, headers: req.headers, body }), config);
+}
