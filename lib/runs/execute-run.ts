@@ -15,6 +15,8 @@ import { errorContext, runsLog } from './runs-log';
 import { modelConfig } from './server-providers';
 import { userModelKey } from '../auth/model-keys';
 import { toStorableJson } from './storable-json';
+import { createSecretScrubber, type SecretScrubber } from './secret-scrubber';
+import { learnRunSecrets } from './run-secrets';
 
 export type { ClaimedRun } from './run-queue';
 
@@ -29,7 +31,7 @@ export type ExecuteContext = {
   onWaiting?: (waiting: boolean) => void;
 };
 
-function agentToolHost(skills: LoadedSkill[], manager: ReturnType<typeof createToolManager>): AgentToolHost {
+function agentToolHost(skills: LoadedSkill[], manager: ReturnType<typeof createToolManager>, scrubber: SecretScrubber): AgentToolHost {
   return {
     async listTools() {
       const tools: AgentTool[] = [];
@@ -39,7 +41,19 @@ function agentToolHost(skills: LoadedSkill[], manager: ReturnType<typeof createT
       }
       return tools;
     },
-    invoke: (ref, args) => manager.invoke(ref, args),
+    // a tool's result or error reaches the agent code (and so the model) with the run's secrets redacted
+    async invoke(ref, args) {
+      try {
+        return scrubber.scrub(await manager.invoke(ref, args));
+      } catch (err) {
+        if (err instanceof Error) {
+          err.message = scrubber.scrubText(err.message);
+          const e = err as Error & { details?: unknown };
+          if (e.details !== undefined) e.details = scrubber.scrub(e.details);
+        }
+        throw err;
+      }
+    },
   };
 }
 
@@ -101,8 +115,11 @@ export async function executeRun(server: ServerContext, run: ClaimedRun, ctx: Ex
   const onOuterAbort = () => controller.abort(ctx.signal.reason);
   if (ctx.signal.aborted) controller.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onOuterAbort, { once: true });
+  // every secret handed to this run is redacted from its events, result and error
+  const scrubber = createSecretScrubber();
   const log = await openRunEventLog(db, run.id, {
     onFailure: (f) => controller.abort(new RunError(f.code as RunError['code'], f.message)),
+    scrub: scrubber.scrub,
   });
   const runCtx: ExecuteContext = { ...ctx, signal: controller.signal };
   const outcome: RunOutcome = { status: 'failed', result: null, error: null };
@@ -110,20 +127,23 @@ export async function executeRun(server: ServerContext, run: ClaimedRun, ctx: Ex
   try {
     const viewer = run.userId ? { userId: run.userId } : null;
     const skills = await Promise.all(run.config.skills.map((ref) => loadSkillVersion(db, parseSkillRef(ref), viewer)));
+    const runtime = await server.runtimeFor(
+      { userId: run.userId },
+      { onObject: (component) => log.append('object', { component, timestamp: Date.now() }) },
+    );
     const manager = createToolManager({
       skills,
-      ...(await server.runtimeFor(
-        { userId: run.userId },
-        { onObject: (component) => log.append('object', { component, timestamp: Date.now() }) },
-      )),
+      ...learnRunSecrets(runtime, scrubber),
       // the kernel checks the run's allowed-tools too, not only the agent's policy
       allowedTools: run.config.allowedTools || null,
     });
+    const model = await providerConfig(db, run, runCtx, log);
+    if ('apiKey' in model) scrubber.add(model.apiKey);
     const agent = await runAgent({
       runId: run.id,
       task: run.config.task,
-      provider: createProvider(await providerConfig(db, run, runCtx, log)),
-      tools: agentToolHost(skills, manager),
+      provider: createProvider(model),
+      tools: agentToolHost(skills, manager, scrubber),
       sandbox: server.sandbox,
       allowedTools: run.config.allowedTools || null,
       maxTurns: run.config.maxTurns,
@@ -159,6 +179,8 @@ export async function executeRun(server: ServerContext, run: ClaimedRun, ctx: Ex
       log.append('agent-error', { error: outcome.error, timestamp: Date.now() });
     }
   }
+  outcome.result = scrubber.scrub(outcome.result);
+  outcome.error = scrubber.scrub(outcome.error);
   // the reason holds only while the status is the one it explains (a log failure overrides it)
   const reason = why && OUTCOME_RULES.some((r) => r.rule === why.rule && r.status === outcome.status) ? why : null;
   log.append('run-end', { status: outcome.status, ...(outcome.error ? { error: outcome.error } : {}), ...reason, timestamp: Date.now() });

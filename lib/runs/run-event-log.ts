@@ -32,13 +32,17 @@ export type RunEventLog = {
 // Trace events may carry large tool results; the stored copy is capped.
 export const MAX_EVENT_BYTES = 256 * 1024;
 
-/** The stored form of an event's data: JSON-safe, depth-checked per field, capped. */
-export function storableEventData(type: string, data: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+/**
+ * The stored form of an event's data: JSON-safe, depth-checked per field, with the run's
+ * secrets redacted (`scrub`, before the cap: a cut preview must not keep half a token), capped.
+ */
+export function storableEventData(type: string, data: Record<string, unknown>, scrub?: <T>(value: T) => T): Record<string, unknown> {
+  let out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
     const copy = toStorableJson(value, `the "${key}" of a ${type} event`);
     if (copy !== undefined) out[storableString(key)] = copy;
   }
+  if (scrub) out = scrub(out);
   const json = JSON.stringify(out);
   if (json.length <= MAX_EVENT_BYTES) return out;
   return { truncated: true, bytes: json.length, preview: storableString(json.slice(0, 2000)) };
@@ -51,7 +55,11 @@ function standIn(type: string, error: RunFailure): Record<string, unknown> {
 export async function openRunEventLog(
   db: Db,
   runId: string,
-  opts: { onFailure?: (failure: RunFailure) => void } = {},
+  opts: {
+    onFailure?: (failure: RunFailure) => void;
+    /** redacts the run's secrets from every event before it is stored or sent (secret-scrubber.ts) */
+    scrub?: <T>(value: T) => T;
+  } = {},
 ): Promise<RunEventLog> {
   const last = await db.runEvent.findFirst({ where: { runId }, orderBy: { seq: 'desc' }, select: { seq: true } });
   let seq = last?.seq ?? 0;
@@ -137,7 +145,7 @@ export async function openRunEventLog(
       if (type === 'run-end') ended = true;
       let event: StoredRunEvent;
       try {
-        event = { seq: seq + 1, type, data: storableEventData(type, data), createdAt: new Date().toISOString() };
+        event = { seq: seq + 1, type, data: storableEventData(type, data, opts.scrub), createdAt: new Date().toISOString() };
       } catch (err) {
         const f =
           err instanceof RunError

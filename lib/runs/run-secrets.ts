@@ -1,0 +1,35 @@
+// Teaches a run's scrubber (secret-scrubber.ts) every secret the run is handed: the
+// caller's held token values (OAuth connections, minted tokens) at once, and each
+// environment secret or newly minted token the moment a tool receives it, so the
+// scrubber knows a value before any event that could carry it is recorded.
+import type { CallerRuntime } from '../server';
+import type { SecretScrubber } from './secret-scrubber';
+
+export function learnRunSecrets(runtime: CallerRuntime, scrubber: SecretScrubber): CallerRuntime {
+  for (const token of runtime.caller.tokens) scrubber.add(token.secret);
+  const { environment, vault } = runtime.providers ?? {};
+  return {
+    ...runtime,
+    providers: {
+      ...runtime.providers,
+      ...(environment && {
+        environment: {
+          async get(scope, name) {
+            const value = await environment.get(scope, name);
+            scrubber.add(value);
+            return value;
+          },
+        },
+      }),
+      ...(vault && {
+        vault: {
+          async mint(req) {
+            const token = await vault.mint(req);
+            scrubber.add(token.secret);
+            return token;
+          },
+        },
+      }),
+    },
+  };
+}
