@@ -1,9 +1,14 @@
-import { fetchRepos, type Capabilities } from './github';
+import { fetchRepos, privateNote, type Capabilities, type GithubRepo } from './github';
+
+const haystack = (r: GithubRepo) => [r.full_name, r.description ?? '', ...(r.topics ?? [])].join(' ').toLowerCase();
 
 export default async function search_my_repos(input: { query: string }, capabilities: Capabilities) {
   const repos = await fetchRepos(capabilities, 'all', 100);
   if ('error' in repos) return repos;
   const words = input.query.toLowerCase().split(/\s+/).filter(Boolean);
-  const hay = (r: (typeof repos)[number]) => [r.full_name, r.description ?? '', ...(r.topics ?? [])].join(' ').toLowerCase();
-  return { repos: repos.filter((r) => words.every((w) => hay(r).includes(w))).map((r) => ({ fullName: r.full_name, description: r.description, url: r.html_url })) };
+  const note = privateNote(capabilities);
+  return {
+    repos: repos.filter((r) => words.every((w) => haystack(r).includes(w))).map((r) => ({ fullName: r.full_name, description: r.description, url: r.html_url })),
+    ...(note ? { note } : {}),
+  };
 }
