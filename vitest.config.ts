@@ -12,12 +12,16 @@ const shared = {
 export default defineConfig({
   // `server-only` throws outside React Server Components; tests run server modules directly
   resolve: {
-    alias: {
-      '@': path.resolve(import.meta.dirname),
-      'server-only': path.resolve(import.meta.dirname, 'node_modules/server-only/empty.js'),
-    },
+    alias: [
+      { find: '@', replacement: path.resolve(import.meta.dirname) },
+      { find: 'server-only', replacement: path.resolve(import.meta.dirname, 'node_modules/server-only/empty.js') },
+      // next-auth imports `next/server` etc. without the extension Node's ESM resolver needs
+      { find: /^next\/(server|headers|navigation)$/, replacement: path.resolve(import.meta.dirname, 'node_modules/next/$1.js') },
+    ],
   },
   test: {
+    // run next-auth through Vite so that the alias above applies to its imports
+    server: { deps: { inline: ['next-auth'] } },
     projects: [
       {
         extends: true,

@@ -5,10 +5,17 @@
 // redirect_uri localhost, and the provider refused it (invalid_grant). This handler does
 // what next-auth's does (its env defaults, then Auth.js) with a plain Request on the URL
 // the browser used (request-host.ts), so sign-in works on whichever origin the user opened.
+// A direct POST /api/auth/signin/<provider> counts against the sign-in rate limits, as
+// the sign-in page's server actions do (429 with Retry-After).
 import 'server-only';
 import { Auth, setEnvDefaults } from '@auth/core';
+import { db } from '../db/client';
+import { errorResponse, requestIdFrom } from '../api/with-api';
 import { authConfig } from './auth';
 import { requestWithHostUrl } from './request-host';
+import { limitSignIn, signInAddress } from './sign-in-limit';
+
+const SIGN_IN_POST = /^\/api\/auth\/signin\/[^/]+$/;
 
 export async function handleAuthRequest(req: Request): Promise<Response> {
   const config = authConfig();
@@ -16,5 +23,13 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
   setEnvDefaults(process.env, config, true);
   const url = requestWithHostUrl(req.url, req.headers);
   const body = req.method === 'POST' ? await req.arrayBuffer() : undefined;
+  if (body && SIGN_IN_POST.test(new URL(url).pathname)) {
+    const email = new URLSearchParams(new TextDecoder().decode(body)).get('email');
+    try {
+      await limitSignIn(db(), signInAddress(req.headers), email ? email.slice(0, 254) : null);
+    } catch (err) {
+      return errorResponse(err, requestIdFrom(req.headers.get('x-request-id')), 'auth sign-in');
+    }
+  }
   return Auth(new Request(url, { method: req.method, headers: req.headers, body }), config);
 }

@@ -22,6 +22,12 @@ export function emailProvider(): EmailConfig {
         console.log(`[auth] sign-in link for ${identifier} (no SKILLYARD_SMTP_URL set; valid 15 minutes):\n${url}`);
         return;
       }
+      // The link is built on the request's Host, which a script can forge: mailed to a victim,
+      // a link to the forger's host would hand them the one-time token. By e-mail, links go
+      // only to the site's pinned origin (AUTH_URL).
+      const site = process.env.AUTH_URL ?? process.env.NEXTAUTH_URL;
+      if (!site) throw new Error('e-mail sign-in by SMTP needs AUTH_URL (the public URL of this site) so that links cannot point elsewhere');
+      if (new URL(url).origin !== new URL(site).origin) throw new Error(`refused to mail a sign-in link for ${host}, which is not AUTH_URL`);
       const transport = createTransport(process.env.SKILLYARD_SMTP_URL);
       const result = await transport.sendMail({
         to: identifier,

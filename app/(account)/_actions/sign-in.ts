@@ -3,7 +3,7 @@
 // asks a new user for a username before sending them on to where they were going.
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { limitSignIn } from '@/lib/auth/sign-in-limit';
+import { limitSignIn, signInAddress } from '@/lib/auth/sign-in-limit';
 import { isAppError } from '@/lib/errors';
 import { AuthError } from 'next-auth';
 import { z } from 'zod';
@@ -25,10 +25,8 @@ export async function signInWithEmail(_prev: SignInState, form: FormData): Promi
   const email = Email.safeParse(String(form.get('email') ?? '').trim().toLowerCase());
   if (!email.success) return { error: email.error.issues[0].message };
   const next = safeLocalPath(form.get('next'));
-  const h = await headers();
-  const ip = (h.get('x-forwarded-for') ?? '').split(',')[0].trim() || h.get('x-real-ip') || 'unknown';
   try {
-    await limitSignIn(serverContext().db, ip.slice(0, 64), email.data);
+    await limitSignIn(serverContext().db, signInAddress(await headers()), email.data);
   } catch (err) {
     if (isAppError(err)) return { error: err.message };
     throw err;
@@ -48,6 +46,12 @@ export async function signInWithProvider(form: FormData): Promise<void> {
   const provider = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/).safeParse(form.get('provider'));
   if (!provider.success) redirect('/signin/error?error=Configuration');
   const next = safeLocalPath(form.get('next'));
+  try {
+    await limitSignIn(serverContext().db, signInAddress(await headers()), null);
+  } catch (err) {
+    if (isAppError(err) && err.code === 'rate/limited') redirect('/signin/error?error=RateLimited');
+    throw err;
+  }
   try {
     await signIn(provider.data, { redirectTo: welcome(next) });
   } catch (err) {

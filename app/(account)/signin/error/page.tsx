@@ -16,6 +16,7 @@ const MESSAGES: Record<string, string> = {
   CallbackRouteError: 'The provider’s answer could not be checked (expired or replayed sign-in, or a state/PKCE mismatch). Try again.',
   InvalidCheck: 'The sign-in could not be verified (state or PKCE check failed). Start again from the sign-in page.',
   EmailSignInError: 'The sign-in link could not be sent.',
+  RateLimited: 'Too many sign-in attempts from your network. Wait a few minutes, then try again.',
 };
 
 export default async function SignInErrorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
