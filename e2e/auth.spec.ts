@@ -34,7 +34,14 @@ async function runWhoami(page: Page): Promise<void> {
     { text: 'Ask the API who I am.', code: `memory.who = await ctx.invoke('api-whoami', { base_url: '${upstream}' });\nreturn memory.who;` },
     { text: 'Done.', code: 'ctx.finish(memory.who);' },
   ];
-  await page.getByLabel('Script', { exact: true }).fill(JSON.stringify(script));
+  // the playground's script editor: one block per turn (as e2e/playground.spec.ts fills it)
+  const removes = page.getByRole('button', { name: /^Remove turn/ });
+  while ((await page.getByTestId('script-turn').count()) > 1) await removes.last().click();
+  for (const [i, turn] of script.entries()) {
+    if (i > 0) await page.getByTestId('add-turn').click();
+    await page.getByLabel(`Turn ${i + 1} message`, { exact: true }).fill(turn.text);
+    await page.getByLabel(`Turn ${i + 1} code`, { exact: true }).fill(turn.code);
+  }
   await page.getByTestId('start-run').click();
   await expect(page).toHaveURL(/\/playground\/runs\/[a-z0-9]{20,40}$/);
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 30_000 });

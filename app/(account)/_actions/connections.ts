@@ -8,7 +8,7 @@ import { AuthError } from 'next-auth';
 import { z } from 'zod';
 import { signIn } from '@/lib/auth/auth';
 import { currentUser } from '@/lib/auth/current-user';
-import { disconnect } from '@/lib/auth/oauth-connections';
+import { disconnect, listConnections } from '@/lib/auth/oauth-connections';
 import { providersFromEnv, scopesToRequest } from '@/lib/auth/provider-config';
 import { safeLocalPath } from '@/lib/auth/safe-redirect';
 import { assertSameOrigin } from '@/lib/auth/same-origin';
@@ -28,8 +28,11 @@ export async function connectProvider(form: FormData): Promise<void> {
   const next = safeLocalPath(form.get('next'));
   const user = await currentUser();
   const redirectTo = user?.handle ? next : `/welcome?next=${encodeURIComponent(next)}`;
+  // the new token replaces the old one: ask again for what was granted before, or the
+  // tools it unlocked would lock (providers that do not add up grants by themselves)
+  const granted = user ? ((await listConnections(serverContext().db, user.id)).find((c) => c.provider === spec.id)?.claims ?? []) : [];
   try {
-    await signIn(spec.id, { redirectTo }, { scope: scopesToRequest(spec, scopes.data).join(' ') });
+    await signIn(spec.id, { redirectTo }, { scope: scopesToRequest(spec, [...granted, ...scopes.data]).join(' ') });
   } catch (err) {
     if (err instanceof AuthError) redirect(`/signin/error?error=${encodeURIComponent(err.type)}`);
     throw err;
