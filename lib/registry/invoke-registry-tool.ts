@@ -6,6 +6,8 @@ import { AppError } from '../errors';
 import { createToolManager } from '../runtime';
 import type { ServerContext } from '../server';
 import { loadSkillVersion, parseSkillRef, type SkillHead } from './load-skill-version';
+import { createSecretScrubber } from '../runs/secret-scrubber';
+import { learnRunSecrets } from '../runs/run-secrets';
 
 /** `visitorId`: an anonymous visitor's stable (signed-cookie) id, which gives them storage and warm isolates. */
 export type InvokeInput = { tool: string; skill?: string; args: unknown; userId: string | null; visitorId?: string | null };
@@ -38,8 +40,17 @@ export async function invokeRegistryTool(server: ServerContext, input: InvokeInp
     loadSkillVersion(db, skillRef, viewer, found?.head),
     server.runtimeFor({ userId: input.userId, visitorId: input.visitorId }),
   ]);
-  const manager = createToolManager({ skills: [skill], ...runtime });
+  // the caller's tokens and the secrets a tool reads never go back in the answer (the
+  // skill page's try form shows it in the browser): redacted as in runs (docs/auth.md)
+  const scrubber = createSecretScrubber();
+  const manager = createToolManager({ skills: [skill], ...learnRunSecrets(runtime, scrubber) });
   const started = performance.now();
-  const result = await manager.invoke(`${skill.manifest.name}/${input.tool}`, input.args);
+  let result: unknown;
+  try {
+    result = scrubber.scrub(await manager.invoke(`${skill.manifest.name}/${input.tool}`, input.args));
+  } catch (err) {
+    if (err instanceof Error) err.message = scrubber.scrubText(err.message);
+    throw err;
+  }
   return { skill: skill.ref, version: skill.version, tool: input.tool, result, ms: Math.round(performance.now() - started) };
 }

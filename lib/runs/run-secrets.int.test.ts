@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../db/client';
 import { sealSecret } from '../auth/secret-box';
+import { invokeRegistryTool } from '../registry/invoke-registry-tool';
 import { publishVersion } from '../registry/publish-version';
 import { createServerContext, type ServerContext } from '../server';
 import { readSkillsFromFiles, type SkillManifest } from '../skills';
@@ -138,6 +139,16 @@ describe('secrets handed to a run', () => {
     expect(stored).toContain('upstream refused token [redacted]');
     expect(sse.raw).toContain('Bearer [redacted]');
     expect(sse.events.length).toBe(events.length);
+  });
+
+  it('the invoke API (and so the try form on the skill page) answers with them redacted as well', async () => {
+    const { user, skill } = await teamSkillAndMember();
+    const out = await invokeRegistryTool(server, { tool: 'echo-secrets', skill, args: {}, userId: user.id });
+    expect(out.result).toEqual({ header: 'Bearer [redacted]', env: '[redacted]', query: '?t=[redacted]' });
+    const thrown = await invokeRegistryTool(server, { tool: 'throw-secret', skill, args: {}, userId: user.id }).catch((e: Error) => e);
+    expect(thrown).toBeInstanceOf(Error);
+    expect((thrown as Error).message).toContain('upstream refused token [redacted]');
+    expect((thrown as Error).message).not.toContain(BEARER);
   });
 
   it('the event log redacts what its scrubber knows before storing or streaming an event', async () => {
