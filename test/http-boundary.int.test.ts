@@ -6,7 +6,7 @@ import { NextResponse } from 'next/server';
 import { testDatabaseUrl, testDb } from './db';
 import { createApiToken } from '../lib/auth/api-tokens';
 import { createRun } from '../lib/runs/create-run';
-import { resetRateLimitMemoryForTests } from '../lib/api/rate-limit';
+import { flushRateLimits, resetRateLimitMemoryForTests } from '../lib/api/rate-limit';
 
 process.env.SKILLYARD_SECRET_KEY ??= 'f'.repeat(64);
 process.env.SKILLYARD_RATE_LIMIT_ANONYMOUS = '5';
@@ -88,7 +88,7 @@ describe('API token scopes on the runs routes (issue 8 item 11)', () => {
   });
 });
 
-describe('rate limits in Postgres', () => {
+describe('rate limits in memory, shared through Postgres', () => {
   it('answers 429 with Retry-After and RateLimit headers per address, and other addresses still pass', async () => {
     const addr = ip();
     const statuses: number[] = [];
@@ -108,9 +108,14 @@ describe('rate limits in Postgres', () => {
   it('counts in the shared table, so a second instance (no memory of the first) refuses too', async () => {
     const addr = ip();
     for (let i = 0; i < 5; i++) await openapiRoute.GET(req('/api/v1/openapi.json', { ip: addr }), params({}));
-    resetRateLimitMemoryForTests(); // as if the next request reached another instance
+    // counted in memory: nothing written per request; the batch writes all five at once
+    expect(await testDb().rateLimitBucket.findUnique({ where: { key: `ip:${addr}` } })).toBeNull();
+    await flushRateLimits();
+    expect((await testDb().rateLimitBucket.findUniqueOrThrow({ where: { key: `ip:${addr}` } })).points).toBe(5);
+    resetRateLimitMemoryForTests(); // as if the next request reached another instance (or this one restarted)
     const res = await openapiRoute.GET(req('/api/v1/openapi.json', { ip: addr }), params({}));
     expect(res.status).toBe(429);
+    await flushRateLimits();
     const row = await testDb().rateLimitBucket.findUniqueOrThrow({ where: { key: `ip:${addr}` } });
     expect(row.points).toBe(6);
   });

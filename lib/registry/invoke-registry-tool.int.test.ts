@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
 import { sealSecret } from '../auth/secret-box';
-import { invokeRegistryTool } from './invoke-registry-tool';
+import { forgetCachedSkillHeads, invokeRegistryTool } from './invoke-registry-tool';
 import { seedBundledSkills } from './seed-bundled-skills';
 import { createServerContext, type ServerContext } from '../server';
 
@@ -60,5 +60,43 @@ describe('invoking registry tools', () => {
       (err: { code?: string }) => ({ ok: false as const, code: err.code }),
     );
     expect(outcome.ok ? 'ok' : outcome.code).not.toMatch(/^token\//);
+  });
+});
+
+describe('the hot path of an invoke', () => {
+  it('reads the skill row once a second and a signed-in caller\'s held tokens only for a token-gated skill', async () => {
+    const reads: string[] = [];
+    const db = testDb();
+    // counts the reads of the tables a call starts from
+    const counted = new Proxy(db, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (prop !== 'skill' && prop !== 'tool' && prop !== 'heldToken') return value;
+        return new Proxy(value as object, {
+          get(t, method, r) {
+            const fn = Reflect.get(t, method, r);
+            return typeof fn === 'function' ? (...args: unknown[]) => (reads.push(`${String(prop)}.${String(method)}`), fn.apply(t, args)) : fn;
+          },
+        });
+      },
+    });
+    const hot = createServerContext({ db: counted });
+    try {
+      forgetCachedSkillHeads(60_000); // a loaded machine may take longer than the 1 s
+      for (let i = 0; i < 5; i++) {
+        const out = await invokeRegistryTool(hot, { tool: 'count-words', skill: '@skillyard/text-stats', args: { text: 'a b c' }, userId });
+        expect(out.result).toMatchObject({ words: 3 });
+      }
+      expect(reads).toEqual(['skill.findUnique']);
+      reads.length = 0;
+      for (let i = 0; i < 3; i++) await invokeRegistryTool(hot, { tool: 'count-words', args: { text: 'a b' }, userId: null });
+      expect(reads).toEqual(['tool.findMany']);
+      reads.length = 0;
+      await invokeRegistryTool(hot, { tool: 'list-my-repos', args: {}, userId }).catch(() => {});
+      expect(reads).toContain('heldToken.findMany');
+    } finally {
+      forgetCachedSkillHeads();
+      await hot.close();
+    }
   });
 });
