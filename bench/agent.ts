@@ -2,7 +2,11 @@
 // - loop overhead per step without a model (bench/agent-loop.ts, run as a child);
 // - with 50 concurrent scripted runs on the real worker, Postgres and an HTTP SSE
 //   endpoint: the time from an event's creation to its arrival at an SSE client
-//   (p50/p95/max) and the number of events lost or duplicated.
+//   (p50/p95/max) and the number of events lost or duplicated. Each run belongs to a
+//   user of its own (as 50 visitors' runs would, so no per-principal cap serialises
+//   them), and every client is connected before the worker starts: the latency is that
+//   of live delivery. Events written before a client connected (the run's creation)
+//   arrive by backfill and are counted apart.
 // Run: node --no-node-snapshot --import tsx bench/agent.ts [--runs 50] [--turns 8]
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
@@ -21,9 +25,6 @@ import { streamRunEvents } from '../lib/runs/stream-run-events';
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '50' }, turns: { type: 'string', default: '8' } } });
 const RUNS = Number(values.runs);
 const TURNS = Number(values.turns);
-// the benchmark's runs are one anonymous client's: let it have them all at once
-process.env.SKILLYARD_RUN_MAX_ACTIVE ??= String(RUNS);
-process.env.SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS ??= String(RUNS);
 
 function loopOverhead(): unknown {
   const child = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'bench/agent-loop.ts'], { encoding: 'utf8' });
@@ -42,12 +43,14 @@ async function sseLatency(url: string) {
   await seedBundledSkills(db);
   await runEventBus().connect(url);
   const wiring = createServerContext({ db });
-  const worker = startRunWorker(wiring, { concurrency: RUNS });
+  // one user per run: 50 people watching their own run
+  const users = await Promise.all(Array.from({ length: RUNS }, (_, i) => db.user.create({ data: { name: `bench-${i}` } })));
   const server = http.createServer(async (req, res) => {
     const id = req.url!.split('/').pop()!;
     const abort = new AbortController();
     req.on('close', () => abort.abort());
     res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+    res.flushHeaders();
     const reader = streamRunEvents(db, id, 0, abort.signal).getReader();
     for (;;) {
       const { value, done } = await reader.read();
@@ -74,19 +77,27 @@ async function sseLatency(url: string) {
   );
   const started = Date.now();
   const ids = await Promise.all(
-    Array.from({ length: RUNS }, () =>
+    users.map((user) =>
       createRun(db, {
         config: { skills: ['@skillyard/text-stats'], provider: 'scripted', script, task: 'bench', maxSteps: TURNS + 1, maxTurns: TURNS + 2 },
-        userId: null,
+        userId: user.id,
       }).then((r) => r.id),
     ),
   );
   const createMs = Date.now() - started;
+  // every client follows its run's stream before any run starts
   clients.stdin.end(JSON.stringify(ids) + '\n');
+  await new Promise<void>((resolve) =>
+    clients.stdout.on('data', () => {
+      if (out.startsWith('ready\nconnected\n')) resolve();
+    }),
+  );
+  const workerStarted = Date.now();
+  const worker = startRunWorker(wiring, { concurrency: RUNS });
   await new Promise((resolve) => clients.once('exit', resolve));
-  out = out.slice('ready\n'.length);
-  const { received, duplicates, latencies } = JSON.parse(out) as { received: number; duplicates: number; latencies: number[] };
-  const wallMs = Date.now() - started;
+  out = out.slice('ready\nconnected\n'.length);
+  const { received, duplicates, latencies, backfilled } = JSON.parse(out) as { received: number; duplicates: number; latencies: number[]; backfilled: number };
+  const wallMs = Date.now() - workerStarted;
   const stored = await db.runEvent.count({ where: { runId: { in: ids } } });
   const statuses = await db.run.groupBy({ by: ['status'], where: { id: { in: ids } }, _count: true });
   await worker.stop();
@@ -102,9 +113,14 @@ async function sseLatency(url: string) {
     eventsReceived: received,
     eventsLost: stored - (received - duplicates),
     duplicates,
+    /** live events: written after the client was connected */
     latencyMs: { p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: latencies.at(-1) ?? NaN },
+    liveEvents: latencies.length,
+    /** events written before their client connected (the runs' creation), delivered by backfill */
+    backfilled,
+    principals: new Set(users.map((u) => u.id)).size,
+    /** worker start → last client done */
     wallMs,
-    /** creating the runs (the clients connect after): events of runs that started meanwhile arrive by backfill */
     createMs,
     runStatuses: Object.fromEntries(statuses.map((s) => [s.status, s._count])),
   };

@@ -1,7 +1,9 @@
 // The SSE clients of bench/agent.ts, in a process of their own as browsers would be:
-// says "ready", reads the ids of runs (one line of JSON on stdin), follows each run's
-// event stream to its end and prints JSON with the arrival delay of every event
-// (arrival − creation) and counts. Parsed with eventsource-parser, as EventSource would.
+// says "ready", reads the ids of runs (one line of JSON on stdin), opens every run's
+// event stream, says "connected" once all are open, follows each to its end and prints
+// JSON with the arrival delay (arrival − creation) of every event written after its
+// client connected, the count of those written before (backfill) and counts. Parsed
+// with eventsource-parser, as EventSource would.
 import { createParser } from 'eventsource-parser';
 
 const [base] = process.argv.slice(2);
@@ -20,9 +22,11 @@ const ids: string[] = await new Promise((resolve) => {
 const latencies: number[] = [];
 let received = 0;
 let duplicates = 0;
+let backfilled = 0;
+const streams = await Promise.all(ids.map(async (id) => ({ res: await fetch(`${base}/${id}`), connectedAt: Date.now() })));
+process.stdout.write('connected\n');
 await Promise.all(
-  ids.map(async (id) => {
-    const res = await fetch(`${base}/${id}`);
+  streams.map(async ({ res, connectedAt }) => {
     const seen = new Set<number>();
     const decoder = new TextDecoder();
     let now = Date.now();
@@ -34,7 +38,9 @@ await Promise.all(
         if (seen.has(seq)) duplicates++;
         seen.add(seq);
         received++;
-        latencies.push(now - Date.parse(data.createdAt));
+        const created = Date.parse(data.createdAt);
+        if (created < connectedAt) backfilled++;
+        else latencies.push(now - created);
       },
     });
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -43,4 +49,4 @@ await Promise.all(
     }
   }),
 );
-process.stdout.write(JSON.stringify({ received, duplicates, latencies }));
+process.stdout.write(JSON.stringify({ received, duplicates, latencies, backfilled }));
