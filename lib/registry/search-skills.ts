@@ -53,7 +53,7 @@ export type SearchResult = {
   perPage: number;
   /** the words the query was widened to when a word looked misspelled */
   corrections: Record<string, string[]>;
-  /** with `facets`: matches per format, and in all formats, ignoring `format` (capped like total) */
+  /** with `facets`: matches per format, and in all formats (capped like total), ignoring `format` */
   formatCounts?: Record<string, number>;
   allFormatsTotal?: number;
 };
@@ -155,7 +155,7 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
   const facetQuery = db.$queryRaw<Array<{ format: string; n: bigint }>>(
     ids
       ? Prisma.sql`SELECT s.format, count(*) AS n FROM (${ids}) ids JOIN "Skill" s ON s.id = ids.id WHERE ${facetFilter} GROUP BY s.format`
-      : Prisma.sql`SELECT f.format, count(*) AS n FROM (SELECT s.format FROM "Skill" s WHERE ${facetFilter} LIMIT ${COUNT_CAP + 1}) f GROUP BY f.format`,
+      : Prisma.sql`SELECT s.format, count(*) AS n FROM "Skill" s WHERE ${facetFilter} GROUP BY s.format`,
   );
   let rows: Row[];
   let n: number;
