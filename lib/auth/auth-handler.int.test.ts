@@ -39,6 +39,8 @@ describe('the auth route', () => {
     const refused = await send(99);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('ratelimit-limit')).toBe(String(SIGN_IN_LIMITS.perEmail));
+    expect(refused.headers.get('ratelimit-remaining')).toBe('0');
     expect(await refused.json()).toMatchObject({ error: { code: 'rate/limited' } });
   });
 });

@@ -13,7 +13,9 @@ import { db } from '../db/client';
 import { errorResponse, requestIdFrom } from '../api/with-api';
 import { authConfig } from './auth';
 import { requestWithHostUrl } from './request-host';
-import { limitSignIn, signInAddress } from './sign-in-limit';
+import { rateLimitHeaders } from '../api/rate-limit';
+import { isAppError } from '../errors';
+import { limitSignIn, signInAddress, SIGN_IN_WINDOW_MS } from './sign-in-limit';
 
 const SIGN_IN_POST = /^\/api\/auth\/signin\/[^/]+$/;
 
@@ -28,7 +30,9 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
     try {
       await limitSignIn(db(), signInAddress(req.headers), email ? email.slice(0, 254) : null);
     } catch (err) {
-      return errorResponse(err, requestIdFrom(req.headers.get('x-request-id')), 'auth sign-in');
+      const d = isAppError(err) ? (err.details as { retryAfterMs?: number; limit?: number } | undefined) : undefined;
+      const headers = d?.limit ? rateLimitHeaders({ allowed: false, limit: d.limit, remaining: 0, resetMs: d.retryAfterMs ?? SIGN_IN_WINDOW_MS }, SIGN_IN_WINDOW_MS) : {};
+      return errorResponse(err, requestIdFrom(req.headers.get('x-request-id')), 'auth sign-in', headers);
     }
   }
   return Auth(new Request(url, { method: req.method, headers: req.headers, body }), config);
