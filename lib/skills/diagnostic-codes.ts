@@ -148,6 +148,7 @@ export const DIAGNOSTIC_CODES = {
   'tool/capability-unknown': w('a capability is not one the runtime grants', `${MV}, SPEC §3`),
   'tool/description-missing': e('a tool has no description', `${ST}, ${MV}`),
   'tool/duplicate-name': e('two tools in one package share a (canonical) name', ST),
+  'tool/net-no-hosts': w('a tool declares the net capability but the skill lists no hosts (metadata.net.hosts)', 'SPEC §3'),
   'tool/handler-missing-function': w('a Python handler defines no handler(args)', ST),
   'tool/handler-no-default-export': e('a JS/TS handler has no default export', `${ST} §6, ${MV}`),
   'tool/name-invalid': e('a tool name cannot become a ref ^[a-z0-9][a-z0-9-]*$', `${ST}, SPEC §2`),

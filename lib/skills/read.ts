@@ -156,7 +156,22 @@ function readOne(
     m = newManifest(nameFromPath(d.main ?? dirName ?? 'unnamed'), d.format);
     pkg.sink.error('reader/internal-error', `the ${d.format} reader failed: ${(e as Error)?.message ?? String(e)}`, { file: d.main ? pkg.treePath(d.main) : d.root || '.' });
   }
+  // `net` reaches only the hosts the skill lists (lib/runtime/capabilities/net.ts reads the
+  // same keys): a tool declaring it with none listed would have every fetch refused
+  // (tools.json formats only, where the author declares capabilities; MCP tools are left
+  // out: their server's address comes from the MCP configuration)
+  const declared = m.format === 'malv' || m.format === 'agent-skill';
+  const netTools = declared ? m.tools.filter((t) => t.capabilities.includes('net') && t.handler.kind !== 'mcp').map((t) => t.name) : [];
+  if (netTools.length && !listsNetHosts(m.metadata)) {
+    pkg.sink.warn('tool/net-no-hosts', `${netTools.join(', ')} declare${netTools.length === 1 ? 's' : ''} the net capability, but the skill lists no hosts (metadata.net.hosts): every fetch will be refused`, { file: d.main ? pkg.treePath(d.main) : d.root || '.' });
+  }
   m.source = d.main ? pkg.treePath(d.main) : d.root || '.';
   m.diagnostics = pkg.sink.list;
   return m;
+}
+
+function listsNetHosts(metadata: Record<string, unknown> | undefined): boolean {
+  const m = metadata ?? {};
+  const net = m.net && typeof m.net === 'object' ? (m.net as { hosts?: unknown }).hosts : undefined;
+  return [net, m.allowedHosts, m['allowed-hosts'], m.hosts].some((l) => (Array.isArray(l) ? l.some((h) => typeof h === 'string' && h) : typeof l === 'string' && l.trim() !== ''));
 }
