@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Run_teamId_createdAt_idx" ON "Run"("teamId", "createdAt");
