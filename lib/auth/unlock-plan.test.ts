@@ -14,7 +14,9 @@ describe('unlock plan', () => {
     const plan = unlockPlan(tools, [], [github]);
     expect(plan.locked[0]).toMatchObject({ provider: 'github', configured: true, scopes: ['repo:read', 'issues'], tools: ['list-repos', 'search-repos', 'issues'], reconnect: false });
     expect(unlockLabel(plan.locked[0])).toBe('Connect GitHub (repo:read, issues) to unlock 3 tools');
-    expect(plan.locked[1]).toMatchObject({ provider: 'jira', configured: false });
+    expect(plan.locked[1]).toMatchObject({ provider: 'jira', configured: false, name: 'Jira' });
+    // a provider this server does not configure is still spelled as it spells itself
+    expect(unlockPlan(tools, [], [])).toMatchObject({ locked: [{ provider: 'github', name: 'GitHub', configured: false }, { provider: 'jira' }] });
     expect(plan.lockedByTool).toEqual([{ tool: 'notes', issuer: '@acme/notebook', claims: ['open'] }]);
     expect(plan.unlocked).toEqual([]);
   });

@@ -26,6 +26,9 @@ export type UnlockPlan = {
   lockedByTool: Array<{ tool: string; issuer: string; claims: string[] }>;
 };
 
+// how the providers Skillyard knows spell themselves, for one this server does not configure
+const WELL_KNOWN: Record<string, string> = { github: 'GitHub', gitlab: 'GitLab', google: 'Google' };
+
 export function unlockPlan(tools: ToolManifest[], held: HeldToken[], specs: ProviderSpec[], now = new Date()): UnlockPlan {
   const groups = new Map<string, UnlockGroup>();
   const plan: UnlockPlan = { locked: [], unlocked: [], lockedByTool: [] };
@@ -49,7 +52,7 @@ export function unlockPlan(tools: ToolManifest[], held: HeldToken[], specs: Prov
       if (!group) {
         group = {
           provider,
-          name: spec?.name ?? provider.charAt(0).toUpperCase() + provider.slice(1),
+          name: spec?.name ?? WELL_KNOWN[provider] ?? provider.charAt(0).toUpperCase() + provider.slice(1),
           configured: !!spec,
           scopes: [],
           tools: [],
