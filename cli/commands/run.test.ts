@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import cmd from './run';
+import cmd, { parseHeldToken } from './run';
 
 function skillFolder(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'run-cli-'));
@@ -61,5 +61,26 @@ describe('skillyard run', () => {
     writeFileSync(path.join(dir, 'scripts', 'textutil.py'), 'def words(s):\n    return s.split()\n');
     const r = await runCli(['count', '--skill', dir, '--args', '{"text":"a b c d"}', '--json', '--allow-subprocess']);
     expect(JSON.parse(r.out)).toEqual({ ok: true, result: { n: 4, readme: true } });
+  });
+});
+
+describe('skillyard run --token', () => {
+  it('parses ISSUER[:CLAIM,...]=SECRET, with env:NAME and "account" by default', () => {
+    expect(parseHeldToken('@oauth/github=gho_x')).toMatchObject({ issuer: '@oauth/github', claims: ['account'], secret: 'gho_x', expiresAt: null });
+    expect(parseHeldToken('@oauth/oidc:account,api:read=s=with=equals')).toMatchObject({ issuer: '@oauth/oidc', claims: ['account', 'api:read'], secret: 's=with=equals' });
+    expect(parseHeldToken('@oauth/github=env:GH', 0, { GH: 'from-env' }).secret).toBe('from-env');
+    expect(() => parseHeldToken('@oauth/github=env:MISSING', 0, {})).toThrow(/not set/);
+    expect(() => parseHeldToken('github=x')).toThrow(/ISSUER/);
+  });
+
+  it('unlocks a token-gated tool for this run only', async () => {
+    const argv = ['api-whoami', '--skill', path.resolve('skills/connected-api'), '--args', '{"base_url":"http://127.0.0.1:9/upstream"}', '--json'];
+    const locked = await runCli(argv);
+    expect(locked.code).toBe(1);
+    expect(JSON.parse(locked.out).error.code).toBe('token/missing');
+    // held: the tool runs and gets as far as the network (loopback is refused without SKILLYARD_NET_ALLOW)
+    const held = await runCli([...argv, '--token', '@oauth/oidc:account,api:read=secret-for-test']);
+    expect(JSON.parse(held.out).error?.code).not.toBe('token/missing');
+    expect(JSON.parse(held.out).error?.code).toMatch(/^net\//);
   });
 });

@@ -16,6 +16,7 @@ import {
   createMemoryVault,
   createToolManager,
   toRuntimeError,
+  type HeldToken,
   type LoadedSkill,
   type ObjectComponent,
 } from '../../lib/runtime';
@@ -33,6 +34,10 @@ export const usage = `Usage: skillyard run <tool> --skill <path> [--skill <path>
   --allow-subprocess   run Python/bash handlers (also SKILLYARD_ALLOW_SUBPROCESS=1)
   --scope <scope>      the registry scope the skills run as (tools mint only @<scope>/... tokens)
   --env NAME=VALUE     a workspace secret for the environment capability (repeatable)
+  --token ISSUER[:CLAIM,...]=SECRET
+                       hold a token, to try a token-gated tool (repeatable; claims default
+                       "account"; SECRET env:NAME reads it from the environment), e.g.
+                       --token @oauth/github:account,repo=env:GITHUB_TOKEN
 
 The net capability reaches public addresses only; SKILLYARD_NET_ALLOW=<CIDR,...> allows
 private or loopback ranges (for example 127.0.0.1/32 for a local API).
@@ -40,12 +45,12 @@ private or loopback ranges (for example 127.0.0.1/32 for a local API).
 Prints {"ok": true, "result": ...} or {"ok": false, "error": {"code", "message"}}.
 Exit status: 0 the tool ran, 1 it failed, 2 usage or unreadable skill.`;
 
-type Parsed = { tool: string; skills: string[]; args: unknown; json: boolean; allowSubprocess: boolean; scope: string | null; env: Record<string, string> };
+type Parsed = { tool: string; skills: string[]; args: unknown; json: boolean; allowSubprocess: boolean; scope: string | null; env: Record<string, string>; tokens: HeldToken[] };
 
 class UsageError extends Error {}
 
 function parseArgv(argv: string[]): Parsed {
-  const out: Parsed = { tool: '', skills: [], args: {}, json: false, allowSubprocess: process.env.SKILLYARD_ALLOW_SUBPROCESS === '1', scope: null, env: {} };
+  const out: Parsed = { tool: '', skills: [], args: {}, json: false, allowSubprocess: process.env.SKILLYARD_ALLOW_SUBPROCESS === '1', scope: null, env: {}, tokens: [] };
   const value = (i: number, flag: string) => {
     const v = argv[i + 1];
     if (v === undefined) throw new UsageError(`${flag} needs a value`);
@@ -69,13 +74,29 @@ function parseArgv(argv: string[]): Parsed {
       const eq = kv.indexOf('=');
       if (eq <= 0) throw new UsageError('--env takes NAME=VALUE');
       out.env[kv.slice(0, eq)] = kv.slice(eq + 1);
-    } else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
+    } else if (a === '--token') out.tokens.push(parseHeldToken(value(i++, a), out.tokens.length));
+    else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
     else if (!out.tool) out.tool = a;
     else throw new UsageError(`unexpected argument ${a}`);
   }
   if (!out.tool) throw new UsageError('which tool? (skillyard run <tool> --skill <path>)');
   if (out.skills.length === 0) throw new UsageError('--skill <path> is required');
   return out;
+}
+
+/** `--token ISSUER[:CLAIM,...]=SECRET` (SECRET `env:NAME` reads the environment) as a held token. */
+export function parseHeldToken(spec: string, index = 0, env: Record<string, string | undefined> = process.env): HeldToken {
+  const m = /^(@[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9._-]*)(?::([^=]+))?=(.+)$/.exec(spec);
+  if (!m) throw new UsageError('--token takes ISSUER[:CLAIM,...]=SECRET, e.g. @oauth/github:account,repo=env:GITHUB_TOKEN');
+  const [, issuer, claims, raw] = m;
+  let secret = raw;
+  if (raw.startsWith('env:')) {
+    const v = env[raw.slice(4)];
+    if (!v) throw new UsageError(`--token ${issuer}: the environment variable ${raw.slice(4)} is not set`);
+    secret = v;
+  }
+  const list = claims ? claims.split(',').map((c) => c.trim()).filter(Boolean) : ['account'];
+  return { id: `cli-${index + 1}`, issuer, claims: list, expiresAt: null, secret };
 }
 
 /** The folder package-relative paths are relative to, for a path given on the command line. */
@@ -156,7 +177,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const manager = createToolManager({
       skills,
-      caller: { id: 'local', kind: 'user', tokens: [] },
+      caller: { id: 'local', kind: 'user', tokens: parsed.tokens },
       sandbox,
       allowSubprocess: parsed.allowSubprocess,
       workDir: process.cwd(),
