@@ -7,6 +7,8 @@ import { startTestOidc, type TestOidc } from '../../test/oidc-server';
 import { invokeRegistryTool } from '../registry/invoke-registry-tool';
 import { seedBundledSkills } from '../registry/seed-bundled-skills';
 import { createServerContext, type ServerContext } from '../server';
+import { loadSkillVersion, parseSkillRef } from '../registry/load-skill-version';
+import { createToolManager } from '../runtime';
 import { disconnect, storeConnectionTokens } from './oauth-connections';
 
 let idp: TestOidc;
@@ -71,3 +73,30 @@ describe('a token-gated tool unlocked by a connection', () => {
     await expect(invoke(user.id)).rejects.toMatchObject({ code: 'token/missing' });
   });
 });
+
+describe('a long run past its token\'s lifetime', () => {
+  it('gets the connection refreshed when the token it holds expires mid-run', async () => {
+    const db = testDb();
+    const user = await db.user.create({ data: { name: 'gina' } });
+    const tokens = await idp.obtainTokens('gina', 'openid api:read offline_access');
+    await storeConnectionTokens(db, user.id, { provider: 'oidc', ...tokens });
+    // valid for just over the minute the kernel looks ahead: not refreshed when the run starts
+    await db.heldToken.updateMany({ where: { userId: user.id }, data: { expiresAt: new Date(Date.now() + 61_500) } });
+    const skills = [await loadSkillVersion(db, parseSkillRef('@skillyard/connected-api'), { userId: user.id })];
+    const manager = createToolManager({ skills, ...(await server.runtimeFor({ userId: user.id })) });
+    const call = () => manager.invoke('api-whoami', { base_url: idp.upstreamUrl });
+    const refreshes = idp.refreshGrants();
+    expect(await call()).toMatchObject({ status: 200, subject: 'gina' });
+    expect(idp.upstreamCalls.at(-1)!.token).toBe(tokens.access_token);
+    expect(idp.refreshGrants()).toBe(refreshes);
+    // time passes in the run: the held token is now within a minute of expiry (and expired at the store)
+    await new Promise((r) => setTimeout(r, 2_000));
+    await db.heldToken.updateMany({ where: { userId: user.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    expect(await call()).toMatchObject({ status: 200, subject: 'gina' });
+    expect(idp.refreshGrants()).toBe(refreshes + 1);
+    const fresh = idp.upstreamCalls.at(-1)!;
+    expect(fresh.ok).toBe(true);
+    expect(fresh.token).not.toBe(tokens.access_token);
+  });
+});
+

@@ -8,8 +8,17 @@ import type { SecretScrubber } from './secret-scrubber';
 export function learnRunSecrets(runtime: CallerRuntime, scrubber: SecretScrubber): CallerRuntime {
   for (const token of runtime.caller.tokens) scrubber.add(token.secret);
   const { environment, vault } = runtime.providers ?? {};
+  const refreshHeld = runtime.refreshHeld;
   return {
     ...runtime,
+    // a token refreshed mid-run is a new secret
+    ...(refreshHeld && {
+      async refreshHeld() {
+        const tokens = await refreshHeld();
+        for (const token of tokens) scrubber.add(token.secret);
+        return tokens;
+      },
+    }),
     providers: {
       ...runtime.providers,
       ...(environment && {

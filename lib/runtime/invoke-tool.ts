@@ -4,7 +4,7 @@
 
 import { checkAllowedTools } from './allowed-tools';
 import { RuntimeError, toRuntimeError } from './errors';
-import { namesOf, type Frame, type KernelState, type Origin } from './kernel-state';
+import { namesOf, refreshExpiringHeld, type Frame, type KernelState, type Origin } from './kernel-state';
 import { createContext, runOnion, type Layer } from './pipeline';
 import { runHandler } from './run-handler';
 import { skillMiddleware } from './skill-middleware';
@@ -33,7 +33,8 @@ export async function invokeTool(k: KernelState, origin: Origin, ref: string, ar
       throw new RuntimeError('tool/not-allowed', `${who} may not invoke '${entry.ref}': ${decision.reason}`);
     }
   }
-  // 4. token gate
+  // 4. token gate (on fresh tokens: an OAuth connection that expired during a long run is refreshed)
+  if (Object.keys(tool.inputTokens).length) await refreshExpiringHeld(k);
   const gate = checkTokenGate(tool, k.held, undefined, skill.scope);
   if (!gate.ok) throw tokenGateError(entry.ref, gate.missing);
   // 5. params

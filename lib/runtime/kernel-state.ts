@@ -26,6 +26,8 @@ export type KernelState = {
   opts: ToolManagerOptions;
   index: ToolIndex;
   held: HeldToken[];
+  /** when refreshHeld was last asked (epoch ms; 0 = never) */
+  heldRefreshedAt: number;
   providers: CapabilityProviders;
   maxDepth: number;
   maxCalls: number;
@@ -44,6 +46,7 @@ export function createKernelState(opts: ToolManagerOptions, invoke: KernelState[
     opts,
     index: createToolIndex(opts.skills),
     held: [...opts.caller.tokens],
+    heldRefreshedAt: 0,
     providers: opts.providers ?? {},
     maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH,
     maxCalls: opts.maxCalls ?? DEFAULT_MAX_CALLS,
@@ -74,4 +77,26 @@ export const namesOf = (e: ToolEntry) => [e.tool.name, e.ref];
 
 export function schemaOf(k: KernelState, s: Record<string, unknown> | null) {
   return resolveJsonSchema(s, k.opts.resolveContext);
+}
+
+const REFRESH_WHEN_WITHIN_MS = 60_000;
+const REFRESH_AT_MOST_EVERY_MS = 30_000;
+
+/**
+ * Before a token gate: when a held token has expired or expires within a minute, ask
+ * `refreshHeld` for the caller's tokens again (at most every 30 s, so a refused refresh
+ * is not retried on every call). Tokens minted in this kernel that the fresh list lacks
+ * (an anonymous caller's, never stored) are kept; a disconnected OAuth token is gone.
+ */
+export async function refreshExpiringHeld(k: KernelState): Promise<void> {
+  const refresh = k.opts.refreshHeld;
+  if (!refresh) return;
+  const now = Date.now();
+  if (!k.held.some((t) => t.expiresAt !== null && t.expiresAt.getTime() <= now + REFRESH_WHEN_WITHIN_MS)) return;
+  if (now - k.heldRefreshedAt < REFRESH_AT_MOST_EVERY_MS) return;
+  k.heldRefreshedAt = now;
+  const fresh = await refresh().catch(() => null);
+  if (!fresh) return;
+  const ids = new Set(fresh.map((t) => t.id));
+  k.held = [...fresh, ...k.held.filter((t) => !ids.has(t.id) && !t.issuer.startsWith('@oauth/'))];
 }

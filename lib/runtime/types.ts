@@ -89,6 +89,12 @@ export type ToolManagerOptions = {
   onEvent?: (event: InvokeEvent) => void;
   /** compiled handler modules, shared across managers by the server (keys include the skill's revision) */
   moduleCache?: ModuleCache;
+  /**
+   * The caller's held tokens read again (an expired OAuth connection refreshed first): the
+   * kernel asks when one it holds has expired or is about to, so that a long run or
+   * session keeps working past a token's lifetime. Absent: the tokens stay as given.
+   */
+  refreshHeld?: () => Promise<HeldToken[]>;
 };
 
 export type ToolSummary = {

@@ -18,7 +18,7 @@ import type { ServerContext } from './server-context';
 export type CallerIdentity = { userId: string | null; visitorId?: string | null; heldTokens?: boolean };
 
 /** What createToolManager needs from the server for one caller. */
-export type CallerRuntime = Pick<ToolManagerOptions, 'caller' | 'sandbox' | 'providers' | 'allowSubprocess' | 'moduleCache'>;
+export type CallerRuntime = Pick<ToolManagerOptions, 'caller' | 'sandbox' | 'providers' | 'allowSubprocess' | 'moduleCache' | 'refreshHeld'>;
 
 const VISITOR_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
@@ -67,5 +67,7 @@ export async function runtimeForCaller(
     providers: { ...shared, storage: storageFor(server, caller), ...extra },
     allowSubprocess: server.config.allowSubprocess,
     moduleCache: server.modules,
+    // a user's tokens read again (expired connections refreshed first) when the kernel finds one stale mid-run
+    ...(caller.kind === 'user' && { refreshHeld: async () => (await resolveCaller(server.db, who)).tokens }),
   };
 }
