@@ -25,6 +25,18 @@ describe('the auth route', () => {
     expect(((await (await GET(viaLocalhost)).json()) as typeof providers).email.callbackUrl).toBe('http://localhost:3999/api/auth/callback/email');
   });
 
+  it('sets Secure, __Host- cookies behind an https proxy, and HttpOnly SameSite=Lax ones always', async () => {
+    const proxied = await GET(new NextRequest('http://localhost:3000/api/auth/csrf', { headers: { host: 'internal:3000', 'x-forwarded-host': 'yard.example', 'x-forwarded-proto': 'https' } }));
+    const cookie = proxied.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^__Host-authjs\.csrf-token=/);
+    expect(cookie).toMatch(/; Secure/i);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    const plain = (await GET(new NextRequest('http://127.0.0.1:3999/api/auth/csrf', { headers: { host: '127.0.0.1:3999' } }))).headers.get('set-cookie') ?? '';
+    expect(plain).toMatch(/^authjs\.csrf-token=/);
+    expect(plain).not.toMatch(/; Secure/i);
+  });
+
   it('answers 429 with Retry-After once an address asked for too many links, even straight at Auth.js', async () => {
     const email = `direct-${Date.now()}@example.com`;
     const send = (i: number) =>
