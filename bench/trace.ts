@@ -91,8 +91,11 @@ async function main() {
     const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
     const total = Number(((await (await fetch(`${base}/api/v1/runs/${id}`)).json()) as { eventCount?: number }).eventCount ?? 0);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.addInitScript((expected: number) => {
-      const w = window as unknown as { __bench: { longest: number; longTasks: number; drawnAt: number | null } };
+    // The init script is a string: a function would be transpiled by tsx, whose keepNames
+    // helper (__name) does not exist in the page, and the observer would never be installed.
+    await page.addInitScript(`(() => {
+      const expected = ${total};
+      const w = window;
       w.__bench = { longest: 0, longTasks: 0, drawnAt: null };
       new PerformanceObserver((list) => {
         for (const e of list.getEntries()) {
@@ -101,15 +104,14 @@ async function main() {
         }
       }).observe({ type: 'longtask', buffered: true });
       // "fully drawn": the event counter shows every event and the run's final status
-      const check = () => {
+      new MutationObserver(() => {
         const counter = document.querySelector('[data-testid="event-count"]');
         const status = document.querySelector('[data-testid="run-status"]')?.getAttribute('data-status');
         if (counter && Number(counter.getAttribute('data-count')) >= expected && status && ['succeeded', 'failed', 'cancelled'].includes(status) && w.__bench.drawnAt === null) {
           w.__bench.drawnAt = performance.now();
         }
-      };
-      new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-count', 'data-status'] });
-    }, total);
+      }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-count', 'data-status'] });
+    })();`);
     const url = `${base}/playground/runs/${id}`;
     const samples: Array<{ firstPaintMs: number; fullyDrawnMs: number; longestTaskMs: number; longTasks: number }> = [];
     await page.goto(url); // warm-up: compile and cache the route

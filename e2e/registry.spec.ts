@@ -127,7 +127,9 @@ test('the API reference is rendered from the OpenAPI document', async ({ page })
   await page.goto('/api-reference');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('API reference');
   expect(await page.getByTestId('api-operation').count()).toBeGreaterThanOrEqual(5);
-  await expect(page.getByText('/api/v1/tools/{name}/invoke').first()).toBeVisible();
+  await expect(page.getByTestId('api-operation').getByText('/api/v1/tools/{name}/invoke').first()).toBeVisible();
+  // the description's `code` is drawn as code, not as backticks
+  await expect(page.locator('header p').first()).not.toContainText('`');
 });
 
 test('a favicon is served', async ({ request }) => {
@@ -152,6 +154,14 @@ test('the skill page shows how to use it from an MCP client, with this site\'s U
   const stdio = JSON.parse((await page.getByTestId('mcp-stdio-json-text').textContent())!).mcpServers['text-stats'] as { command: string; args: string[] };
   expect(stdio.command).toBe('npx');
 
+  // one client's snippet at a time, in tabs (arrow keys move between them)
+  await expect(page.getByTestId('mcp-claude-code')).toBeVisible();
+  await expect(page.getByTestId('mcp-json')).toBeHidden();
+  await page.getByTestId('mcp-claude-code-tab').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('mcp-json-tab')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('mcp-json')).toBeVisible();
+  await expect(page.getByTestId('mcp-claude-code')).toBeHidden();
   // the copy button puts exactly the snippet on the clipboard
   await page.getByTestId('mcp-json-copy').click();
   await expect(page.getByTestId('mcp-json-copy')).toHaveText('Copied');

@@ -89,6 +89,7 @@ for (const width of [1280, 390]) {
   const viewer = await other.newPage();
   await viewer.goto(runUrl);
   await viewer.locator('[data-testid="run-status"][data-status="succeeded"], [data-testid="run-status"][data-status="failed"]').waitFor({ timeout: 30_000 });
+  await viewer.locator('[data-testid="run-end"]').waitFor({ timeout: 30_000 }); // the stored trace has streamed in
   await shot(viewer, 'run-shared', width);
   await other.close();
   await ctx.close();

@@ -12,43 +12,59 @@ function unlockText(t: ToolAvailability): string {
 
 function ParamTable({ fields }: { fields: SchemaField[] }) {
   return (
-    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Parameters">
-      <table className="w-full min-w-[28rem] text-left text-xs" data-testid="param-table">
-        <thead>
-          <tr className="text-zinc-700 dark:text-zinc-300">
-            <th scope="col" className="py-1 pr-3 font-medium">
-              Parameter
-            </th>
-            <th scope="col" className="py-1 pr-3 font-medium">
-              Type
-            </th>
-            <th scope="col" className="py-1 pr-3 font-medium">
-              Default
-            </th>
-            <th scope="col" className="py-1 font-medium">
-              Description
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {fields.map((f) => (
-            <tr key={f.name} className="border-t border-zinc-100 align-top dark:border-zinc-900">
-              <td className="py-1 pr-3 font-mono whitespace-nowrap">
-                {f.name}
-                {f.required ? <span className="ml-1 font-sans text-red-700 dark:text-red-400">required</span> : null}
-              </td>
-              <td className="py-1 pr-3 font-mono break-words text-sky-800 dark:text-sky-300" data-testid="param-type">
-                {f.type}
-              </td>
-              <td className="py-1 pr-3 font-mono break-all" data-testid="param-default">
-                {f.default !== undefined ? JSON.stringify(f.default) : ''}
-              </td>
-              <td className="py-1 break-words text-zinc-700 dark:text-zinc-300">{f.description}</td>
+    <>
+      {/* a narrow screen gets one block per parameter instead of a table to scroll sideways */}
+      <ul className="space-y-2 text-xs sm:hidden" data-testid="param-list" aria-label="Parameters">
+        {fields.map((f) => (
+          <li key={f.name} className="min-w-0 border-t border-zinc-100 pt-2 first:border-t-0 first:pt-0 dark:border-zinc-900">
+            <div className="flex flex-wrap items-baseline gap-x-2">
+              <span className="font-mono font-medium break-all">{f.name}</span>
+              {f.required ? <span className="text-red-700 dark:text-red-400">required</span> : null}
+              <span className="font-mono break-all text-sky-800 dark:text-sky-300">{f.type}</span>
+              {f.default !== undefined && <span className="font-mono break-all text-zinc-600 dark:text-zinc-400">= {JSON.stringify(f.default)}</span>}
+            </div>
+            {f.description && <p className="mt-0.5 break-words text-zinc-700 dark:text-zinc-300">{f.description}</p>}
+          </li>
+        ))}
+      </ul>
+      <div className="hidden overflow-x-auto sm:block" tabIndex={0} role="region" aria-label="Parameters">
+        <table className="w-full min-w-[28rem] text-left text-xs" data-testid="param-table">
+          <thead>
+            <tr className="text-zinc-700 dark:text-zinc-300">
+              <th scope="col" className="py-1 pr-3 font-medium">
+                Parameter
+              </th>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                Type
+              </th>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                Default
+              </th>
+              <th scope="col" className="py-1 font-medium">
+                Description
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {fields.map((f) => (
+              <tr key={f.name} className="border-t border-zinc-100 align-top dark:border-zinc-900">
+                <td className="py-1 pr-3 font-mono whitespace-nowrap">
+                  {f.name}
+                  {f.required ? <span className="ml-1 font-sans text-red-700 dark:text-red-400">required</span> : null}
+                </td>
+                <td className="py-1 pr-3 font-mono break-words text-sky-800 dark:text-sky-300" data-testid="param-type">
+                  {f.type}
+                </td>
+                <td className="py-1 pr-3 font-mono break-all" data-testid="param-default">
+                  {f.default !== undefined ? JSON.stringify(f.default) : ''}
+                </td>
+                <td className="py-1 break-words text-zinc-700 dark:text-zinc-300">{f.description}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
 

@@ -30,6 +30,8 @@ describe('mcpClientConfig', () => {
       mcpServers: { 'text-stats': { command: 'npx', args: ['skillyard', 'mcp', '--registry', 'https://skillyard.example', '--skill', '@skillyard/text-stats'] } },
     });
     expect(public_.httpJson).not.toContain('Authorization');
+    // readable: the args on one line, and still the same JSON
+    expect(public_.stdioJson).toContain('"args": ["skillyard", "mcp", "--registry", "https://skillyard.example", "--skill", "@skillyard/text-stats"]');
   });
   it('adds an Authorization header (and SKILLYARD_TOKEN for stdio) when the skill needs a token', () => {
     const c = mcpClientConfig({ origin: 'http://127.0.0.1:3000', scope: 'acme', name: 'private-kit', needsToken: true });

@@ -48,6 +48,13 @@ export type McpClientConfig = {
 
 export const TOKEN_PLACEHOLDER = 'sy_YOUR_API_TOKEN';
 
+/** JSON.stringify(v, null, 2), with arrays of plain values on one line (`"args": ["a", "b"]`). */
+function prettyJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/\[\n\s*((?:"(?:[^"\\]|\\.)*"|[\d.eE+-]+|true|false|null)(?:,\n\s*(?:"(?:[^"\\]|\\.)*"|[\d.eE+-]+|true|false|null))*)\n\s*\]/g, (_m, items: string) =>
+    `[${items.split(/,\n\s*/).join(', ')}]`,
+  );
+}
+
 /**
  * The snippets for @scope/name. `needsToken`: the skill is not public or some tool needs a
  * token the caller's connections provide, so the HTTP snippets carry an Authorization header
@@ -68,9 +75,9 @@ export function mcpClientConfig(opts: { origin: string; scope: string; name: str
     url,
     serverName,
     claudeCodeCommand,
-    httpJson: JSON.stringify({ mcpServers: { [serverName]: http } }, null, 2),
+    httpJson: prettyJson({ mcpServers: { [serverName]: http } }),
     stdioCommand: `npx ${args.join(' ')}`,
-    stdioJson: JSON.stringify({ mcpServers: { [serverName]: stdio } }, null, 2),
+    stdioJson: prettyJson({ mcpServers: { [serverName]: stdio } }),
     needsToken: opts.needsToken,
   };
 }

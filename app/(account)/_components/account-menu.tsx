@@ -1,6 +1,7 @@
 // The header's account corner: "Sign in", or the signed-in user with a small menu.
 // Self-contained (a server component with a <details> menu, no client JavaScript).
 import Link from 'next/link';
+import { unstable_rethrow } from 'next/navigation';
 import { currentUser } from '@/lib/auth/current-user';
 import { signOutAction } from '../_actions/sign-in';
 
@@ -9,6 +10,7 @@ export async function AccountMenu() {
   try {
     user = await currentUser();
   } catch (err) {
+    unstable_rethrow(err); // Next.js's own signals (a page that reads cookies is dynamic) pass through
     // a broken auth configuration must not take every page down with it
     console.error('[auth] could not read the session:', (err as Error).message);
   }

@@ -98,40 +98,92 @@ function Operation({ method, path, op }: { method: string; path: string; op: Obj
   );
 }
 
+/** `code` spans of a description as <code>; the rest as text. */
+function InlineCode({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/(`[^`]+`)/).map((part, i) =>
+        part.startsWith('`') && part.endsWith('`') && part.length > 2 ? (
+          <code key={i} className="font-mono text-[0.9em]">
+            {part.slice(1, -1)}
+          </code>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
+/** A path that may wrap after each `/` (never inside a segment). */
+function WrappingPath({ path }: { path: string }) {
+  return (
+    <>
+      {path.split('/').map((seg, i) => (
+        <span key={i}>
+          {i > 0 && '/'}
+          {i > 0 && <wbr />}
+          {seg}
+        </span>
+      ))}
+    </>
+  );
+}
+
+function EndpointLinks({ ops }: { ops: Array<{ method: string; path: string }> }) {
+  return (
+    <ul className="space-y-1">
+      {ops.map(({ method, path }) => (
+        <li key={`${method} ${path}`}>
+          <a href={`#${anchor(method, path)}`} className="underline-offset-2 hover:underline">
+            <span className="font-mono font-semibold uppercase">{method}</span> <WrappingPath path={path} />
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export default function ApiReferencePage() {
   const doc = openApiDocument as unknown as Obj;
   const info = isObj(doc.info) ? doc.info : {};
   const paths = isObj(doc.paths) ? Object.entries(doc.paths).filter(([, v]) => isObj(v)) : [];
   const ops = paths.flatMap(([path, item]) => METHODS.filter((m) => isObj((item as Obj)[m])).map((m) => ({ method: m, path, op: (item as Obj)[m] as Obj })));
   return (
-    <div className="grid min-w-0 grid-cols-1 gap-8 lg:grid-cols-[14rem_minmax(0,1fr)]">
-      <nav aria-label="Endpoints" className="min-w-0 text-xs lg:sticky lg:top-4 lg:self-start">
-        <ul className="space-y-1">
-          {ops.map(({ method, path }) => (
-            <li key={`${method} ${path}`} className="break-all">
-              <a href={`#${anchor(method, path)}`} className="underline-offset-2 hover:underline">
-                <span className="font-mono font-semibold uppercase">{method}</span> {path}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <div className="min-w-0 space-y-6">
-        <header className="space-y-2">
-          <h1 className="text-3xl font-semibold tracking-tight">{typeof info.title === 'string' ? info.title : 'API'} reference</h1>
-          {typeof info.description === 'string' && <p className="text-zinc-700 dark:text-zinc-300">{info.description}</p>}
-          <p className="text-sm text-zinc-700 dark:text-zinc-300">
-            Authenticate with <code className="font-mono">Authorization: Bearer sy_…</code> where an endpoint needs it. The machine-readable document is at{' '}
-            <a href="/api/v1/openapi.json" className="font-mono underline">
-              /api/v1/openapi.json
-            </a>{' '}
-            (OpenAPI {String(doc.openapi ?? '')}).
+    <div className="min-w-0 space-y-8">
+      <header className="max-w-3xl space-y-2">
+        <h1 className="text-3xl font-semibold tracking-tight">{typeof info.title === 'string' ? info.title : 'API'} reference</h1>
+        {typeof info.description === 'string' && (
+          <p className="text-zinc-700 dark:text-zinc-300">
+            <InlineCode text={info.description} />
           </p>
-        </header>
-        <h2 className="text-lg font-semibold">Endpoints ({ops.length})</h2>
-        {ops.map(({ method, path, op }) => (
-          <Operation key={`${method} ${path}`} method={method} path={path} op={op} />
-        ))}
+        )}
+        <p className="text-sm text-zinc-700 dark:text-zinc-300">
+          Authenticate with <code className="font-mono">Authorization: Bearer sy_…</code> where an endpoint needs it. The machine-readable document is at{' '}
+          <a href="/api/v1/openapi.json" className="font-mono underline">
+            /api/v1/openapi.json
+          </a>{' '}
+          (OpenAPI {String(doc.openapi ?? '')}). Every skill&apos;s tools are also served over MCP (Streamable HTTP) at{' '}
+          <code className="font-mono">/api/mcp/&lt;scope&gt;/&lt;name&gt;</code>: each skill page shows how to add it to a client.
+        </p>
+      </header>
+      <div className="grid min-w-0 grid-cols-1 gap-8 lg:grid-cols-[15rem_minmax(0,1fr)]">
+        {/* on a narrow screen the endpoint list folds away instead of standing before the content */}
+        <details className="rounded-lg border border-zinc-200 p-3 text-sm lg:hidden dark:border-zinc-800">
+          <summary className="cursor-pointer font-medium">Jump to an endpoint ({ops.length})</summary>
+          <nav aria-label="Endpoints" className="mt-3 text-xs">
+            <EndpointLinks ops={ops} />
+          </nav>
+        </details>
+        <nav aria-label="Endpoints" className="hidden min-w-0 text-xs lg:sticky lg:top-4 lg:block lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto">
+          <EndpointLinks ops={ops} />
+        </nav>
+        <div className="min-w-0 space-y-6">
+          <h2 className="text-lg font-semibold">Endpoints ({ops.length})</h2>
+          {ops.map(({ method, path, op }) => (
+            <Operation key={`${method} ${path}`} method={method} path={path} op={op} />
+          ))}
+        </div>
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 // The header's workspace switcher: the signed-in user's own scope and their teams.
 // A server component with a <details> menu (no client JavaScript).
 import Link from 'next/link';
+import { unstable_rethrow } from 'next/navigation';
 import { forSignedInUser } from '@/lib/actions/team-action';
 import { listUserTeams } from '@/lib/teams';
 import { currentUser } from '@/lib/auth/current-user';
@@ -12,7 +13,8 @@ export async function WorkspaceSwitcher() {
     const user = await currentUser();
     handle = user?.handle ?? null;
     teams = await forSignedInUser((db, actor) => listUserTeams(db, actor.principal.kind === 'user' ? actor.principal.userId : ''));
-  } catch {
+  } catch (err) {
+    unstable_rethrow(err); // Next.js's own signals (a page that reads cookies is dynamic) pass through
     return null; // the header must render even when the database does not answer
   }
   if (!teams) return null;

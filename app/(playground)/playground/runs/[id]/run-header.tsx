@@ -91,6 +91,7 @@ export function RunHeader({
   const ended = trace.status === 'succeeded' || trace.status === 'failed' || trace.status === 'cancelled';
   const errors = useErrorNavigation(() => onFollow(false));
   const tools = Object.entries(trace.tools).filter(([name]) => name !== 'invoke');
+  const hasErrors = trace.errorCount > 0 || trace.status === 'failed';
 
   useEffect(() => setShareUrl(`${window.location.origin}/playground/runs/${runId}`), [runId]);
 
@@ -168,44 +169,51 @@ export function RunHeader({
           </Link>
         </div>
       </div>
-      <div className="flex flex-wrap items-center gap-2 text-xs" role="toolbar" aria-label="Trace tools">
-        <button type="button" data-testid="prev-error" onClick={() => errors.jump(-1)} className={buttonClass} disabled={trace.errorCount === 0 && trace.status !== 'failed'}>
-          ↑ Previous error
-        </button>
-        <button type="button" data-testid="next-error" onClick={() => errors.jump(1)} className={buttonClass} disabled={trace.errorCount === 0 && trace.status !== 'failed'}>
-          ↓ Next error
-        </button>
-        <span data-testid="error-position" className="text-zinc-600 dark:text-zinc-400" aria-live="polite">
-          {errors.position ? (errors.position.of === 0 ? 'no errors in the trace' : `error ${errors.position.at} of ${errors.position.of}`) : ''}
-        </span>
-        {tools.length > 0 && (
-          <>
-            <label htmlFor="tool-filter" className="text-zinc-700 sm:ml-auto dark:text-zinc-300">
-              Tool
+      {(hasErrors || tools.length > 0 || !ended) && (
+        <div className="flex flex-wrap items-center gap-2 text-xs" role="toolbar" aria-label="Trace tools">
+          {/* error navigation only where there is something to find (a clean run has none) */}
+          {hasErrors && (
+            <>
+              <button type="button" data-testid="prev-error" onClick={() => errors.jump(-1)} className={buttonClass}>
+                ↑ Previous error
+              </button>
+              <button type="button" data-testid="next-error" onClick={() => errors.jump(1)} className={buttonClass}>
+                ↓ Next error
+              </button>
+              <span data-testid="error-position" className="text-zinc-600 dark:text-zinc-400" aria-live="polite">
+                {errors.position ? (errors.position.of === 0 ? 'no errors in the trace' : `error ${errors.position.at} of ${errors.position.of}`) : ''}
+              </span>
+            </>
+          )}
+          {tools.length > 0 && (
+            <span className="inline-flex items-center gap-1.5 sm:ml-auto">
+              <label htmlFor="tool-filter" className="text-zinc-700 dark:text-zinc-300">
+                Tool
+              </label>
+              <select
+                id="tool-filter"
+                data-testid="tool-filter"
+                value={tool}
+                onChange={(e) => onTool(e.target.value)}
+                className="max-w-44 rounded-md border border-zinc-300 bg-white px-1.5 py-1 dark:border-zinc-700 dark:bg-zinc-900"
+              >
+                <option value="">all tools</option>
+                {tools.map(([name, n]) => (
+                  <option key={name} value={name}>
+                    {name} ({n})
+                  </option>
+                ))}
+              </select>
+            </span>
+          )}
+          {!ended && (
+            <label className="inline-flex items-center gap-1 text-zinc-700 dark:text-zinc-300">
+              <input type="checkbox" data-testid="follow-live" checked={follow} onChange={(e) => onFollow(e.target.checked)} />
+              Follow the live end
             </label>
-            <select
-              id="tool-filter"
-              data-testid="tool-filter"
-              value={tool}
-              onChange={(e) => onTool(e.target.value)}
-              className="max-w-44 rounded-md border border-zinc-300 bg-white px-1.5 py-1 dark:border-zinc-700 dark:bg-zinc-900"
-            >
-              <option value="">all tools</option>
-              {tools.map(([name, n]) => (
-                <option key={name} value={name}>
-                  {name} ({n})
-                </option>
-              ))}
-            </select>
-          </>
-        )}
-        {!ended && (
-          <label className="inline-flex items-center gap-1 text-zinc-700 dark:text-zinc-300">
-            <input type="checkbox" data-testid="follow-live" checked={follow} onChange={(e) => onFollow(e.target.checked)} />
-            Follow the live end
-          </label>
-        )}
-      </div>
+          )}
+        </div>
+      )}
       <label className="sr-only" htmlFor="share-link">
         Share link
       </label>

@@ -82,7 +82,14 @@ export function RunView({
 
       {trace.blocks.length === 0 && (
         <p data-testid="timeline-empty" className="rounded-xl border border-dashed border-zinc-300 p-6 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
-          {ended ? 'This run recorded no events.' : trace.status === 'queued' ? 'Queued: waiting for a worker…' : 'Waiting for the first event…'}
+          {/* a finished run's trace still streams in after the page loads: say so, never "no events" before the stream ended */}
+          {ended
+            ? connection === 'closed'
+              ? 'This run recorded no events.'
+              : 'Loading the trace…'
+            : trace.status === 'queued'
+              ? 'Queued: waiting for a worker…'
+              : 'Waiting for the first event…'}
         </p>
       )}
       <Timeline blocks={trace.blocks} tool={tool} />
