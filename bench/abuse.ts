@@ -13,7 +13,7 @@ import { createDb } from '../lib/db/client';
 import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchServer } from '../lib/db/scratch-database';
 import { createApiToken } from '../lib/auth/api-tokens';
 
-const appPort = process.env.PORT ?? '3212';
+const appPort = process.env.ABUSE_TARGET_PORT ?? process.env.PORT ?? '3212';
 const pgPort = Number(process.env.BENCH_PG_PORT ?? 54339);
 const seconds = Number(process.env.ABUSE_SECONDS ?? 20);
 const innocentRate = Number(process.env.ABUSE_RATE ?? 8); // invokes per second
@@ -25,11 +25,21 @@ const pct = (xs: number[], p: number) => {
   return Number(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!.toFixed(1));
 };
 
-type Phase = { calls: number; p50: number | null; p95: number | null; max: number | null; errors: number; errorCodes: Record<string, number> };
+type Phase = {
+  calls: number;
+  p50: number | null;
+  p95: number | null;
+  max: number | null;
+  errors: number;
+  errorCodes: Record<string, number>;
+  /** of the successful calls: the time the tool took inside the server (the answer's `ms`: sandbox queue + run) */
+  toolMs: { p50: number | null; p95: number | null };
+};
 
 /** The innocent client: one invoke every 1/rate s (not waiting for the last), for `seconds`. */
 async function innocent(token: string, secs: number): Promise<Phase> {
   const ms: number[] = [];
+  const toolMs: number[] = [];
   const errorCodes: Record<string, number> = {};
   let errors = 0;
   const body = JSON.stringify({ args: { text: 'One two three. Four five!' }, skill: '@skillyard/text-stats' });
@@ -46,7 +56,8 @@ async function innocent(token: string, secs: number): Promise<Phase> {
             body,
             signal: AbortSignal.timeout(30_000),
           });
-          const json = (await res.json()) as { result?: { words?: number }; error?: { code: string } };
+          const json = (await res.json()) as { result?: { words?: number }; ms?: number; error?: { code: string } };
+          if (typeof json.ms === 'number') toolMs.push(json.ms);
           if (res.status !== 200 || json.result?.words !== 5) {
             errors++;
             const code = json.error?.code ?? String(res.status);
@@ -64,7 +75,7 @@ async function innocent(token: string, secs: number): Promise<Phase> {
     await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
   }
   await Promise.all(calls);
-  return { calls: ms.length, p50: pct(ms, 50), p95: pct(ms, 95), max: pct(ms, 100), errors, errorCodes };
+  return { calls: ms.length, p50: pct(ms, 50), p95: pct(ms, 95), max: pct(ms, 100), errors, errorCodes, toolMs: { p50: pct(toolMs, 50), p95: pct(toolMs, 95) } };
 }
 
 /** The attacker: several kinds of abuse, each a bounded pool of loops, until `stop` is set. */
@@ -160,6 +171,36 @@ function attacker(): { stop: () => Promise<Record<string, Record<string, number>
   };
 }
 
+// `--attacker`: this process is the attacker only (the main process spawns it, so the
+// attacker's hundreds of requests never share the innocent client's event loop, as they
+// would not share a machine); it attacks until its stdin closes and prints what it got.
+if (process.argv.includes('--attacker')) {
+  const attack = attacker();
+  process.stdin.resume();
+  await new Promise((resolve) => process.stdin.once('end', resolve));
+  process.stdout.write(JSON.stringify(await attack.stop()));
+  process.exit(0);
+}
+
+/** The attacker in a process of its own. */
+function attackerProcess(): { stop: () => Promise<Record<string, Record<string, number>>> } {
+  if (process.env.ABUSE_IS_ATTACKER) throw new Error('the attacker process must not start another');
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, '--attacker'], {
+    env: { ...process.env, ABUSE_TARGET_PORT: appPort, ABUSE_IS_ATTACKER: '1' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (chunk) => (out += chunk));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    stop: async () => {
+      child.stdin!.end();
+      await exited;
+      return JSON.parse(out || '{}') as Record<string, Record<string, number>>;
+    },
+  };
+}
+
 const scratch = await startScratchServer('bench-abuse', pgPort);
 const name = await createScratchDatabase(scratch.adminUrl, 'skillyard_bench_abuse');
 const url = databaseUrl(scratch.adminUrl, name);
@@ -192,7 +233,7 @@ try {
 
   await innocent(token, 3); // warm up
   const alone = await innocent(token, seconds);
-  const attack = attacker();
+  const attack = attackerProcess();
   await new Promise((r) => setTimeout(r, 2000)); // let the flood build up
   const underAttack = await innocent(token, seconds);
   const attackerGot = await attack.stop();

@@ -25,6 +25,8 @@ type Bucket = {
   /** the window's end (epoch ms) */
   resetAt: number;
   windowMs: number;
+  /** the limit the last request was decided against (the front door refuses past it) */
+  limit: number;
   db: Db;
 };
 
@@ -33,7 +35,10 @@ export const FLUSH_MS = 1_000;
 /** keys kept in memory; past it, keys whose window ended go first, then the oldest */
 const MAX_KEYS = 50_000;
 
-const buckets = new Map<string, Bucket>();
+// shared through globalThis: Next.js may load this module once per route bundle, and the
+// front door (front-door.ts, outside any route) reads the same windows
+const shared = globalThis as unknown as { skillyardRateBuckets?: Map<string, Bucket> };
+const buckets = (shared.skillyardRateBuckets ??= new Map<string, Bucket>());
 /** first sight of a key: its row is being read (concurrent first requests share the read) */
 const loading = new Map<string, Promise<void>>();
 let flushTimer: NodeJS.Timeout | null = null;
@@ -57,7 +62,7 @@ export async function consumeRateLimit(
   const now = opts.now ?? Date.now();
   let b = buckets.get(key);
   if (!b) {
-    b = { points: 0, pending: 0, resetAt: now + opts.windowMs, windowMs: opts.windowMs, db };
+    b = { points: 0, pending: 0, resetAt: now + opts.windowMs, windowMs: opts.windowMs, limit: opts.limit, db };
     remember(key, b, now);
   } else if (b.resetAt <= now) {
     // a new window; points of the old one that were not written no longer matter
@@ -66,6 +71,7 @@ export async function consumeRateLimit(
     b.resetAt = now + opts.windowMs;
     b.windowMs = opts.windowMs;
   }
+  b.limit = opts.limit;
   b.points += cost;
   b.pending += cost;
   scheduleFlush();
@@ -79,7 +85,7 @@ async function load(db: Db, key: string, windowMs: number, now: number): Promise
       SELECT "points", "resetAt" FROM "RateLimitBucket" WHERE "key" = ${key}`;
     const row = rows[0];
     if (row && row.resetAt.getTime() > now && !buckets.has(key)) {
-      remember(key, { points: row.points, pending: 0, resetAt: row.resetAt.getTime(), windowMs, db }, now);
+      remember(key, { points: row.points, pending: 0, resetAt: row.resetAt.getTime(), windowMs, limit: Infinity, db }, now);
     }
   } catch (err) {
     log.error('rate limiter could not read a key; deciding from memory', { component: 'rate-limit', err: serializeError(err) });
@@ -169,6 +175,12 @@ async function write(batch: Array<[string, Bucket]>, now: number): Promise<void>
         .catch((err: unknown) => log.warn('rate-limit sweep failed', { component: 'rate-limit', err: serializeError(err) }));
     }
   }
+}
+
+/** ms until the key's window ends when it is already past its limit, else 0 (no counting, no database). */
+export function overLimitForMs(key: string, now = Date.now()): number {
+  const b = buckets.get(key);
+  return b && b.resetAt > now && b.points > b.limit ? b.resetAt - now : 0;
 }
 
 /** Standard headers for a decision (RateLimit-* as in the IETF draft, Retry-After on 429). */

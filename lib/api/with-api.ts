@@ -12,6 +12,7 @@ import type { ApiTokenScope } from '../auth/api-tokens';
 import { AppError, errorBody, mapError, type MappedError } from '../errors';
 import { log, serializeError, withRequestId } from '../log';
 import { anonymousCookieHeader } from './anonymous-id';
+import { frontDoorState, rememberCredentialKey } from './front-door';
 import { httpLimits } from './limits';
 import { clientIp, identifyCaller, rateKeyOf, requireScope, userIdOf, type Caller, type Principal } from './principal';
 import { consumeRateLimit, rateLimitHeaders } from './rate-limit';
@@ -118,7 +119,8 @@ async function limit(key: string, authenticated: boolean, cost: number, headers:
 
 // requests in progress per rate-limit key in this process: a caller with hundreds of
 // parallel requests is refused at once instead of filling the sandbox queue for everyone
-const inFlight = new Map<string, number>();
+// (shared with the front door, which refuses such a caller before Next.js routes it)
+const inFlight = frontDoorState().inFlight;
 
 export function withApi<P = Record<string, never>, B = undefined>(
   options: ApiOptions<B>,
@@ -147,6 +149,7 @@ export function withApi<P = Record<string, never>, B = undefined>(
         cookie = anonymousCookieHeader(caller.newAnonymousCookie, proto.startsWith('https'));
       }
       const { key, authenticated } = rateKeyOf(caller.principal, caller.ip);
+      if (caller.principal.kind !== 'anonymous') rememberCredentialKey(req, key);
       if (options.rateLimit !== false) await limit(key, authenticated, options.rateLimit?.cost ?? 1, headers);
       if (options.concurrency !== false && options.rateLimit !== false) {
         const now = inFlight.get(key) ?? 0;

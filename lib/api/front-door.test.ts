@@ -1,0 +1,78 @@
+// The front door refuses only callers withApi already refuses (past the rate limit, or
+// with the cap of requests in progress), before the server's own request handler runs.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Db } from '../db/client';
+import { frontDoorState, frontDoorVerdict, installFrontDoor, rememberCredentialKey } from './front-door';
+import { httpLimits } from './limits';
+import { consumeRateLimit, resetRateLimitMemoryForTests } from './rate-limit';
+
+const fakeDb = { $queryRaw: async () => [] } as unknown as Db;
+const msg = (url: string, headers: Record<string, string> = {}, remoteAddress = '192.0.2.7') =>
+  ({ url, headers, socket: { remoteAddress } }) as unknown as http.IncomingMessage;
+
+afterEach(() => {
+  frontDoorState().inFlight.clear();
+  frontDoorState().keys.clear();
+  resetRateLimitMemoryForTests();
+});
+
+describe('the front door', () => {
+  it('refuses an address with the cap of requests in progress, but not its streams, health or other addresses', () => {
+    const cap = httpLimits().maxConcurrentPerCaller;
+    frontDoorState().inFlight.set('ip:192.0.2.7', cap - 1);
+    expect(frontDoorVerdict(msg('/api/v1/tools/count-words/invoke'))).toBeNull();
+    frontDoorState().inFlight.set('ip:192.0.2.7', cap);
+    expect(frontDoorVerdict(msg('/api/v1/tools/count-words/invoke'))).toMatchObject({ retryAfterS: 1 });
+    expect(frontDoorVerdict(msg('/api/v1/runs/abc/events'))).toBeNull();
+    expect(frontDoorVerdict(msg('/api/mcp/skillyard/text-stats'))).toBeNull();
+    expect(frontDoorVerdict(msg('/api/health'))).toBeNull();
+    expect(frontDoorVerdict(msg('/skills/x'))).toBeNull();
+    expect(frontDoorVerdict(msg('/api/v1/tools/count-words/invoke', {}, '192.0.2.8'))).toBeNull();
+    // the address as withApi sees it: X-Forwarded-For when given
+    expect(frontDoorVerdict(msg('/api/v1/skills', { 'x-forwarded-for': '198.51.100.1' }))).toBeNull();
+  });
+
+  it('lets an unverified credential through to withApi, and refuses a verified one by its own key', () => {
+    const cap = httpLimits().maxConcurrentPerCaller;
+    frontDoorState().inFlight.set('ip:192.0.2.7', cap);
+    const auth = { authorization: 'Bearer sy_0123abcd_secretsecretsecretsecret' };
+    expect(frontDoorVerdict(msg('/api/v1/skills', auth))).toBeNull();
+    rememberCredentialKey(new Request('http://x/api/v1/skills', { headers: auth }), 'token:t1');
+    expect(frontDoorVerdict(msg('/api/v1/skills', auth))).toBeNull();
+    frontDoorState().inFlight.set('token:t1', cap);
+    expect(frontDoorVerdict(msg('/api/v1/skills', auth))).not.toBeNull();
+    // the credential itself is never kept
+    expect(JSON.stringify([...frontDoorState().keys])).not.toContain('secretsecret');
+  });
+
+  it('refuses a key past its rate limit until its window ends', async () => {
+    for (let i = 0; i < 3; i++) await consumeRateLimit(fakeDb, 'ip:192.0.2.7', { limit: 2, windowMs: 10_000 });
+    const v = frontDoorVerdict(msg('/api/v1/skills'));
+    expect(v?.retryAfterS).toBeGreaterThanOrEqual(9);
+    expect(frontDoorVerdict(msg('/api/v1/skills'), Date.now() + 10_001)).toBeNull();
+  });
+
+  it('answers 429 before the server handler runs, once installed', async () => {
+    installFrontDoor();
+    let handled = 0;
+    const server = http.createServer((_req, res) => {
+      handled++;
+      res.end('ok');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/skills`;
+    try {
+      expect((await fetch(url)).status).toBe(200);
+      frontDoorState().inFlight.set('ip:127.0.0.1', httpLimits().maxConcurrentPerCaller);
+      const res = await fetch(url, { method: 'POST', body: JSON.stringify({ big: 'x'.repeat(10_000) }) });
+      expect(res.status).toBe(429);
+      expect(res.headers.get('retry-after')).toBe('1');
+      expect((await res.json()).error.code).toBe('rate/limited');
+      expect(handled).toBe(1);
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -1,0 +1,129 @@
+// The front door: refuses, before Next.js routes a request, an API request whose caller is
+// already refused by withApi's own state: past its rate limit (rate-limit.ts), or with
+// SKILLYARD_MAX_CONCURRENT_PER_CALLER requests in progress. An attacker that keeps
+// hundreds of requests open costs the server one parsed request and a 429 each (tens of
+// microseconds) instead of a trip through the router (milliseconds); on one event loop,
+// that is what keeps other callers' requests from queueing behind the flood.
+//
+// It only ever refuses, and only by what withApi itself decided for the same key, so it
+// can never let anybody in. A caller's key: an API token or a session cookie is mapped to
+// its key by withApi after it verified it (remembered by a hash of the credential, never
+// the credential); an unknown credential passes to withApi. Anonymous callers are keyed by
+// address exactly as withApi keys them (X-Forwarded-For as Next.js would write it).
+import crypto from 'node:crypto';
+import http from 'node:http';
+import { httpLimits } from './limits';
+import { overLimitForMs } from './rate-limit';
+
+type FrontDoorState = {
+  /** requests in progress per rate-limit key (withApi counts them) */
+  inFlight: Map<string, number>;
+  /** hash of a verified credential (Authorization header or session cookie) -> its rate-limit key */
+  keys: Map<string, string>;
+  installed: boolean;
+};
+
+const MAX_KEYS = 50_000;
+const SESSION_COOKIES = ['__Secure-authjs.session-token', 'authjs.session-token'];
+
+/** One state per process, shared by every bundle that loads this module. */
+export function frontDoorState(): FrontDoorState {
+  const g = globalThis as unknown as { skillyardFrontDoor?: FrontDoorState };
+  return (g.skillyardFrontDoor ??= { inFlight: new Map(), keys: new Map(), installed: false });
+}
+
+const credentialHash = (text: string) => crypto.createHash('sha256').update(text).digest('base64url');
+
+/** The credential a request carries (Authorization header, else the session cookie value), if any. */
+function credentialOf(headers: { authorization?: string | string[]; cookie?: string | string[] }): string | null {
+  const auth = headers.authorization;
+  if (typeof auth === 'string' && auth !== '') return `a:${auth.trim()}`;
+  const cookie = typeof headers.cookie === 'string' ? headers.cookie : null;
+  if (!cookie) return null;
+  for (const part of cookie.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && SESSION_COOKIES.includes(part.slice(0, eq).trim())) return `s:${part.slice(eq + 1).trim()}`;
+  }
+  return null;
+}
+
+/** withApi: this request's credential was verified and belongs to `key`. */
+export function rememberCredentialKey(req: Request, key: string): void {
+  const credential = credentialOf({ authorization: req.headers.get('authorization') ?? undefined, cookie: req.headers.get('cookie') ?? undefined });
+  if (!credential) return;
+  const { keys } = frontDoorState();
+  const hash = credentialHash(credential);
+  if (keys.get(hash) === key) return;
+  if (keys.size >= MAX_KEYS) keys.clear();
+  keys.set(hash, key);
+}
+
+/** The address withApi would see: X-Forwarded-For as given, else the socket's (what Next.js writes). */
+function addressOf(req: http.IncomingMessage, trustedProxies: number): string {
+  const xff = req.headers['x-forwarded-for'];
+  const given = (Array.isArray(xff) ? xff.join(',') : (xff ?? '')).split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = given.length ? given : [req.socket?.remoteAddress ?? 'unknown'];
+  const ip = parts[parts.length - Math.max(1, trustedProxies)] ?? parts[0] ?? 'unknown';
+  return ip.replace(/^::ffff:/, '').slice(0, 64);
+}
+
+/** Why the request is refused at the door ({retryAfterS, message}), or null to let withApi decide. */
+export function frontDoorVerdict(req: http.IncomingMessage, now = Date.now()): { retryAfterS: number; message: string } | null {
+  const url = req.url ?? '';
+  if (!url.startsWith('/api/') || url.startsWith('/api/health')) return null;
+  const limits = httpLimits();
+  const credential = credentialOf(req.headers);
+  let key: string | undefined;
+  if (credential) {
+    key = frontDoorState().keys.get(credentialHash(credential));
+    if (!key) return null; // not verified yet: withApi decides
+  } else key = `ip:${addressOf(req, limits.trustedProxies)}`;
+  const blockedMs = overLimitForMs(key, now);
+  if (blockedMs > 0) {
+    const s = Math.max(1, Math.ceil(blockedMs / 1000));
+    return { retryAfterS: s, message: `Too many requests; retry in ${s} s.` };
+  }
+  const path = url.split('?')[0]!;
+  // event streams and MCP sessions do not count against the cap (as in withApi)
+  const stream = path.endsWith('/events') || path.startsWith('/api/mcp');
+  if (!stream && (frontDoorState().inFlight.get(key) ?? 0) >= limits.maxConcurrentPerCaller) {
+    return { retryAfterS: 1, message: `Too many requests in progress at once (at most ${limits.maxConcurrentPerCaller}); retry when one has finished.` };
+  }
+  return null;
+}
+
+/** Answers the request with 429 when the door refuses it; true when it did. */
+export function refuseAtFrontDoor(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  let verdict: ReturnType<typeof frontDoorVerdict>;
+  try {
+    verdict = frontDoorVerdict(req);
+  } catch {
+    return false; // never in the way: withApi decides
+  }
+  if (!verdict) return false;
+  const requestId = crypto.randomUUID();
+  const body = JSON.stringify({ error: { code: 'rate/limited', message: verdict.message } });
+  res.writeHead(429, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    'Retry-After': String(verdict.retryAfterS),
+    'X-Request-Id': requestId,
+  });
+  res.end(body);
+  return true;
+}
+
+/**
+ * Puts the door in front of every HTTP server of this process (instrumentation.ts, once):
+ * Next.js creates its server itself, so the door wraps the servers' `request` event.
+ */
+export function installFrontDoor(): void {
+  const state = frontDoorState();
+  if (state.installed) return;
+  state.installed = true;
+  const emit = http.Server.prototype.emit;
+  http.Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
+    if (event === 'request' && refuseAtFrontDoor(args[0] as http.IncomingMessage, args[1] as http.ServerResponse)) return true;
+    return (emit as (this: http.Server, event: string | symbol, ...rest: unknown[]) => boolean).call(this, event, ...args);
+  } as typeof emit;
+}
