@@ -6,6 +6,7 @@
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
+import { limitActionCall } from '@/lib/auth/action-rate-limit';
 import { currentUser } from '@/lib/auth/current-user';
 import { serverContext } from '@/lib/server';
 import { actionFailure } from '@/lib/api/action-failure';
@@ -81,6 +82,8 @@ export async function startRun(_prev: StartRunState, form: FormData): Promise<St
 
   let id: string;
   try {
+    // the same rate limit (and budget) as POST /api/v1/runs
+    await limitActionCall(serverContext().db, await headers(), user?.id ?? null, 5);
     // a signed-in user's run is theirs: it runs with their tokens and lists under My runs
     const run = await createRun(serverContext().db, {
       config: parsed.data,
@@ -106,6 +109,7 @@ export async function forkRunAction(runId: string): Promise<{ error: string }> {
     // anyone who can see the run may fork it; the fork is theirs (a new control token)
     // the fork runs as the forker, with the forker's tokens, never the sharer's
     const user = await currentUser();
+    await limitActionCall(serverContext().db, await headers(), user?.id ?? null, 5);
     const fork = await forkRun(
       serverContext().db,
       id.data,
