@@ -11,7 +11,7 @@ import { authProviders } from './auth-providers';
 import { providersFromEnv } from './provider-config';
 import { safeRedirect } from './safe-redirect';
 import { storeConnectionTokens } from './oauth-connections';
-import { consumeTeamConnectIntent } from '../teams/consume-team-connect';
+import { consumeTeamConnectIntent } from '../teams';
 
 declare module 'next-auth' {
   interface Session {

@@ -13,7 +13,7 @@ import { runLimits } from './run-limits';
 import { ANONYMOUS_PREFIX, anonymousPrincipal, userPrincipal } from './run-principal';
 import { assertJsonDepth } from './storable-json';
 import { RunError } from './run-errors';
-import { runTeamFor } from '../teams/run-team';
+import { runTeamFor } from '../teams';
 
 export const hashControlToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 

@@ -7,7 +7,7 @@ import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { RunConfig } from './run-config';
 import { hashControlToken } from './create-run';
-import { maySeeTeamRun } from '../teams/run-team';
+import { maySeeTeamRun } from '../teams';
 
 export type RunView = {
   id: string;

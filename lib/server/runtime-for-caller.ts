@@ -6,7 +6,7 @@ import type { Db } from '../db/client';
 import { refreshExpiredConnections } from '../auth/oauth-connections';
 import type { Caller, CapabilityProviders, ToolManagerOptions } from '../runtime';
 import { loadHeldTokens } from './capabilities/pg-token-vault';
-import { teamHeldTokens } from '../teams/team-held-tokens';
+import { teamHeldTokens } from '../teams';
 import { createEphemeralStorage } from './capabilities/ephemeral-storage';
 import type { ServerContext } from './server-context';
 

@@ -4,7 +4,7 @@
 // whenever a caller is resolved, so removal from the team ends the use at once.
 import type { Db } from '../db/client';
 import { openSecret } from '../auth/secret-box';
-import type { HeldToken } from '../runtime/types';
+import type { HeldToken } from '../runtime';
 
 export async function teamHeldTokens(db: Pick<Db, 'heldToken'>, userId: string): Promise<HeldToken[]> {
   const rows = await db.heldToken.findMany({

@@ -3,8 +3,8 @@
 // origin the browser used, and direct sign-in POSTs count against the sign-in limits.
 import { NextRequest } from 'next/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testDatabaseUrl } from '../../test/db';
-import { SIGN_IN_LIMITS } from './sign-in-limit';
+import { testDatabaseUrl } from './db';
+import { SIGN_IN_LIMITS } from '../lib/auth/sign-in-limit';
 
 type Handler = (req: Request) => Promise<Response>;
 let GET: Handler;
@@ -12,7 +12,7 @@ let POST: Handler;
 
 beforeAll(async () => {
   process.env.DATABASE_URL = testDatabaseUrl();
-  ({ GET, POST } = (await import('../../app/api/auth/[...nextauth]/route')) as unknown as { GET: Handler; POST: Handler });
+  ({ GET, POST } = (await import('../app/api/auth/[...nextauth]/route')) as unknown as { GET: Handler; POST: Handler });
 });
 
 describe('the auth route', () => {
