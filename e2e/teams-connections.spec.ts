@@ -112,7 +112,14 @@ test("an admin connects a provider for the team; a member's run of the team's ow
   await expect(page).toHaveURL(new RegExp(`/teams/${slug}$`));
   await expect(page.getByTestId('team-connections')).toContainText('@oauth/oidc');
   await expect(page.getByTestId('team-connections')).toContainText('api:read');
-  await expect(page.getByTestId('audit-log')).toContainText('connection.add');
+  await expect(page.getByTestId('audit-log')).toContainText('connection.add @oauth/oidc');
+  const shots = path.join(ROOT, '.data/screenshots');
+  fs.mkdirSync(shots, { recursive: true });
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.locator('section[aria-labelledby="connections-h"]').screenshot({ path: path.join(shots, `teams-connections-${width}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // B joins and runs the team's skill: the demo API sees the team's connection (A's account)
   const b = await newPage(browser, loginB);
@@ -121,6 +128,13 @@ test("an admin connects a provider for the team; a member's run of the team's ow
   await expect(b.page).toHaveURL(new RegExp(`/teams/${slug}$`));
   await expect(b.page.getByTestId('team-connections')).toContainText('@oauth/oidc');
   await expect(b.page.getByTestId('team-connect-form')).toHaveCount(0);
+  // the skill page tells B the team's connection unlocks its tools (no disconnect of B's own)
+  await b.page.goto(`/skills/${slug}/connected-api`);
+  await expect(b.page.getByTestId('unlocked-tools')).toContainText(/api.whoami/);
+  await expect(b.page.getByTestId('unlocked-via-team')).toContainText(`@${slug}`);
+  await expect(b.page.getByTestId('unlock-group')).toHaveCount(0);
+  await b.page.goto('/skills/skillyard/connected-api');
+  await expect(b.page.getByTestId('unlock-group').filter({ hasText: 'Test IdP' })).toBeVisible();
   await runWhoami(b.page, `@${slug}/connected-api`);
   await expect(b.page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
   await expect(b.page.getByTestId('timeline')).toContainText(loginA);

@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import type { ToolManifest } from '../skills';
 import { checkTokenGate, type HeldToken } from '../runtime';
 import type { ProviderSpec } from './provider-config';
+import { teamHeldTokens } from '../teams/team-held-tokens';
 
 export type UnlockGroup = {
   provider: string;
@@ -29,12 +30,13 @@ export type UnlockPlan = {
 // how the providers Skillyard knows spell themselves, for one this server does not configure
 const WELL_KNOWN: Record<string, string> = { github: 'GitHub', gitlab: 'GitLab', google: 'Google' };
 
-export function unlockPlan(tools: ToolManifest[], held: HeldToken[], specs: ProviderSpec[], now = new Date()): UnlockPlan {
+/** `scope`: the skill's scope, so a team's connection counts for the team's own skills (lib/teams). */
+export function unlockPlan(tools: ToolManifest[], held: HeldToken[], specs: ProviderSpec[], now = new Date(), scope?: string | null): UnlockPlan {
   const groups = new Map<string, UnlockGroup>();
   const plan: UnlockPlan = { locked: [], unlocked: [], lockedByTool: [] };
   for (const tool of tools) {
     if (tool.visibility === 'hidden' || Object.keys(tool.inputTokens ?? {}).length === 0) continue;
-    const gate = checkTokenGate(tool, held, now);
+    const gate = checkTokenGate(tool, held, now, scope);
     if (gate.ok) {
       plan.unlocked.push(tool.name);
       continue;
@@ -77,9 +79,13 @@ export function unlockLabel(group: UnlockGroup): string {
 /** The viewer's held tokens without their secrets (the planner needs only issuers, claims and expiry). */
 export async function heldTokenClaims(db: Db, userId: string | null): Promise<HeldToken[]> {
   if (!userId) return [];
-  const rows = await db.heldToken.findMany({ where: { userId }, select: { id: true, issuer: true, claims: true, expiresAt: true, refreshSecret: true } });
+  const [rows, team] = await Promise.all([
+    db.heldToken.findMany({ where: { userId }, select: { id: true, issuer: true, claims: true, expiresAt: true, refreshSecret: true } }),
+    // the connections of the user's teams, each for that team's own skills only
+    teamHeldTokens(db, userId, { secrets: false }),
+  ]);
   // a refreshable connection counts as live: it is refreshed before use
-  return rows.map((r) => ({ id: r.id, issuer: r.issuer, claims: r.claims, expiresAt: r.refreshSecret ? null : r.expiresAt, secret: '' }));
+  return [...rows.map((r) => ({ id: r.id, issuer: r.issuer, claims: r.claims, expiresAt: r.refreshSecret ? null : r.expiresAt, secret: '' })), ...team];
 }
 
 /** The tools a viewer may see: not hidden, and either ungated or passing the token gate. */

@@ -8,6 +8,7 @@ import { userPrincipal } from '../authz';
 import { checkTokenGate } from '../runtime';
 import type { ToolManifest } from '../skills';
 import { resolveCaller } from '../server/runtime-for-caller';
+import { heldTokenClaims, unlockPlan } from '../auth/unlock-plan';
 import { acceptInvite, createInvite, createTeam, encodeTeamConnectIntent, getWorkspace, listAudit, parseTeamConnectIntent, removeMember, removeTeamConnection, storeTeamConnection } from '.';
 
 const as = (userId: string) => ({ principal: userPrincipal(userId), ip: '203.0.113.11' });
@@ -66,6 +67,12 @@ describe('team connections', () => {
     // the same member running another scope's tool, or a tool of no scope: locked
     expect(checkTokenGate(gated, mine.tokens, new Date(), 'skillyard').ok).toBe(false);
     expect(checkTokenGate(gated, mine.tokens, new Date(), null).ok).toBe(false);
+    // the pages' unlock plan says the same, without unsealing anything
+    const claims = await heldTokenClaims(testDb(), member);
+    expect(claims.find((t) => t.issuer === '@oauth/oidc')).toMatchObject({ secret: '', onlyForScope: team });
+    expect(unlockPlan([gated], claims, [], new Date(), team).unlocked).toEqual(['api_whoami']);
+    expect(unlockPlan([gated], claims, [], new Date(), 'skillyard').unlocked).toEqual([]);
+    expect(unlockPlan([gated], await heldTokenClaims(testDb(), outsider), [], new Date(), team).unlocked).toEqual([]);
     // an outsider holds nothing of it
     const theirs = await resolveCaller(testDb(), { userId: outsider });
     expect(theirs.tokens).toEqual([]);

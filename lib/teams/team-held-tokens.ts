@@ -6,11 +6,12 @@ import type { Db } from '../db/client';
 import { openSecret } from '../auth/secret-box';
 import type { HeldToken } from '../runtime';
 
-export async function teamHeldTokens(db: Pick<Db, 'heldToken'>, userId: string): Promise<HeldToken[]> {
+/** `secrets: false`: claims only (for pages that show what is unlocked), nothing unsealed. */
+export async function teamHeldTokens(db: Pick<Db, 'heldToken'>, userId: string, opts: { secrets?: boolean } = {}): Promise<HeldToken[]> {
   const rows = await db.heldToken.findMany({
     where: { issuer: { startsWith: '@oauth/' }, mintedByTool: null, team: { memberships: { some: { userId } } } },
     orderBy: { createdAt: 'asc' },
     select: { id: true, issuer: true, claims: true, expiresAt: true, secret: true, team: { select: { slug: true } } },
   });
-  return rows.map((r) => ({ id: r.id, issuer: r.issuer, claims: r.claims, expiresAt: r.expiresAt, secret: openSecret(r.secret), onlyForScope: r.team!.slug }));
+  return rows.map((r) => ({ id: r.id, issuer: r.issuer, claims: r.claims, expiresAt: r.expiresAt, secret: opts.secrets === false ? '' : openSecret(r.secret), onlyForScope: r.team!.slug }));
 }

@@ -17,9 +17,15 @@ function configuredProviders(): ProviderSpec[] {
   }
 }
 
-export async function UnlockPlanner({ tools, next }: { tools: ToolManifest[]; next: string }) {
+/** `scope`: the skill's scope (a team's connection unlocks the team's own skills' tools). */
+export async function UnlockPlanner({ tools, next, scope }: { tools: ToolManifest[]; next: string; scope?: string | null }) {
   const user = await currentUser().catch(() => null);
-  const plan = unlockPlan(tools, await heldTokenClaims(serverContext().db, user?.id ?? null), configuredProviders());
+  const held = await heldTokenClaims(serverContext().db, user?.id ?? null);
+  const plan = unlockPlan(tools, held, configuredProviders(), undefined, scope);
+  // issuers whose unlocked tools the viewer's own tokens would not unlock: that is the
+  // team's connection (lib/teams), which the team's admins disconnect on the workspace
+  const own = unlockPlan(tools, held.filter((h) => h.onlyForScope === undefined), [], undefined, scope);
+  const viaTeam = (issuer: string) => !tools.some((t) => own.unlocked.includes(t.name) && issuer in (t.inputTokens ?? {}));
   if (plan.locked.length === 0 && plan.unlocked.length === 0 && plan.lockedByTool.length === 0) return null;
   return (
     <section aria-label="Unlock tools" className="space-y-2" data-testid="unlock-planner">
@@ -58,7 +64,12 @@ export async function UnlockPlanner({ tools, next }: { tools: ToolManifest[]; ne
           <span className="flex gap-3 text-xs">
             {[...new Set(tools.flatMap((t) => (plan.unlocked.includes(t.name) ? Object.keys(t.inputTokens) : [])))]
               .filter((issuer) => issuer.startsWith('@oauth/'))
-              .map((issuer) => (
+              .map((issuer) =>
+                viaTeam(issuer) ? (
+                  <span key={issuer} data-testid="unlocked-via-team">
+                    {issuer.slice('@oauth/'.length)} through @{scope}&apos;s connection
+                  </span>
+                ) : (
                 <form key={issuer} action={disconnectProvider}>
                   <input type="hidden" name="provider" value={issuer.slice('@oauth/'.length)} />
                   <input type="hidden" name="next" value={next} />
@@ -66,7 +77,8 @@ export async function UnlockPlanner({ tools, next }: { tools: ToolManifest[]; ne
                     Disconnect {issuer.slice('@oauth/'.length)}
                   </button>
                 </form>
-              ))}
+                ),
+              )}
             <Link href="/settings#connections" className="underline">
               Connections
             </Link>

@@ -115,7 +115,7 @@ export default async function PlaygroundPage({ searchParams }: { searchParams: P
         )}
       </header>
       {/* the identity planner: connect buttons for what the first skill's gated tools need */}
-      {draft.skills[0] && <UnlockPlanner tools={await skillToolManifests(draft.skills[0].ref)} next={`/playground?skill=${encodeURIComponent(draft.skills[0].ref)}`} />}
+      {draft.skills[0] && <UnlockPlanner tools={await skillToolManifests(draft.skills[0].ref)} next={`/playground?skill=${encodeURIComponent(draft.skills[0].ref)}`} scope={draft.skills[0].ref.slice(1).split('/')[0]} />}
       <PlaygroundForm providers={providers} initial={draft} storageKey={storageKey} />
     </div>
   );

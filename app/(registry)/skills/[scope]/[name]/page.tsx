@@ -107,7 +107,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
             )}
           </div>
           <InstallCommand scope={skill.scope} name={skill.name} />
-          <UnlockPlanner tools={m.tools} next={base} />
+          <UnlockPlanner tools={m.tools} next={base} scope={skill.scope} />
         </header>
 
         {m.instructions && (
