@@ -6,7 +6,7 @@ import type { Db } from '../db/client';
 import type { ToolManifest } from '../skills';
 import { checkTokenGate, type HeldToken } from '../runtime';
 import type { ProviderSpec } from './provider-config';
-import { teamHeldTokens } from '../teams/team-held-tokens';
+import { teamHeldTokens } from '../teams';
 
 export type UnlockGroup = {
   provider: string;
