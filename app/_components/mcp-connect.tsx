@@ -112,7 +112,8 @@ export function McpConnect({ config }: { config: McpClientConfig }) {
             <pre
               tabIndex={0}
               aria-label={t.title}
-              className="overflow-x-auto rounded-lg bg-zinc-50 p-3 font-mono text-xs leading-relaxed dark:bg-zinc-900"
+              // a one-line command wraps (nothing hidden on a phone); JSON keeps its lines and scrolls
+              className={`overflow-x-auto rounded-lg bg-zinc-50 p-3 font-mono text-xs leading-relaxed dark:bg-zinc-900 ${t.text.includes('\n') ? '' : 'break-all whitespace-pre-wrap'}`}
             >
               <code data-testid={`${t.id}-text`}>{t.text}</code>
             </pre>
