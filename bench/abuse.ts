@@ -205,6 +205,8 @@ const scratch = await startScratchServer('bench-abuse', pgPort);
 const name = await createScratchDatabase(scratch.adminUrl, 'skillyard_bench_abuse');
 const url = databaseUrl(scratch.adminUrl, name);
 const env: NodeJS.ProcessEnv = { ...process.env, PORT: appPort, DATABASE_URL: url, NODE_ENV: 'production', SKILLYARD_LOG_LEVEL: 'error' };
+// ABUSE_CPU_PROF=<dir>: the server's processes write V8 CPU profiles there when they stop
+if (process.env.ABUSE_CPU_PROF) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${process.env.ABUSE_CPU_PROF}`.trim();
 // the server's log (errors only) goes to a file, for a look at what the attack caused
 const serverLog = process.env.ABUSE_SERVER_LOG ?? '.data/bench-abuse-server.log';
 fs.mkdirSync('.data', { recursive: true });

@@ -396,12 +396,18 @@ class WorkerPool implements SandboxPool {
       return n;
     };
     const { concurrency } = this.sizing;
-    if (affine && affine.alive && affine.ready && busy(affine) < concurrency) return affine;
+    const affineBusy = affine && affine.alive && affine.ready ? busy(affine) : concurrency;
+    if (affineBusy === 0) return affine!;
     let best: Worker | null = null;
     for (const w of this.live) {
       if (!w.alive || !w.ready || busy(w) >= concurrency) continue;
       if (!best || busy(w) < busy(best)) best = w;
     }
+    // A worker runs guest code synchronously, one segment at a time: a job sent to a busy
+    // worker waits behind whatever runs there (another caller's 1 s loop). The warm
+    // isolate is worth that wait only when no other worker is less busy; a cold start
+    // elsewhere costs milliseconds.
+    if (affineBusy < concurrency && (!best || affineBusy <= busy(best))) return affine!;
     return best;
   }
 
