@@ -87,6 +87,8 @@ export const WORKER_GRACE_MS = 1_000;
 /** a job is started on at most this many workers (the first crashed under it) */
 const MAX_ATTEMPTS = 2;
 const MAX_AFFINITY = 10_000;
+/** a job running this long without waiting on its host is taken to hold its worker in one long segment */
+const LONG_SEGMENT_MS = 20;
 const CRASH_WINDOW_MS = 10_000;
 const CRASHES_BEFORE_BACKOFF = 5;
 const STARTUP_FAILURES_BEFORE_GIVING_UP = 5;
@@ -396,18 +398,28 @@ class WorkerPool implements SandboxPool {
       return n;
     };
     const { concurrency } = this.sizing;
-    const affineBusy = affine && affine.alive && affine.ready ? busy(affine) : concurrency;
-    if (affineBusy === 0) return affine!;
+    // A worker runs guest code synchronously, one segment at a time: a job sent to a worker
+    // that is in a long segment (another caller's 1 s loop) waits for all of it. Such a
+    // worker is passed over while another can take the job (a cold start there costs
+    // milliseconds); behind short jobs, the warm isolate is worth the wait.
+    const now = performance.now();
+    const stuck = (w: Worker) => {
+      for (const job of w.jobs.values()) if (job.hostCalls === 0 && now - job.startedAt - job.parkedMs > LONG_SEGMENT_MS) return true;
+      return false;
+    };
+    const usable = (w: Worker | undefined): w is Worker => !!w && w.alive && w.ready && busy(w) < concurrency;
+    if (usable(affine) && !stuck(affine)) return affine;
     let best: Worker | null = null;
     for (const w of this.live) {
-      if (!w.alive || !w.ready || busy(w) >= concurrency) continue;
+      if (!usable(w) || stuck(w)) continue;
       if (!best || busy(w) < busy(best)) best = w;
     }
-    // A worker runs guest code synchronously, one segment at a time: a job sent to a busy
-    // worker waits behind whatever runs there (another caller's 1 s loop). The warm
-    // isolate is worth that wait only when no other worker is less busy; a cold start
-    // elsewhere costs milliseconds.
-    if (affineBusy < concurrency && (!best || affineBusy <= busy(best))) return affine!;
+    if (best) return best;
+    if (usable(affine)) return affine;
+    for (const w of this.live) {
+      if (!usable(w)) continue;
+      if (!best || busy(w) < busy(best)) best = w;
+    }
     return best;
   }
 
