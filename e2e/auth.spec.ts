@@ -3,6 +3,7 @@
 // the playground (the upstream API sees the token), let the token expire and see it
 // refreshed, disconnect and see the tool locked again. The OIDC server and its upstream
 // run next to the app (scripts/e2e-server.ts); /test/state tells what the upstream saw.
+import { fillScript } from './helpers';
 import { expect, test, type Page } from '@playwright/test';
 
 const e2ePort = Number(process.env.E2E_PORT ?? 3100);
@@ -34,14 +35,7 @@ async function runWhoami(page: Page): Promise<void> {
     { text: 'Ask the API who I am.', code: `memory.who = await ctx.invoke('api-whoami', { base_url: '${upstream}' });\nreturn memory.who;` },
     { text: 'Done.', code: 'ctx.finish(memory.who);' },
   ];
-  // the playground's script editor: one block per turn (as e2e/playground.spec.ts fills it)
-  const removes = page.getByRole('button', { name: /^Remove turn/ });
-  while ((await page.getByTestId('script-turn').count()) > 1) await removes.last().click();
-  for (const [i, turn] of script.entries()) {
-    if (i > 0) await page.getByTestId('add-turn').click();
-    await page.getByLabel(`Turn ${i + 1} message`, { exact: true }).fill(turn.text);
-    await page.getByLabel(`Turn ${i + 1} code`, { exact: true }).fill(turn.code);
-  }
+  await fillScript(page, script);
   await page.getByTestId('start-run').click();
   await expect(page).toHaveURL(/\/playground\/runs\/[a-z0-9]{20,40}$/);
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 30_000 });

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { createPublisher, createSession } from './publish-fixtures';
+import { fillScript } from './helpers';
 
 const base = `http://127.0.0.1:${process.env.E2E_PORT ?? 3100}`;
 const out = process.argv[2] ?? '/tmp/skillyard-shots';
@@ -31,15 +32,9 @@ async function shot(page: Page, name: string, width: number) {
   console.log(`${doc > view ? 'OVERFLOW ' + doc + ' > ' + view : 'ok'}\t${file}`);
 }
 
-async function fillScript(page: Page) {
+async function fillSlowScript(page: Page) {
   await page.getByLabel('Provider', { exact: true }).selectOption('scripted');
-  const removes = page.getByRole('button', { name: /^Remove turn/ });
-  while ((await page.getByTestId('script-turn').count()) > 1) await removes.last().click();
-  for (const [i, t] of SLOW.entries()) {
-    if (i > 0) await page.getByTestId('add-turn').click();
-    await page.getByLabel(`Turn ${i + 1} message`, { exact: true }).fill(t.text);
-    await page.getByLabel(`Turn ${i + 1} code`, { exact: true }).fill(t.code);
-  }
+  await fillScript(page, SLOW);
 }
 
 const handle = `shots-${crypto.randomBytes(3).toString('hex')}`;
@@ -76,7 +71,7 @@ for (const width of [1280, 390]) {
 
   // a run: running, then finished; then its share page seen by someone else
   await page.goto(`${base}/playground?skill=@skillyard/slugify`);
-  await fillScript(page);
+  await fillSlowScript(page);
   await page.getByTestId('start-run').click();
   await page.waitForURL(/\/playground\/runs\//, { timeout: 30_000 });
   await page.locator('[data-testid="run-status"][data-status="running"]').waitFor({ timeout: 30_000 }).catch(() => {});

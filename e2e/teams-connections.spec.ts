@@ -8,10 +8,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { IDP, fillScript, signIn } from './helpers';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 
 const e2ePort = Number(process.env.E2E_PORT ?? 3100);
-const idp = `http://127.0.0.1:${Number(process.env.E2E_OIDC_PORT ?? e2ePort + 1000)}`;
+const idp = IDP;
 const upstream = `${idp}/upstream`;
 const origin = `http://localhost:${e2ePort}`;
 test.use({ baseURL: origin });
@@ -19,30 +20,7 @@ test.use({ baseURL: origin });
 const ROOT = process.cwd();
 const NODE = fs.existsSync(path.join(ROOT, 'node_modules/.bin/node')) ? path.join(ROOT, 'node_modules/.bin/node') : process.execPath;
 
-async function signIn(page: Page, login: string) {
-  await page.goto('/');
-  await page.getByTestId('sign-in-link').click();
-  await page.getByRole('button', { name: 'Continue with Test IdP' }).click();
-  await expect(page).toHaveURL(new RegExp(`^${idp}/interaction/`));
-  await page.getByLabel('Login').fill(login);
-  await page.getByRole('button', { name: 'Sign in to Test IdP' }).click();
-  await expect(page).toHaveURL(new RegExp(`^${idp}/interaction/`));
-  await page.getByRole('button', { name: 'Allow' }).click();
-  await expect(page).toHaveURL(/\/welcome/);
-  await page.getByLabel('Username').fill(login);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByTestId('signed-in-as')).toHaveText(`@${login}`);
-}
 
-async function fillScript(page: Page, script: Array<{ text: string; code: string }>) {
-  const removes = page.getByRole('button', { name: /^Remove turn/ });
-  while ((await page.getByTestId('script-turn').count()) > 1) await removes.last().click();
-  for (const [i, turn] of script.entries()) {
-    if (i > 0) await page.getByTestId('add-turn').click();
-    await page.getByLabel(`Turn ${i + 1} message`, { exact: true }).fill(turn.text);
-    await page.getByLabel(`Turn ${i + 1} code`, { exact: true }).fill(turn.code);
-  }
-}
 
 /** Runs api-whoami of `skill` in the playground as `page`'s user, until the run ends. */
 async function runWhoami(page: Page, skill: string): Promise<void> {

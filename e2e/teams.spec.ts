@@ -12,10 +12,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fillScript, signIn } from './helpers';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 
 const e2ePort = Number(process.env.E2E_PORT ?? 3100);
-const idp = `http://127.0.0.1:${Number(process.env.E2E_OIDC_PORT ?? e2ePort + 1000)}`;
 // the OAuth callback URL is built on the server's host name (localhost): browse that origin
 const origin = `http://localhost:${e2ePort}`;
 test.use({ baseURL: origin });
@@ -30,32 +30,7 @@ function cli(args: string[], env: Record<string, string>) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-/** Signs in at the test IdP as `login` and picks the same username on first sign-in. */
-async function signIn(page: Page, login: string) {
-  await page.goto('/');
-  await page.getByTestId('sign-in-link').click();
-  await page.getByRole('button', { name: 'Continue with Test IdP' }).click();
-  await expect(page).toHaveURL(new RegExp(`^${idp}/interaction/`));
-  await page.getByLabel('Login').fill(login);
-  await page.getByRole('button', { name: 'Sign in to Test IdP' }).click();
-  await expect(page).toHaveURL(new RegExp(`^${idp}/interaction/`));
-  await page.getByRole('button', { name: 'Allow' }).click();
-  await expect(page).toHaveURL(/\/welcome/);
-  await page.getByLabel('Username').fill(login);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByTestId('signed-in-as')).toHaveText(`@${login}`);
-}
 
-/** Types a script into the playground's editor, one block per turn (as e2e/playground.spec.ts). */
-async function fillScript(page: Page, script: Array<{ text: string; code: string }>) {
-  const removes = page.getByRole('button', { name: /^Remove turn/ });
-  while ((await page.getByTestId('script-turn').count()) > 1) await removes.last().click();
-  for (const [i, turn] of script.entries()) {
-    if (i > 0) await page.getByTestId('add-turn').click();
-    await page.getByLabel(`Turn ${i + 1} message`, { exact: true }).fill(turn.text);
-    await page.getByLabel(`Turn ${i + 1} code`, { exact: true }).fill(turn.code);
-  }
-}
 
 async function newUser(browser: Browser, login: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: origin });
