@@ -26,13 +26,13 @@ function mcpError(mapped: MappedError, requestId: string): Response {
 
 /** A route handler for the MCP endpoint; `skillsOf` names the selected skills. */
 export function mcpRoute<P>(skillsOf: (req: Request, params: P) => string[]): (req: Request, route: RouteContext<P>) => Promise<Response> {
-  return withApi<P>({ scope: 'invoke', formatError: mcpError, concurrency: false }, async ({ req, params, userId, requestId }) => {
+  return withApi<P>({ scope: 'invoke', formatError: mcpError, concurrency: false }, async ({ req, params, userId, requestId, caller }) => {
     const { refs, key } = parseMcpSelection(skillsOf(req, params));
     return mcpSessions().handle({
       req,
       principal: userId ? `user:${userId}` : 'anonymous',
       selection: key,
-      openHost: () => openRegistryMcpHost(serverContext(), refs, userId),
+      openHost: () => openRegistryMcpHost(serverContext(), refs, userId, caller.ip),
       log: (event, fields) => console.error(JSON.stringify({ level: 'error', event, requestId, ...fields })),
     });
   });

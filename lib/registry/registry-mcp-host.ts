@@ -20,12 +20,12 @@ export function parseMcpSelection(list: string[]): { refs: ReturnType<typeof par
   return { refs: parsed, key: parsed.map((r) => `@${r.scope}/${r.name}${r.version ? `@${r.version}` : ''}`).join(',') };
 }
 
-export async function openRegistryMcpHost(server: ServerContext, refs: ReturnType<typeof parseSkillRef>[], userId: string | null): Promise<McpToolHost> {
+export async function openRegistryMcpHost(server: ServerContext, refs: ReturnType<typeof parseSkillRef>[], userId: string | null, ip?: string): Promise<McpToolHost> {
   const viewer = userId ? { userId } : null;
   const skills: Awaited<ReturnType<typeof loadSkillVersion>>[] = [];
   for (const ref of refs) skills.push(await loadSkillVersion(server.db, ref, viewer));
   // An anonymous session keeps what it minted (and its memory storage) for its own life; nothing is stored for it.
-  const anonymous = userId ? null : await server.runtimeFor({ userId: null });
+  const anonymous = userId ? null : await server.runtimeFor({ userId: null, ip });
   const manager = async () => createToolManager({ skills, ...(anonymous ?? (await server.runtimeFor({ userId }))) });
   return {
     skills: () =>

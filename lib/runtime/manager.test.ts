@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { closeSharedSandbox, createManager, sharedInProcessSandbox } from './testing/harness';
 import { codeSkill, skill, tool } from './testing/skills';
 import type { HostMiddleware } from './types';
+import type { Sandbox } from '../sandbox/types';
 
 afterAll(closeSharedSandbox);
 const sb = () => sharedInProcessSandbox();
@@ -200,5 +201,21 @@ describe('limits', () => {
     const { manager } = createManager(sb(), [s], { onEvent: (e) => events.push(`${e.type}:${e.tool}:${e.depth}`) });
     await manager.invoke('outer');
     expect(events).toEqual(['tool-start:outer:0', 'tool-start:inner:1', 'tool-end:inner:1', 'tool-end:outer:0']);
+  });
+});
+
+describe('sandbox queue share', () => {
+  const s = skill('notes', [tool('create-note', { sourceName: 'create_note', handler: { kind: 'inline-code', ref: 'inline://code,export default async () => "created"' } })]);
+  it("a job queues under the caller's queueKey when it has one, else under its key's caller prefix", async () => {
+    const principals: Array<string | undefined> = [];
+    const recording = (): Sandbox => {
+      const real = sb();
+      return { run: (job, handler) => (principals.push(job.principal), real.run(job, handler)), close: async () => {} };
+    };
+    const shared = createManager(recording(), [s], { caller: { id: 'visitor:abc', kind: 'anonymous', queueKey: 'ip:203.0.113.7' } });
+    expect(await shared.manager.invoke('create-note')).toBe('created');
+    const own = createManager(recording(), [s], { caller: { id: 'u1', kind: 'user' } });
+    expect(await own.manager.invoke('create-note')).toBe('created');
+    expect(principals).toEqual(['ip:203.0.113.7', undefined]);
   });
 });

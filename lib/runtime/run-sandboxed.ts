@@ -46,6 +46,7 @@ export async function runSandboxed(k: KernelState, call: HandlerCall, cacheKey: 
   const job: SandboxJob = {
     // Warm isolates are per caller, skill (full @scope/name), tool and code: state never leaks across callers or scopes.
     key: `${caller.kind}:${caller.id}|${key}/${tool.name}|${sourceHash(source)}`,
+    ...(caller.queueKey ? { principal: caller.queueKey } : {}),
     source,
     entry: GUEST_ENTRY,
     args: [payload],

@@ -10,7 +10,17 @@ import type { CapabilityProviders } from './capabilities/types';
  */
 export type HeldToken = { id: string; issuer: string; claims: string[]; expiresAt: Date | null; secret: string; onlyForScope?: string };
 
-export type Caller = { id: string; kind: 'user' | 'team' | 'anonymous'; tokens: HeldToken[] };
+export type Caller = {
+  id: string;
+  kind: 'user' | 'team' | 'anonymous';
+  tokens: HeldToken[];
+  /**
+   * Whose share of the sandbox's fair queue this caller's jobs take; default the caller
+   * id. Anonymous callers on the server share their network address's (`ip:…`), so that
+   * fresh cookies or none do not buy an attacker more shares than one visitor has.
+   */
+  queueKey?: string;
+};
 
 /** A skill ready to run: its manifest and a way to read its package files. */
 export type LoadedSkill = {

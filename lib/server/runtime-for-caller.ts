@@ -13,9 +13,10 @@ import type { ServerContext } from './server-context';
 /**
  * Who is calling, as the HTTP layer knows it. `visitorId` is an anonymous visitor's
  * signed-cookie id. `heldTokens: false`: the skills to be run declare no input tokens, so
- * the user's held tokens need not be read (one database round trip less per call).
+ * the user's held tokens need not be read (one database round trip less per call). `ip`:
+ * the client address; an anonymous caller's sandbox jobs queue under it.
  */
-export type CallerIdentity = { userId: string | null; visitorId?: string | null; heldTokens?: boolean };
+export type CallerIdentity = { userId: string | null; visitorId?: string | null; heldTokens?: boolean; ip?: string | null };
 
 /** What createToolManager needs from the server for one caller. */
 export type CallerRuntime = Pick<ToolManagerOptions, 'caller' | 'sandbox' | 'providers' | 'allowSubprocess' | 'moduleCache' | 'refreshHeld'>;
@@ -39,9 +40,10 @@ export async function resolveCaller(db: Db, who: CallerIdentity): Promise<Caller
     }
     return { id, kind: 'user', tokens: team.length ? [...tokens, ...team] : tokens };
   }
-  if (who.visitorId && VISITOR_ID.test(who.visitorId)) return { id: `visitor:${who.visitorId}`, kind: 'anonymous', tokens: [] };
+  const queueKey = who.ip ? { queueKey: `ip:${who.ip}` } : {};
+  if (who.visitorId && VISITOR_ID.test(who.visitorId)) return { id: `visitor:${who.visitorId}`, kind: 'anonymous', tokens: [], ...queueKey };
   // an anonymous caller without a stable identity holds nothing and keeps nothing between calls
-  return { id: `anonymous:${crypto.randomUUID()}`, kind: 'anonymous', tokens: [] };
+  return { id: `anonymous:${crypto.randomUUID()}`, kind: 'anonymous', tokens: [], ...queueKey };
 }
 
 /**

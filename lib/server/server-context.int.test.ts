@@ -110,6 +110,15 @@ describe('storage of anonymous callers', () => {
     await expect(call.providers!.storage!.put(s, 'default', 'k3', 'v')).rejects.toMatchObject({ code: 'storage/quota-exceeded' });
   });
 
+  it("anonymous callers' sandbox jobs queue under their address, with a cookie or without (signed-in users under their own id)", async () => {
+    const ip = '203.0.113.7';
+    expect((await server.runtimeFor({ userId: null, ip })).caller.queueKey).toBe(`ip:${ip}`);
+    expect((await server.runtimeFor({ userId: null, visitorId: `v${unique()}xyz`, ip })).caller.queueKey).toBe(`ip:${ip}`);
+    expect((await server.runtimeFor({ userId: null })).caller.queueKey).toBeUndefined();
+    const user = await testDb().user.create({ data: {} });
+    expect((await server.runtimeFor({ userId: user.id, ip })).caller.queueKey).toBeUndefined();
+  });
+
   it('an unsafe visitor id is not trusted as an identity', async () => {
     const call = await server.runtimeFor({ userId: null, visitorId: 'x' });
     expect(call.caller.id).toMatch(/^anonymous:/);
