@@ -209,6 +209,9 @@ const ROUTES: Record<string, Entry> = {
     cases: () => [
       { label: 'private run of the member', method: 'GET', path: `/api/v1/runs/${privateRun}/events?after=999999`, expect: { default: 404, member: 200, memberNoScope: 403 } },
       { label: 'private team run', method: 'GET', path: `/api/v1/runs/${teamRun}/events?after=999999`, expect: seesPrivate(200, true) },
+      // the stored events as one JSON page: the same authorization as the stream
+      { label: 'private run of the member, as JSON', method: 'GET', path: `/api/v1/runs/${privateRun}/events?format=json`, expect: { default: 404, member: 200, memberNoScope: 403 } },
+      { label: 'private team run, as JSON', method: 'GET', path: `/api/v1/runs/${teamRun}/events?format=json`, expect: seesPrivate(200, true) },
     ],
   },
   'POST /api/v1/runs/[id]/cancel': {

@@ -68,15 +68,25 @@ export const openApiDocument = {
     '/api/v1/runs/{id}': { get: { summary: 'A run', parameters: [runId], responses: { 200: json({ type: 'object' }), 404: error } } },
     '/api/v1/runs/{id}/events': {
       get: {
-        summary: 'The run trace as Server-Sent Events (`id:` = seq; resume with Last-Event-ID or ?after=)',
+        summary:
+          'The run trace as Server-Sent Events (`id:` = seq; resume with Last-Event-ID or ?after=); with ?format=json the stored events after `after` as one JSON page of up to 10,000 ({ events, lastSeq, more })',
         parameters: [
           runId,
           { name: 'Last-Event-ID', in: 'header', schema: { type: 'string', pattern: '^[0-9]{1,10}$' } },
           { name: 'after', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 2147483647 } },
+          { name: 'format', in: 'query', schema: { type: 'string', enum: ['sse', 'json'] } },
         ],
         responses: {
-          200: { description: 'event stream', content: { 'text/event-stream': {} } },
-          400: { ...error, description: 'input/invalid-event-id: not a whole number from 0 to 2147483647' },
+          200: {
+            description: 'event stream, or with ?format=json a page of stored events',
+            content: {
+              'text/event-stream': {},
+              'application/json': {
+                schema: { type: 'object', properties: { events: { type: 'array', items: { type: 'object' } }, lastSeq: { type: 'integer' }, more: { type: 'boolean' } } },
+              },
+            },
+          },
+          400: { ...error, description: 'input/invalid-event-id: not a whole number from 0 to 2147483647; input/invalid: an unknown format' },
           404: error,
         },
       },

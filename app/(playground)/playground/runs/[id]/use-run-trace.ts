@@ -1,10 +1,31 @@
 'use client';
-// Subscribes to a run's Server-Sent Events (EventSource resumes after Last-Event-ID on
-// its own) and folds them into the trace once per animation frame.
+// Loads a run's stored events in one JSON request (a finished run, or the backlog of a
+// live one) and folds them into the trace with one state update, then subscribes to the
+// Server-Sent Events after the last stored seq only (EventSource resumes after
+// Last-Event-ID on its own) and folds live events in once per animation frame. A run
+// whose stored events end with run-end needs no stream at all.
 import { useEffect, useState } from 'react';
 import { TraceBuilder, type RunEvent, type RunStatus, type TraceState } from '@/lib/trace/trace-model';
 
 export type Connection = 'connecting' | 'live' | 'reconnecting' | 'closed';
+
+type EventPage = { events: RunEvent[]; lastSeq: number; more: boolean };
+const MAX_PAGES = 50;
+
+/** The stored events after `after`, page by page; null when the JSON route fails (the stream then replays them). */
+async function loadStored(runId: string, signal: AbortSignal): Promise<{ events: RunEvent[]; lastSeq: number } | null> {
+  const events: RunEvent[] = [];
+  let after = 0;
+  for (let i = 0; i < MAX_PAGES; i++) {
+    const res = await fetch(`/api/v1/runs/${runId}/events?format=json&after=${after}`, { signal, cache: 'no-store' });
+    if (!res.ok) return events.length ? { events, lastSeq: after } : null;
+    const page = (await res.json()) as EventPage;
+    for (const e of page.events) events.push(e);
+    after = page.lastSeq;
+    if (!page.more) break;
+  }
+  return { events, lastSeq: after };
+}
 
 export function useRunTrace(runId: string, initialStatus: RunStatus) {
   const [trace, setTrace] = useState<TraceState>(() => new TraceBuilder(initialStatus).snapshot());
@@ -13,6 +34,8 @@ export function useRunTrace(runId: string, initialStatus: RunStatus) {
   useEffect(() => {
     const builder = new TraceBuilder(initialStatus);
     const queue: RunEvent[] = [];
+    const aborter = new AbortController();
+    let source: EventSource | null = null;
     let frame = 0;
     let timer: ReturnType<typeof setTimeout> | null = null;
     const flush = () => {
@@ -30,27 +53,48 @@ export function useRunTrace(runId: string, initialStatus: RunStatus) {
       frame = requestAnimationFrame(flush);
       timer = setTimeout(flush, 250);
     };
-    const source = new EventSource(`/api/v1/runs/${runId}/events`);
-    source.onopen = () => setConnection('live');
-    source.onmessage = (m) => {
-      try {
-        const event = JSON.parse(m.data) as RunEvent;
-        // the SSE id is the run's sequence number (what a reconnect resumes after)
-        const id = Number(m.lastEventId);
-        queue.push(Number.isInteger(id) && id > 0 ? { ...event, seq: id } : event);
-        schedule();
-      } catch {
-        // a malformed frame is skipped; the seq check will show the gap
-      }
+    const subscribe = (after: number) => {
+      if (aborter.signal.aborted) return;
+      const s = new EventSource(`/api/v1/runs/${runId}/events${after > 0 ? `?after=${after}` : ''}`);
+      source = s;
+      s.onopen = () => setConnection('live');
+      s.onmessage = (m) => {
+        try {
+          const event = JSON.parse(m.data) as RunEvent;
+          // the SSE id is the run's sequence number (what a reconnect resumes after)
+          const id = Number(m.lastEventId);
+          queue.push(Number.isInteger(id) && id > 0 ? { ...event, seq: id } : event);
+          schedule();
+        } catch {
+          // a malformed frame is skipped; the seq check will show the gap
+        }
+      };
+      s.addEventListener('end', () => {
+        s.close();
+        flush();
+        setConnection('closed');
+      });
+      s.onerror = () => setConnection(s.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting');
     };
-    source.addEventListener('end', () => {
-      source.close();
-      flush();
-      setConnection('closed');
-    });
-    source.onerror = () => setConnection(source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting');
+
+    loadStored(runId, aborter.signal)
+      .then((stored) => {
+        if (aborter.signal.aborted) return;
+        if (!stored) return subscribe(0);
+        if (stored.events.length) {
+          for (const event of stored.events) builder.apply(event);
+          setTrace(builder.snapshot());
+        }
+        // the stored trace is complete: nothing more will come
+        if (stored.events.at(-1)?.type === 'run-end') setConnection('closed');
+        else subscribe(stored.lastSeq);
+      })
+      .catch(() => {
+        if (!aborter.signal.aborted) subscribe(0);
+      });
     return () => {
-      source.close();
+      aborter.abort();
+      source?.close();
       cancelAnimationFrame(frame);
       if (timer) clearTimeout(timer);
     };

@@ -8,6 +8,7 @@ import { testDatabaseUrl, testDb } from '@/test/db';
 import { runEventBus } from '@/lib/runs/run-event-bus';
 import { openRunStreams } from '@/lib/runs/stream-run-events';
 import { readSse } from '@/lib/runs/testing/read-sse';
+import { runEventPage } from '@/lib/runs/run-event-page';
 import { GET as eventsRoute } from './route';
 
 beforeAll(async () => {
@@ -37,9 +38,9 @@ async function finishedRun(n: number) {
   return run.id;
 }
 
-const get = (id: string, init: { lastEventId?: string; after?: string; signal?: AbortSignal } = {}) =>
+const get = (id: string, init: { lastEventId?: string; after?: string; format?: string; signal?: AbortSignal } = {}) =>
   eventsRoute(
-    new Request(`http://127.0.0.1/api/v1/runs/${id}/events${init.after !== undefined ? `?after=${encodeURIComponent(init.after)}` : ''}`, {
+    new Request(`http://127.0.0.1/api/v1/runs/${id}/events?${new URLSearchParams({ ...(init.after !== undefined && { after: init.after }), ...(init.format !== undefined && { format: init.format }) })}`, {
       headers: init.lastEventId !== undefined ? { 'Last-Event-ID': init.lastEventId } : {},
       signal: init.signal,
     }),
@@ -102,6 +103,43 @@ describe('GET /api/v1/runs/:id/events', () => {
     expect(openRunStreams()).toBe(0);
     expect(runEventBus().subscriberCount(run.id)).toBe(0);
     expect(timers()).toBeLessThanOrEqual(before);
+  });
+});
+
+describe('GET /api/v1/runs/:id/events?format=json', () => {
+  it('returns the stored events after `after` as one JSON page, shaped like the SSE data, with no stream left open', async () => {
+    const id = await finishedRun(5);
+    const res = await get(id, { format: 'json' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    const page = (await res.json()) as { events: Array<{ seq: number; type: string; text?: string; createdAt: string }>; lastSeq: number; more: boolean };
+    expect(page.events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(page.events[0]).toMatchObject({ type: 'message', text: 'line 1\nsecond line', createdAt: '2026-01-01T00:00:00.000Z' });
+    expect(page.events[4].type).toBe('run-end');
+    expect(page).toMatchObject({ lastSeq: 5, more: false });
+    const rest = (await (await get(id, { format: 'json', after: '3' })).json()) as typeof page;
+    expect(rest.events.map((e) => e.seq)).toEqual([4, 5]);
+    const none = (await (await get(id, { format: 'json', after: '5' })).json()) as typeof page;
+    expect(none).toEqual({ events: [], lastSeq: 5, more: false });
+    expect(openRunStreams()).toBe(0);
+  });
+
+  it('pages a long run: `more` until the last page', async () => {
+    const id = await finishedRun(7);
+    const first = await runEventPage(testDb(), id, 0, 3);
+    expect(first.events.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(first).toMatchObject({ lastSeq: 3, more: true });
+    const last = await runEventPage(testDb(), id, 6, 3);
+    expect(last).toMatchObject({ lastSeq: 7, more: false });
+  });
+
+  it('refuses an unknown format and a bad `after` with a 400, and a missing run with a 404', async () => {
+    const id = await finishedRun(2);
+    const bad = await get(id, { format: 'xml' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('input/invalid');
+    expect((await get(id, { format: 'json', after: '-1' })).status).toBe(400);
+    expect((await get('run_doesnotexist', { format: 'json' })).status).toBe(404);
   });
 });
 

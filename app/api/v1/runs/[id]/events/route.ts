@@ -1,15 +1,28 @@
+import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
+import { AppError } from '@/lib/errors';
 import { runAccessFrom } from '@/lib/api/run-access';
 import { getRun } from '@/lib/runs/get-run';
 import { parseAfterSeq } from '@/lib/runs/parse-after-seq';
+import { runEventPage } from '@/lib/runs/run-event-page';
 import { streamRunEvents } from '@/lib/runs/stream-run-events';
 
 export const dynamic = 'force-dynamic';
 
+// Server-Sent Events by default; `?format=json`: the stored events after `after` as one
+// JSON page ({ events, lastSeq, more }), with the same authorization as the stream.
 export const GET = withApi<{ id: string }>({ scope: 'runs', concurrency: false }, async ({ req, params, userId }) => {
-  const after = parseAfterSeq(req.headers.get('last-event-id'), new URL(req.url).searchParams.get('after'));
+  const query = new URL(req.url).searchParams;
+  const format = query.get('format');
+  if (format !== null && format !== 'json' && format !== 'sse') {
+    throw new AppError('input/invalid', 'format must be "json" or "sse".');
+  }
+  const after = parseAfterSeq(req.headers.get('last-event-id'), query.get('after'));
   await getRun(serverContext().db, params.id, runAccessFrom(req, params.id, userId)); // 404 unless visible
+  if (format === 'json') {
+    return NextResponse.json(await runEventPage(serverContext().db, params.id, after), { headers: { 'Cache-Control': 'no-store' } });
+  }
   return new Response(streamRunEvents(serverContext().db, params.id, after, req.signal), {
     headers: {
       'Content-Type': 'text/event-stream; charset=utf-8',
