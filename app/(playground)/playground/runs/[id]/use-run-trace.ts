@@ -1,10 +1,11 @@
 'use client';
 // Loads a run's stored events in one JSON request (a finished run, or the backlog of a
-// live one) and folds them into the trace with one state update, then subscribes to the
+// live one) and folds them into the trace with one state update (a transition, rendered
+// in slices), then subscribes to the
 // Server-Sent Events after the last stored seq only (EventSource resumes after
 // Last-Event-ID on its own) and folds live events in once per animation frame. A run
 // whose stored events end with run-end needs no stream at all.
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { TraceBuilder, type RunEvent, type RunStatus, type TraceState } from '@/lib/trace/trace-model';
 
 export type Connection = 'connecting' | 'live' | 'reconnecting' | 'closed';
@@ -83,7 +84,9 @@ export function useRunTrace(runId: string, initialStatus: RunStatus) {
         if (!stored) return subscribe(0);
         if (stored.events.length) {
           for (const event of stored.events) builder.apply(event);
-          setTrace(builder.snapshot());
+          const snapshot = builder.snapshot();
+          // a transition: React renders the long trace in slices that yield to the browser, not in one long task
+          startTransition(() => setTrace(snapshot));
         }
         // the stored trace is complete: nothing more will come
         if (stored.events.at(-1)?.type === 'run-end') setConnection('closed');
