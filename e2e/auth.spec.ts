@@ -27,7 +27,7 @@ async function consent(page: Page) {
   await page.getByRole('button', { name: 'Allow' }).click();
 }
 
-async function runWhoami(page: Page): Promise<void> {
+async function runWhoami(page: Page, status: 'succeeded' | 'failed' = 'succeeded'): Promise<void> {
   await page.goto('/playground?skill=%40skillyard%2Fconnected-api');
   await expect(page.getByTestId('selected-skill')).toHaveText(/@skillyard\/connected-api/);
   await page.getByLabel('Provider', { exact: true }).selectOption('scripted');
@@ -38,7 +38,7 @@ async function runWhoami(page: Page): Promise<void> {
   await fillScript(page, script);
   await page.getByTestId('start-run').click();
   await expect(page).toHaveURL(/\/playground\/runs\/[a-z0-9]{20,40}$/);
-  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 30_000 });
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', status, { timeout: 30_000 });
 }
 
 test('sign in, connect to unlock a gated tool, run it, refresh the token, disconnect', async ({ page }) => {
@@ -108,10 +108,14 @@ test('sign in, connect to unlock a gated tool, run it, refresh the token, discon
   await page.getByTestId('disconnect-button').first().click();
   await expect(page.getByTestId('unlock-group').filter({ hasText: 'Test IdP' })).toContainText('to unlock 2 tools');
   await expect(page.getByTestId('unlocked-tools')).toHaveCount(0);
+  // a run calling the locked tool fails and says what unlocks it, not just "not available"
+  await runWhoami(page, 'failed');
+  await expect(page.getByTestId('timeline')).toContainText('tool "api-whoami" is locked: it needs @oauth/oidc (api:read); to unlock it: connect');
+  await expect(page.getByTestId('timeline')).not.toContainText('not available to this agent');
 
-  // My runs lists both runs as this user's
+  // My runs lists the three runs as this user's
   await page.goto('/runs');
-  await expect(page.getByTestId('my-runs').locator('li')).toHaveCount(2);
+  await expect(page.getByTestId('my-runs').locator('li')).toHaveCount(3);
 });
 
 test('sign-in through the provider works on the printed URL (localhost) too', async ({ page }) => {

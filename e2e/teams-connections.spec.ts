@@ -119,7 +119,7 @@ test("an admin connects a provider for the team; a member's run of the team's ow
 
   // the same tool of another scope does not get the team's connection
   await runWhoami(b.page, '@skillyard/connected-api');
-  await expect(b.page.getByTestId('timeline')).toContainText(/not available to this agent|requires tokens|token\/missing/);
+  await expect(b.page.getByTestId('timeline')).toContainText(/is locked: it needs @oauth\/oidc/);
   await expect(b.page.getByTestId('timeline')).not.toContainText(loginA);
 
   // A disconnects: B's next run of the team's skill no longer has it
@@ -127,7 +127,7 @@ test("an admin connects a provider for the team; a member's run of the team's ow
   await page.getByRole('button', { name: 'Disconnect Test IdP' }).click();
   await expect(page.getByTestId('team-connections')).toHaveCount(0);
   await runWhoami(b.page, `@${slug}/connected-api`);
-  await expect(b.page.getByTestId('timeline')).toContainText(/not available to this agent|requires tokens|token\/missing/);
+  await expect(b.page.getByTestId('timeline')).toContainText(/is locked: it needs @oauth\/oidc/);
   await expect(b.page.getByTestId('timeline')).not.toContainText(loginA);
   await b.context.close();
 });

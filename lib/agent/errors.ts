@@ -9,6 +9,7 @@ export type AgentErrorCode =
   | 'agent/max-steps'
   | 'agent/ref-refused'
   | 'agent/tool-unavailable'
+  | 'token/missing'
   | 'agent/returns-invalid'
   | 'agent/no-middleware'
   | 'agent/hook-failed'

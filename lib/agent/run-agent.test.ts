@@ -173,6 +173,18 @@ describe('runAgent: discovery', () => {
     expect(errors[1]).toContain('tool "skill-list" is not available to this agent');
   });
 
+  it('a locked tool is refused with what unlocks it (token/missing), not "not available"', async () => {
+    const tools = { ...host(), whyUnavailable: (ref: string) => (ref === 'repos' ? 'tool "repos" is locked: it needs @oauth/github (repo); to unlock it: connect GitHub' : null) };
+    const provider = createScriptedProvider(['return await ctx.invoke("repos", {})', 'return await ctx.invoke("nope", {})', { text: 'done' }]);
+    const events: AgentEvent[] = [];
+    await runAgent({ task: 't', provider, tools, sandbox, onEvent: (e) => events.push(e) });
+    const refused = of(events, 'tool-error').filter((e) => e.via === 'code');
+    expect(refused.map((e) => [e.tool, e.error])).toEqual([['repos', { code: 'token/missing', message: 'tool "repos" is locked: it needs @oauth/github (repo); to unlock it: connect GitHub' }]]);
+    const invokeErrors = of(events, 'tool-error').filter((e) => e.via === 'model').map((e) => e.error.message);
+    expect(invokeErrors[0]).toContain('needs @oauth/github (repo)');
+    expect(invokeErrors[1]).toContain('tool "nope" is not available to this agent');
+  });
+
   it('discovery mode adds skill-list and skill-describe; hidden, the agent and self are excluded', async () => {
     const provider = recording(
       createScriptedProvider(['memory.list = await ctx.invoke("skill-list"); return memory.list.map(t => t.name)', 'ctx.finish(await ctx.invoke("skill-describe", { name: "count-words" }))']),

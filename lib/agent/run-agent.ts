@@ -145,6 +145,14 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunAgentResult> {
           target = visibleByName.get(ref);
         }
         if (!target) {
+          // a token-gated tool the caller lacks the token for: say what unlocks it
+          const locked = opts.tools.whyUnavailable?.(ref);
+          if (locked) {
+            // traced as a refused call of that tool, so the run page shows the lock on it
+            emit({ type: 'tool-call', turnNumber, callId, tool: ref, args: toolArgs, via: 'code' });
+            emit({ type: 'tool-error', turnNumber, callId, tool: ref, error: { code: 'token/missing', message: locked }, via: 'code', durationMs: 0 });
+            throw new AgentError('token/missing', locked);
+          }
           throw new AgentError(
             'agent/tool-unavailable',
             `tool "${ref}" is not available to this agent` + (mode === 'discovery' ? ' (see ctx.invoke("skill-list"))' : ''),

@@ -14,6 +14,8 @@ export interface AgentToolHost {
   listTools(): Promise<AgentTool[]>;
   /** the full invoke pipeline for a bare tool name */
   invoke(ref: string, args: unknown, opts?: { signal?: AbortSignal }): Promise<unknown>;
+  /** for a name the agent may not call: what unlocks it, when a missing token is why (null otherwise) */
+  whyUnavailable?(ref: string): string | null;
   /** middleware mode: advance the served pipeline (`ctx.next()` in agent code) */
   next?(): Promise<unknown>;
 }

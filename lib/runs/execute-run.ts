@@ -3,7 +3,7 @@
 // outcome is written only while this worker still holds the run (run-queue.ts); a run
 // whose event log failed ends `failed` with that error, never `succeeded`.
 import { createProvider, decideRunOutcome, OUTCOME_RULES, runAgent, type AgentTool, type AgentToolHost, type ProviderConfig } from '../agent';
-import { createToolManager, type LoadedSkill } from '../runtime';
+import { createToolManager, lockedToolMessage, type LoadedSkill } from '../runtime';
 import { loadSkillVersion, parseSkillRef } from '../registry/load-skill-version';
 import type { ServerContext } from '../server';
 import { openRunEventLog, type RunEventLog, type RunFailure } from './run-event-log';
@@ -40,6 +40,13 @@ function agentToolHost(skills: LoadedSkill[], manager: ReturnType<typeof createT
         if (manifest) tools.push({ ...manifest, skill: summary.skill });
       }
       return tools;
+    },
+    whyUnavailable(ref) {
+      try {
+        return lockedToolMessage(manager.plan(ref));
+      } catch {
+        return null; // no such tool among the run's skills: the agent's own "not available" says it
+      }
     },
     // a tool's result or error reaches the agent code (and so the model) with the run's secrets redacted
     async invoke(ref, args) {

@@ -4,6 +4,7 @@ export { createToolManager, DEFAULT_MAX_CALLS, DEFAULT_MAX_DEPTH } from './manag
 export { RuntimeError, httpStatusFor, toRuntimeError, RUNTIME_ERROR_CODES, type RuntimeErrorCode } from './errors';
 export { parseAllowedTools, checkAllowedTools, mayListTool, globMatch, type AllowedToolsSpec } from './allowed-tools';
 export { checkTokenGate, assertMayMint } from './tokens';
+export { lockedToolMessage } from './locked-tool-message';
 export { runOnion, createContext, type Layer } from './pipeline';
 export { runScriptHandler, runProcess } from './subprocess';
 export { conventionFor } from './conventions';

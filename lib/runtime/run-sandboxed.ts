@@ -5,9 +5,10 @@
 import type { SandboxJob } from '../sandbox';
 import type { CapabilityScope } from './capabilities/types';
 import { sourceHash } from './compile';
-import { RuntimeError, isRuntimeErrorCode, toRuntimeError } from './errors';
+import { RuntimeError, isRuntimeErrorCode } from './errors';
 import { GUEST_ENTRY, GUEST_PRELUDE, type GuestEnvelope, type GuestPayload } from './guest';
 import { answerHostCall } from './host-calls';
+import { hostCallFailure } from './host-call-failure';
 import { staticsOf, type KernelState } from './kernel-state';
 import { checkRye, type HandlerCall } from './run-handler';
 import { skillKey } from './skill-key';
@@ -60,8 +61,7 @@ export async function runSandboxed(k: KernelState, call: HandlerCall, cacheKey: 
     try {
       return await answerHostCall(k, method, callArgs, { entry, granted, scope, origin, lctx, convention });
     } catch (err) {
-      const e = toRuntimeError(err);
-      return { __skillyardError: { code: e.code, message: e.message } };
+      return { __skillyardError: hostCallFailure(err, { method, skill: key, tool: tool.name }) };
     }
   };
   const out = await k.opts.sandbox.run(job, onHostCall);
