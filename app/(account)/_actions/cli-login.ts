@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation';
 import { currentUser } from '@/lib/auth/current-user';
 import { approveDeviceLogin, denyDeviceLogin } from '@/lib/auth/device-login';
 import { assertSameOrigin } from '@/lib/auth/same-origin';
-import { isAppError } from '@/lib/errors';
+import { actionFailure } from '@/lib/api/action-failure';
 import { serverContext } from '@/lib/server';
 
 export type CliLoginState = { error: string | null; done?: 'approved' | 'denied' };
@@ -21,8 +21,6 @@ export async function answerCliLogin(_prev: CliLoginState, form: FormData): Prom
     await approveDeviceLogin(serverContext().db, user.id, code, form.getAll('scope').map(String));
     return { error: null, done: 'approved' };
   } catch (err) {
-    if (isAppError(err)) return { error: err.message };
-    console.error('[cli-login] could not answer:', (err as Error).message);
-    return { error: 'Something went wrong on our side; try again.' };
+    return { error: (await actionFailure(err, 'answer a CLI login')).message };
   }
 }

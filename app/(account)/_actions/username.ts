@@ -6,7 +6,7 @@ import { assertSameOrigin } from '@/lib/auth/same-origin';
 import { safeLocalPath } from '@/lib/auth/safe-redirect';
 import { chooseUsername } from '@/lib/auth/usernames';
 import { serverContext } from '@/lib/server';
-import { isAppError } from '@/lib/errors';
+import { actionFailure } from '@/lib/api/action-failure';
 
 export type UsernameState = { error: string | null };
 
@@ -17,9 +17,7 @@ export async function chooseUsernameAction(_prev: UsernameState, form: FormData)
   try {
     await chooseUsername(serverContext().db, user.id, String(form.get('username') ?? ''));
   } catch (err) {
-    if (isAppError(err)) return { error: err.message };
-    console.error('[account] could not set a username:', (err as Error).message);
-    return { error: 'Something went wrong on our side; try again.' };
+    return { error: (await actionFailure(err, 'set a username')).message };
   }
   // the header (in the root layout) shows the new username
   revalidatePath('/', 'layout');
