@@ -5,6 +5,7 @@ import 'server-only';
 import NextAuth from 'next-auth';
 import type { NextAuthConfig } from 'next-auth';
 import { db } from '../db/client';
+import { log } from '../log';
 import { deriveKey } from './secret-box';
 import { skillyardAdapter } from './auth-adapter';
 import { authProviders } from './auth-providers';
@@ -57,10 +58,10 @@ export function authConfig(): NextAuthConfig {
       error(error) {
         const cause = (error as { cause?: { err?: unknown } }).cause?.err;
         const first = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 300);
-        console.error(`[auth] ${error.name}: ${first(error)}${cause ? ` (cause: ${first(cause)})` : ''}`);
+        log.error('auth error', { component: 'auth', kind: error.name, message: first(error), ...(cause ? { cause: first(cause) } : {}) });
       },
       warn(code) {
-        if (code !== 'debug-enabled') console.warn(`[auth] warning: ${code}`);
+        if (code !== 'debug-enabled') log.warn('auth warning', { component: 'auth', code });
       },
       debug() {},
     },
