@@ -27,18 +27,17 @@ async function consent(page: Page) {
   await page.getByRole('button', { name: 'Allow' }).click();
 }
 
-async function runWhoami(page: Page, status: 'succeeded' | 'failed' = 'succeeded'): Promise<void> {
+async function runWhoami(page: Page, expect_: 'succeeded' | 'locked' = 'succeeded'): Promise<void> {
   await page.goto('/playground?skill=%40skillyard%2Fconnected-api');
   await expect(page.getByTestId('selected-skill')).toHaveText(/@skillyard\/connected-api/);
   await page.getByLabel('Provider', { exact: true }).selectOption('scripted');
-  const script = [
-    { text: 'Ask the API who I am.', code: `memory.who = await ctx.invoke('api-whoami', { base_url: '${upstream}' });\nreturn memory.who;` },
-    { text: 'Done.', code: 'ctx.finish(memory.who);' },
-  ];
+  const call = { text: 'Ask the API who I am.', code: `memory.who = await ctx.invoke('api-whoami', { base_url: '${upstream}' });\nreturn memory.who;` };
+  // locked: the call fails and nothing finishes, so the run fails (run-outcome.ts)
+  const script = expect_ === 'locked' ? [call, { text: 'Could not.', code: '' }] : [call, { text: 'Done.', code: 'ctx.finish(memory.who);' }];
   await fillScript(page, script);
   await page.getByTestId('start-run').click();
   await expect(page).toHaveURL(/\/playground\/runs\/[a-z0-9]{20,40}$/);
-  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', status, { timeout: 30_000 });
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', expect_ === 'locked' ? 'failed' : 'succeeded', { timeout: 30_000 });
 }
 
 test('sign in, connect to unlock a gated tool, run it, refresh the token, disconnect', async ({ page }) => {
@@ -109,7 +108,7 @@ test('sign in, connect to unlock a gated tool, run it, refresh the token, discon
   await expect(page.getByTestId('unlock-group').filter({ hasText: 'Test IdP' })).toContainText('to unlock 2 tools');
   await expect(page.getByTestId('unlocked-tools')).toHaveCount(0);
   // a run calling the locked tool fails and says what unlocks it, not just "not available"
-  await runWhoami(page, 'failed');
+  await runWhoami(page, 'locked');
   await expect(page.getByTestId('timeline')).toContainText('tool "api-whoami" is locked: it needs @oauth/oidc (api:read); to unlock it: connect');
   await expect(page.getByTestId('timeline')).not.toContainText('not available to this agent');
 
