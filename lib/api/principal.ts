@@ -7,7 +7,8 @@ import { ANONYMOUS_COOKIE, mintAnonymousId, readCookie, verifyAnonymousCookie } 
 import { sessionUser } from './session-principal';
 
 export type Principal =
-  | { kind: 'token'; userId: string; tokenId: string; scopes: string[] }
+  // teamId: a team's token, acting as the team's service account (userId)
+  | { kind: 'token'; userId: string; tokenId: string; scopes: string[]; teamId?: string | null }
   | { kind: 'user'; userId: string }
   | { kind: 'anonymous'; anonymousId: string };
 
