@@ -61,8 +61,8 @@ function jar() {
  */
 async function signInWithOidc(login: string): Promise<{ location: string; session: string | undefined }> {
   const app = jar();
-  const at = (path: string, init: RequestInit = {}) =>
-    new NextRequest(`${ORIGIN}${path}`, { ...init, headers: { host: '127.0.0.1:3999', 'x-forwarded-for': '203.0.113.90', cookie: app.header(), ...(init.headers ?? {}) } });
+  const at = (path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) =>
+    new NextRequest(`${ORIGIN}${path}`, { method: init.method, body: init.body, headers: { host: '127.0.0.1:3999', 'x-forwarded-for': '203.0.113.90', cookie: app.header(), ...init.headers } });
   const csrf = await GET(at('/api/auth/csrf'));
   app.take(csrf);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
