@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   'auth/unauthenticated': { status: 401, meaning: 'The Authorization header is malformed, or the API token is unknown, revoked or expired.' },
   'account/username-exists': { status: 409, meaning: 'The username is taken (by a user or a team scope).' },
   'account/username-conflict': { status: 409, meaning: 'The account already has a username; it cannot be changed here.' },
+  'account/last-owner': { status: 409, meaning: 'The account is the last owner of a team: make another member an owner or delete the team, then delete the account.' },
   'auth/forbidden': { status: 403, meaning: 'The caller is known but may not do this (missing API token scope, not the owner of the run).' },
   'auth/sign-in-required': { status: 403, meaning: "Anonymous visitors may not do this (the server's model keys past the anonymous quota): sign in." },
   'auth/device-code-not-found': { status: 404, meaning: 'The CLI login code is unknown or expired.' },

@@ -6,6 +6,8 @@ import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDb, testDatabaseUrl } from './db';
 import { issueApiToken, revokeApiToken } from '../lib/auth/manage-api-tokens';
+import { userPrincipal } from '../lib/authz';
+import { createTeam, createTeamApiToken } from '../lib/teams';
 
 type Route = (req: Request, ctx: { params: Promise<Record<string, never>> }) => Promise<Response>;
 let createRunRoute: Route;
@@ -80,7 +82,7 @@ describe('API token scopes at the route', () => {
 });
 
 describe('rate limits', () => {
-  it('answer 429 with Retry-After and RateLimit headers, per token', async () => {
+  it("answer 429 with Retry-After and RateLimit headers, per user: more tokens do not buy more budget", async () => {
     const db = testDb();
     const user = await db.user.create({ data: { handle: `rl-${Date.now().toString(36)}` } });
     const { token } = await issueApiToken(db, user.id, { name: 'rl', scopes: ['invoke'], expiresInDays: 1 });
@@ -97,7 +99,31 @@ describe('rate limits', () => {
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(last!.headers.get('ratelimit-limit') ?? last!.headers.get('ratelimit')).toBeTruthy();
     expect(await last!.json()).toMatchObject({ error: { code: 'rate/limited' } });
-    // another token of the same user has its own budget
-    expect((await get(other.token)).status).toBe(200);
+    // another token of the same user, or a token minted now, draws on the same budget
+    expect((await get(other.token)).status).toBe(429);
+    const minted = await issueApiToken(db, user.id, { name: 'minted', scopes: ['invoke'], expiresInDays: 1 });
+    expect((await get(minted.token)).status).toBe(429);
+    // and so does the user's browser session
+    const cookie = await session(user.id);
+    const viaSession = await whoamiRoute(new Request(`${base}/api/auth/whoami`, { headers: { cookie, origin: base, host: '127.0.0.1:3999' } }), ctx);
+    expect(viaSession.status).toBe(429);
+    // another user's token is not touched
+    const stranger = await db.user.create({ data: {} });
+    const theirs = await issueApiToken(db, stranger.id, { name: 'theirs', scopes: ['invoke'], expiresInDays: 1 });
+    expect((await get(theirs.token)).status).toBe(200);
+  });
+
+  it("a team's tokens share one budget (the team's service account)", async () => {
+    const db = testDb();
+    const owner = await db.user.create({ data: { handle: `rlo-${Date.now().toString(36)}` } });
+    const slug = `rl-${Date.now().toString(36)}`;
+    await createTeam(db, { principal: userPrincipal(owner.id) }, { slug });
+    const a = await createTeamApiToken(db, { principal: userPrincipal(owner.id) }, slug, { name: 'a', scopes: ['invoke'] });
+    const b = await createTeamApiToken(db, { principal: userPrincipal(owner.id) }, slug, { name: 'b', scopes: ['invoke'] });
+    const get = (t: string) => whoamiRoute(new Request(`${base}/api/auth/whoami`, { headers: { authorization: `Bearer ${t}` } }), ctx);
+    const statuses: number[] = [];
+    for (let i = 0; i < 16; i++) statuses.push((await get(a.token)).status, (await get(b.token)).status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(30);
+    expect(statuses.slice(30)).toEqual([429, 429]);
   });
 });

@@ -7,7 +7,8 @@ import { ANONYMOUS_COOKIE, mintAnonymousId, readCookie, verifyAnonymousCookie } 
 import { sessionUser } from './session-principal';
 
 export type Principal =
-  | { kind: 'token'; userId: string; tokenId: string; scopes: string[] }
+  // teamId: a team's token, acting as the team's service account (userId)
+  | { kind: 'token'; userId: string; tokenId: string; scopes: string[]; teamId?: string | null }
   | { kind: 'user'; userId: string }
   | { kind: 'anonymous'; anonymousId: string };
 
@@ -62,9 +63,13 @@ export function requireScope(p: Principal, scope: ApiTokenScope): void {
   }
 }
 
-/** The rate-limit key: per token, per user, per address for anonymous visitors. */
+/**
+ * The rate-limit key: the user behind a session or an API token, the address for anonymous
+ * visitors. An API token is charged to its user, not to itself: keyed per token, minting
+ * ten tokens gave a person ten budgets (and ten concurrency caps). A team's tokens share
+ * the budget of the team's service account.
+ */
 export function rateKeyOf(p: Principal, ip: string): { key: string; authenticated: boolean } {
-  if (p.kind === 'token') return { key: `token:${p.tokenId}`, authenticated: true };
-  if (p.kind === 'user') return { key: `user:${p.userId}`, authenticated: true };
+  if (p.kind === 'token' || p.kind === 'user') return { key: `user:${p.userId}`, authenticated: true };
   return { key: `ip:${ip}`, authenticated: false };
 }

@@ -3,18 +3,27 @@
 import type { ApiContext } from './with-api';
 import { requireScope, requireUser } from './principal';
 import { userPrincipal } from '../authz';
+import { AppError } from '../errors';
 import type { Actor } from '../teams';
 
+type Ctx = Pick<ApiContext<unknown, unknown>, 'principal' | 'caller'>;
+
 /** The actor of any authenticated action, for a team's audit log (no scope required). */
-export function apiActor(ctx: Pick<ApiContext<unknown, unknown>, 'principal' | 'caller'>): Actor {
+export function apiActor(ctx: Ctx): Actor {
   const userId = requireUser(ctx.principal);
   const tokenId = ctx.principal.kind === 'token' ? ctx.principal.tokenId : undefined;
   return { principal: { ...userPrincipal(userId), ...(tokenId ? { tokenId } : {}) } as Actor['principal'], ip: ctx.caller.ip };
 }
 
-export function teamActor(ctx: Pick<ApiContext<unknown, unknown>, 'principal' | 'caller'>): Actor {
+/**
+ * The person managing teams. A team API token is refused even with the `teams` scope (one
+ * made before that scope was refused at creation): it acts as its team's service account,
+ * which must never read workspaces, create teams or accept invitations.
+ */
+export function teamActor(ctx: Ctx): Actor {
   requireScope(ctx.principal, 'teams');
-  const userId = requireUser(ctx.principal);
-  const tokenId = ctx.principal.kind === 'token' ? ctx.principal.tokenId : undefined;
-  return { principal: { ...userPrincipal(userId), ...(tokenId ? { tokenId } : {}) } as Actor['principal'], ip: ctx.caller.ip };
+  if (ctx.principal.kind === 'token' && ctx.principal.teamId) {
+    throw new AppError('auth/forbidden', 'A team API token cannot manage teams: sign in, or use a personal API token with the "teams" scope.');
+  }
+  return apiActor(ctx);
 }

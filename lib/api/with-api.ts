@@ -1,7 +1,7 @@
 // The one entry point of every /api route (in the spirit of dub's withWorkspace): give the
 // request an id, refuse NUL in path and query, identify the caller (API token, session,
-// signed anonymous cookie), rate-limit per token / user / address (in memory, shared through
-// Postgres in batches: rate-limit.ts), check the
+// signed anonymous cookie), rate-limit per user (its tokens and sessions together) or
+// address (in memory, shared through Postgres in batches: rate-limit.ts), check the
 // API token scope, read the JSON body within the byte and depth limits, act, and map any
 // failure through lib/errors.ts to `{error: {code, message}}` with the table's status.
 import crypto from 'node:crypto';

@@ -117,6 +117,44 @@ describe('account deletion', () => {
     await expect(chooseUsername(db, newcomer.id, name)).rejects.toMatchObject({ code: 'account/username-exists' });
   });
 
+  it("is refused while the user is a team's last owner, naming the team and what to do; allowed once another owner exists", async () => {
+    const db = testDb();
+    const owner = await db.user.create({ data: { handle: `lo-${unique()}` } });
+    const member = await db.user.create({ data: { handle: `lm-${unique()}` } });
+    const slug = `lo-team-${unique()}`;
+    const team = await db.team.create({ data: { slug, name: slug, memberships: { create: [{ userId: owner.id, role: 'owner' }, { userId: member.id, role: 'member' }] } } });
+    await db.run.create({ data: { userId: owner.id, config: { skills: [], task: 't', provider: 'scripted' } } });
+
+    const refused = await deleteAccount(db, owner.id).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'account/last-owner', status: 409, details: { teams: [`@${slug}`] } });
+    expect((refused as Error).message).toContain(`@${slug}`);
+    expect((refused as Error).message).toMatch(/another member an owner.*delete the team/);
+    // nothing was deleted, and the team still has its owner
+    expect(await db.user.findUnique({ where: { id: owner.id } })).not.toBeNull();
+    expect(await db.run.count({ where: { userId: owner.id } })).toBe(1);
+    expect(await db.membership.count({ where: { teamId: team.id, role: 'owner' } })).toBe(1);
+
+    // a plain member may leave by deleting their account
+    await deleteAccount(db, member.id);
+    // with a second owner, the first may go; the team keeps the other one
+    const second = await db.user.create({ data: {} });
+    await db.membership.create({ data: { teamId: team.id, userId: second.id, role: 'owner' } });
+    await deleteAccount(db, owner.id);
+    expect(await db.membership.findMany({ where: { teamId: team.id }, select: { userId: true, role: true } })).toEqual([{ userId: second.id, role: 'owner' }]);
+    // now the second owner is the last one
+    await expect(deleteAccount(db, second.id)).rejects.toMatchObject({ code: 'account/last-owner' });
+  });
+
+  it('two owners of one team deleting their accounts at once cannot leave it ownerless', async () => {
+    const db = testDb();
+    const [a, b] = await Promise.all([db.user.create({ data: {} }), db.user.create({ data: {} })]);
+    const team = await db.team.create({ data: { slug: `lo2-${unique()}`, name: 'x', memberships: { create: [{ userId: a.id, role: 'owner' }, { userId: b.id, role: 'owner' }] } } });
+    const results = await Promise.allSettled([deleteAccount(db, a.id), deleteAccount(db, b.id)]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'account/last-owner' } });
+    expect(await db.membership.count({ where: { teamId: team.id, role: 'owner' } })).toBe(1);
+  });
+
   it('sign out everywhere ends every session of that user only', async () => {
     const db = testDb();
     const [a, b] = await Promise.all([db.user.create({ data: {} }), db.user.create({ data: {} })]);

@@ -6,6 +6,8 @@ import { AppError } from '../errors';
 
 export const API_TOKEN_SCOPES = ['publish', 'invoke', 'runs', 'teams'] as const;
 export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
+/** A team token acts as its team's service account: it never manages teams (no `teams`). */
+export const TEAM_API_TOKEN_SCOPES = ['publish', 'invoke', 'runs'] as const satisfies readonly ApiTokenScope[];
 
 const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
@@ -13,6 +15,10 @@ export async function createApiToken(
   db: Db,
   input: { userId: string; teamId?: string | null; name: string; scopes: ApiTokenScope[]; expiresAt?: Date | null },
 ): Promise<{ id: string; token: string }> {
+  // the last line of defence: whatever form or API asked, a team token gets no `teams` scope
+  if (input.teamId && input.scopes.some((s) => !(TEAM_API_TOKEN_SCOPES as readonly string[]).includes(s))) {
+    throw new AppError('input/invalid', `A team API token's scopes are some of ${TEAM_API_TOKEN_SCOPES.join(', ')}.`);
+  }
   const prefix = crypto.randomBytes(4).toString('hex');
   const token = `sy_${prefix}_${crypto.randomBytes(24).toString('base64url')}`;
   const row = await db.apiToken.create({
@@ -21,7 +27,8 @@ export async function createApiToken(
   return { id: row.id, token };
 }
 
-export type ApiPrincipal = { userId: string; tokenId: string; scopes: string[] };
+/** `teamId`: the token is a team's, acting as the team's service account (`userId`). */
+export type ApiPrincipal = { userId: string; tokenId: string; scopes: string[]; teamId: string | null };
 
 /** Resolves `Authorization: Bearer sy_…`; null when there is no such header. */
 export async function authenticateApiToken(db: Db, authorization: string | null): Promise<ApiPrincipal | null> {
@@ -36,5 +43,5 @@ export async function authenticateApiToken(db: Db, authorization: string | null)
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
     void db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } }).catch(() => {});
   }
-  return { userId: row.userId, tokenId: row.id, scopes: row.scopes };
+  return { userId: row.userId, tokenId: row.id, scopes: row.scopes, teamId: row.teamId ?? null };
 }

@@ -3,12 +3,12 @@
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { TeamRole } from '../authz';
-import { actingUser, type Actor } from './actor';
+import { actingPerson, type Actor } from './actor';
 import { hashInvite } from './create-invite';
 import { recordAudit } from './record-audit';
 
 export async function acceptInvite(db: Db, actor: Actor, secret: unknown): Promise<{ slug: string; role: TeamRole }> {
-  const userId = actingUser(actor);
+  const userId = await actingPerson(db, actor);
   if (typeof secret !== 'string' || !/^syi_[A-Za-z0-9_-]{20,64}$/.test(secret)) throw new AppError('invite/not-found', 'This invitation link is not valid.');
   return db.$transaction(async (tx) => {
     const invite = await tx.teamInvite.findUnique({ where: { hash: hashInvite(secret) }, include: { team: { select: { slug: true } } } });

@@ -1,9 +1,10 @@
 // A team API token: the same scopes as a personal one, acting as the team through its
 // service account (it publishes into the team's scope and sees the team's private skills,
-// nothing of the admin who made it). Admins create and revoke them.
+// nothing of the admin who made it). Admins create and revoke them. It never gets the
+// `teams` scope: managing teams is for people (lib/api/team-actor.ts refuses it as well).
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
-import { API_TOKEN_SCOPES, createApiToken, type ApiTokenScope } from '../auth/api-tokens';
+import { TEAM_API_TOKEN_SCOPES, createApiToken, type ApiTokenScope } from '../auth/api-tokens';
 import type { Actor } from './actor';
 import { recordAudit } from './record-audit';
 import { teamForActor } from './team-for-actor';
@@ -14,8 +15,11 @@ export async function createTeamApiToken(db: Db, actor: Actor, slug: string, inp
   const name = typeof input.name === 'string' ? input.name.trim().slice(0, 100) : '';
   if (!name) throw new AppError('input/invalid', 'Give the token a name.');
   const scopes = Array.isArray(input.scopes) ? input.scopes : [];
-  if (scopes.length === 0 || !scopes.every((s): s is ApiTokenScope => (API_TOKEN_SCOPES as readonly string[]).includes(s))) {
-    throw new AppError('input/invalid', `scopes are some of ${API_TOKEN_SCOPES.join(', ')}.`);
+  if (scopes.includes('teams')) {
+    throw new AppError('input/invalid', 'A team API token cannot have the "teams" scope: managing teams takes a person (sign in, or a personal API token with "teams").');
+  }
+  if (scopes.length === 0 || !scopes.every((s): s is ApiTokenScope => (TEAM_API_TOKEN_SCOPES as readonly string[]).includes(s))) {
+    throw new AppError('input/invalid', `A team API token's scopes are some of ${TEAM_API_TOKEN_SCOPES.join(', ')}.`);
   }
   const botId = await db.$transaction((tx) => teamBotFor(tx, team));
   const created = await createApiToken(db, { userId: botId, teamId: team.id, name, scopes, expiresAt: input.expiresAt ?? null });

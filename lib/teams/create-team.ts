@@ -1,12 +1,12 @@
 // Creates a team with its scope `@<slug>` and the creator as its first owner.
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
-import { actingUser, type Actor } from './actor';
+import { actingPerson, type Actor } from './actor';
 import { recordAudit } from './record-audit';
 import { parseTeamSlug } from './team-slug';
 
 export async function createTeam(db: Db, actor: Actor, input: { slug: unknown; name?: unknown }) {
-  const userId = actingUser(actor);
+  const userId = await actingPerson(db, actor);
   const slug = parseTeamSlug(input.slug);
   const name = typeof input.name === 'string' && input.name.trim() ? input.name.trim().slice(0, 100) : slug;
   const taken = await db.$transaction(async (tx) => {

@@ -4,7 +4,7 @@
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { roleAtLeast, type TeamRole } from '../authz';
-import { actingUser, type Actor } from './actor';
+import { actingUser, refuseTeamServiceAccount, type Actor } from './actor';
 
 export type TeamForActor = { id: string; slug: string; name: string; role: TeamRole; userId: string };
 
@@ -12,8 +12,10 @@ export async function teamForActor(db: Db, slug: string, actor: Actor, needs: Te
   const userId = actingUser(actor);
   const team = await db.team.findUnique({
     where: { slug },
-    select: { id: true, slug: true, name: true, memberships: { where: { userId }, select: { role: true } } },
+    select: { id: true, slug: true, name: true, memberships: { where: { userId }, select: { role: true, user: { select: { botForTeamId: true } } } } },
   });
+  // a team token's service account is a member of its team, but no person: it manages nothing
+  refuseTeamServiceAccount(team?.memberships[0]?.user.botForTeamId);
   const role = team?.memberships[0]?.role as TeamRole | undefined;
   if (!team || !role) throw new AppError('team/not-found', `@${slug} was not found, or you are not one of its members.`);
   if (!roleAtLeast(role, needs)) throw new AppError('team/forbidden', `This takes the ${needs} role in @${slug}; you are a ${role}.`);

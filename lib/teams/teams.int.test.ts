@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
 import { userPrincipal } from '../authz';
 import { assertScopeOwner } from '../registry/assert-scope-owner';
-import { authenticateApiToken } from '../auth/api-tokens';
+import { authenticateApiToken, createApiToken } from '../auth/api-tokens';
 import { canSeePrivate } from '../registry/get-skill';
 import {
   acceptInvite,
@@ -147,7 +147,34 @@ describe('teams', () => {
     await expect(assertScopeOwner(testDb(), annHandle, viewer.userId)).rejects.toMatchObject({ code: 'publish/forbidden' });
     // the service account is nobody's teammate on the page and cannot manage the team
     expect((await getWorkspace(testDb(), as(ann), s)).members.map((m) => m.user.id)).toEqual([ann]);
-    await expect(createInvite(testDb(), as(viewer.userId), s, {})).rejects.toMatchObject({ code: 'team/forbidden' });
+    await expect(createInvite(testDb(), as(viewer.userId), s, {})).rejects.toMatchObject({ code: 'auth/forbidden' });
+  });
+
+  it('never lets a team token manage teams: no `teams` scope at creation, and its service account is refused everywhere', async () => {
+    const s = slug();
+    await createTeam(testDb(), as(ann), { slug: s });
+    await expect(createTeamApiToken(testDb(), as(ann), s, { name: 'ci', scopes: ['publish', 'teams'] })).rejects.toMatchObject({ code: 'input/invalid', message: expect.stringContaining('"teams"') });
+    expect(await testDb().apiToken.count({ where: { team: { slug: s } } })).toBe(0);
+    // the lowest layer refuses it too, whoever calls it
+    const teamId = (await testDb().team.findUniqueOrThrow({ where: { slug: s } })).id;
+    await expect(createApiToken(testDb(), { userId: ann, teamId, name: 'x', scopes: ['teams'] })).rejects.toMatchObject({ code: 'input/invalid' });
+
+    // a token made before the refusal (the scope written straight into its row)
+    const { id, token } = await createTeamApiToken(testDb(), as(ann), s, { name: 'old', scopes: ['publish'] });
+    await testDb().apiToken.update({ where: { id }, data: { scopes: ['publish', 'teams'] } });
+    const principal = (await authenticateApiToken(testDb(), `Bearer ${token}`))!;
+    expect(principal.teamId).toBe(teamId);
+    const bot = as(principal.userId);
+    const invite = await createInvite(testDb(), as(ann), s, { role: 'admin' });
+    const refused = { code: 'auth/forbidden', status: 403 };
+    await expect(getWorkspace(testDb(), bot, s)).rejects.toMatchObject(refused);
+    await expect(createInvite(testDb(), bot, s, { role: 'owner' })).rejects.toMatchObject(refused);
+    await expect(setTeamSecret(testDb(), bot, s, 'API_KEY', 'sk-bot')).rejects.toMatchObject(refused);
+    await expect(createTeam(testDb(), bot, { slug: slug() })).rejects.toMatchObject(refused);
+    await expect(acceptInvite(testDb(), bot, invite.secret)).rejects.toMatchObject(refused);
+    // the invitation is still unused, and the service account is still a publisher only
+    expect((await testDb().teamInvite.findUniqueOrThrow({ where: { id: invite.id } })).acceptedAt).toBeNull();
+    expect((await testDb().membership.findMany({ where: { userId: principal.userId } })).map((m) => m.role)).toEqual(['publisher']);
   });
 
   it('deletes a team only while it has no public skills', async () => {

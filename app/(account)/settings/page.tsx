@@ -184,7 +184,8 @@ export default async function SettingsPage() {
         </h2>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
           Your runs, tokens, connections and keys are deleted. The versions you published stay, as on npm, and your scope stays
-          reserved.
+          reserved. A team always keeps an owner: while you are the last owner of a team, make another member an owner or delete
+          the team first.
         </p>
         <DeleteAccountForm confirmWith={user.handle ?? user.email ?? 'delete my account'} />
       </section>

@@ -13,6 +13,9 @@ export const metadata: Metadata = { title: 'Sign in' };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
+  // Auth.js sends some failures (an account that may not be linked, above all) back to the
+  // sign-in page as ?error=…: show what happened instead of a plain sign-in form
+  if (typeof params.error === 'string') redirect(`/signin/error?error=${/^[A-Za-z]{1,40}$/.test(params.error) ? params.error : 'Default'}`);
   const next = safeLocalPath(typeof params.callbackUrl === 'string' ? sameHostPath(params.callbackUrl, (await headers()).get('host')) : params.next);
   if (await currentUser()) redirect(next);
   let providers: Array<{ id: string; name: string }> = [];

@@ -1,6 +1,6 @@
 'use server';
 // The playground's mutations from the browser: start a run (new, or an edited re-run
-// of one the viewer may see), fork one. Each parses its
+// of one the viewer may see), fork one. Each checks the origin (CSRF) first, parses its
 // input, checks access through lib/runs, and hands the browser the run's control token
 // as an httpOnly cookie (the API reads the same cookie for cancel and manual turns).
 import { cookies, headers } from 'next/headers';
@@ -8,6 +8,7 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { limitActionCall } from '@/lib/auth/action-rate-limit';
 import { currentUser } from '@/lib/auth/current-user';
+import { assertSameOrigin } from '@/lib/auth/same-origin';
 import { serverContext } from '@/lib/server';
 import { actionFailure } from '@/lib/api/action-failure';
 import { runCookieName } from '@/lib/api/run-access';
@@ -46,7 +47,19 @@ function describe(err: z.ZodError): StartRunState {
   return { error: `${issue?.message ?? 'invalid input'}${field ? ` (${field})` : ''}`, field: field?.split('.')[0] };
 }
 
+/** The origin check of every action here: a cross-site form starts nothing and spends nobody's budget. */
+async function sameOriginRefusal(where: string): Promise<string | null> {
+  try {
+    await assertSameOrigin();
+    return null;
+  } catch (err) {
+    return (await actionFailure(err, where)).message;
+  }
+}
+
 export async function startRun(_prev: StartRunState, form: FormData): Promise<StartRunState> {
+  const refused = await sameOriginRefusal('startRun');
+  if (refused) return { error: refused };
   const provider = String(form.get('provider') ?? '');
   let script: unknown = undefined;
   const scriptText = optionalText(form.get('script'));
@@ -101,6 +114,8 @@ export async function startRun(_prev: StartRunState, form: FormData): Promise<St
 }
 
 export async function forkRunAction(runId: string): Promise<{ error: string }> {
+  const refused = await sameOriginRefusal('forkRunAction');
+  if (refused) return { error: refused };
   const id = RunId.safeParse(runId);
   if (!id.success) return { error: 'No such run.' };
   const jar = await cookies();

@@ -8,7 +8,8 @@ import { redirect } from 'next/navigation';
 import { AuthError } from 'next-auth';
 import { z } from 'zod';
 import { signIn } from '@/lib/auth/auth';
-import { providersFromEnv, scopesToRequest } from '@/lib/auth/provider-config';
+import { providersFromEnv, scopesToRequest, type ProviderSpec } from '@/lib/auth/provider-config';
+import { AppError } from '@/lib/errors';
 import { teamAction, type ActionState } from '@/lib/actions/team-action';
 import { TEAM_CONNECT_COOKIE, TEAM_CONNECT_TTL_S, encodeTeamConnectIntent, removeTeamConnection, teamForActor } from '@/lib/teams';
 
@@ -18,11 +19,13 @@ const Scopes = z.array(z.string().regex(/^[\w:./-]{1,100}$/)).max(20);
 export async function connectTeamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const slug = String(form.get('team') ?? '');
   const id = ProviderId.safeParse(form.get('provider'));
-  const spec = id.success ? providersFromEnv().find((p) => p.id === id.data) : undefined;
   const scopes = Scopes.safeParse(String(form.get('scopes') ?? '').split(/[\s,]+/).filter(Boolean));
-  if (!spec) return { ok: false, error: 'That provider is not configured on this server.' };
-  if (!scopes.success) return { ok: false, error: 'Scopes are words like api:read, separated by spaces (at most 20).' };
+  let spec: ProviderSpec | undefined;
+  // the origin check (in teamAction) comes before anything else, bad input included
   const state = await teamAction(async (db, actor) => {
+    spec = id.success ? providersFromEnv().find((p) => p.id === id.data) : undefined;
+    if (!spec) throw new AppError('input/invalid', 'That provider is not configured on this server.');
+    if (!scopes.success) throw new AppError('input/invalid', 'Scopes are words like api:read, separated by spaces (at most 20).');
     const team = await teamForActor(db, slug, actor, 'admin');
     const proto = (await headers()).get('x-forwarded-proto')?.split(',')[0]?.trim() ?? 'http';
     (await cookies()).set(TEAM_CONNECT_COOKIE, encodeTeamConnectIntent(team.slug, team.userId), {
@@ -33,7 +36,7 @@ export async function connectTeamAction(_prev: ActionState, form: FormData): Pro
       maxAge: TEAM_CONNECT_TTL_S,
     });
   });
-  if (!state.ok) return state;
+  if (!state.ok || !spec || !scopes.success) return state;
   try {
     await signIn(spec.id, { redirectTo: `/teams/${slug}` }, { scope: scopesToRequest(spec, scopes.data).join(' ') });
   } catch (err) {

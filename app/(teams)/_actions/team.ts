@@ -1,9 +1,10 @@
 'use server';
-// Team lifecycle actions: create, rename, delete. Each goes through teamAction
+// Team lifecycle actions: create, rename, delete. Each goes through teamAction first
 // (same-origin, signed-in user, audit IP) and a lib/teams operation that checks the role.
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import { teamAction, type ActionState } from '@/lib/actions/team-action';
+import { AppError } from '@/lib/errors';
 import { createTeam, deleteTeam, renameTeam } from '@/lib/teams';
 
 export async function createTeamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
@@ -24,8 +25,10 @@ export async function renameTeamAction(_prev: ActionState, form: FormData): Prom
 
 export async function deleteTeamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const slug = String(form.get('team') ?? '');
-  if (form.get('confirm') !== slug) return { ok: false, error: `Type ${slug} to confirm.` };
-  const state = await teamAction((db, actor) => deleteTeam(db, actor, slug));
+  const state = await teamAction(async (db, actor) => {
+    if (form.get('confirm') !== slug) throw new AppError('input/invalid', `Type ${slug} to confirm.`);
+    await deleteTeam(db, actor, slug);
+  });
   if (state.ok) redirect('/teams');
   return state;
 }
