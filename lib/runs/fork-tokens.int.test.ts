@@ -17,8 +17,8 @@ import { isolatedRunDb } from './testing/isolated-db';
 
 const SHARER_SECRET = `gho_${'S3cr3tOfTheSharer'.repeat(3)}Zq9X`;
 const FORKER_SECRET = `gho_${'F0rk3rsOwnT0ken'.repeat(3)}Wv7K`;
-// without a token of their own the gated tool is not offered to the forker's agent at all
-const REFUSED = /^(agent\/tool-unavailable: tool "whose-token" is not available|token\/missing)/;
+// without a token of their own the gated tool is locked for the forker's agent, and it says what unlocks it
+const REFUSED = /^token\/missing: tool "whose-token" is locked: it needs @oauth\/test \(api:read\); to unlock it: connect Test/;
 const enc = new TextEncoder();
 const FILES: Record<string, string> = {
   'package.json': JSON.stringify({ name: 'held-token', version: '1.0.0', description: 'Says which token it was handed.' }),
