@@ -187,7 +187,14 @@ describe('silences ended', () => {
   it('a missing name defaults to the folder name, with a warning', () => {
     const m = one({ 'pdf-tools/SKILL.md': skillMd('description: Reads PDFs') });
     expect(m.name).toBe('pdf-tools');
-    expect(m.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'skill/name-missing', message: expect.stringContaining('"pdf-tools" is used') })]);
+    expect(m.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'skill/name-missing', message: 'frontmatter has no name; the folder name "pdf-tools" is used (as Claude Code does)' })]);
+    // a folder name that is not a valid skill name is normalised, and the warning says so
+    const upper = one({ 'Foo/SKILL.md': skillMd('description: Reads PDFs') });
+    expect(upper.name).toBe('foo');
+    expect(find(upper, 'skill/name-missing')?.message).toBe('frontmatter has no name; the folder name "Foo", normalised to "foo", is used (as Claude Code does)');
+    const file = one({ 'My Notes.skill.md': skillMd('description: Notes') });
+    expect(file.name).toBe('my-notes');
+    expect(find(file, 'skill/name-missing')?.message).toBe('frontmatter has no name; the file name "My Notes", normalised to "my-notes", is used (as Claude Code does)');
   });
 
   it('bash .sh tools under .ai/tools are read', () => {

@@ -41,7 +41,7 @@ export function readAgentSkill(pkg: Pkg, marker = 'SKILL.md'): SkillManifest {
 function readSkillFile(pkg: Pkg, m: SkillManifest, marker: string, text: string) {
   const scope = pkg.scope(marker);
   m.signature = verifyFileSignature(text, pkg, marker);
-  const md = readMarkdownSkill(text, pkg, scope, { fallbackName: m.name, fallbackFrom: 'folder', agentApps: 'detect' });
+  const md = readMarkdownSkill(text, pkg, scope, { fallbackName: m.name, fallbackFrom: 'folder', fallbackSource: pkg.dirName ?? undefined, agentApps: 'detect' });
   m.instructions = checkInstructions(md.body, pkg, scope, md.bodyLine);
   const name = md.fm?.name ?? md.partialName ?? null;
   if (name) {
