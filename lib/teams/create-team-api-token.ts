@@ -1,6 +1,7 @@
 // A team API token: the same scopes as a personal one, acting as the team through its
 // service account (it publishes into the team's scope and sees the team's private skills,
 // nothing of the admin who made it). Admins create and revoke them.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { API_TOKEN_SCOPES, createApiToken, type ApiTokenScope } from '../auth/api-tokens';
