@@ -89,6 +89,27 @@ describe('skillyard CLI', () => {
     expect(await main(['sign', file])).toBe(2);
   });
 
+  it('sign with a missing key file or file to sign fails in one line, exit 1, no stack', async () => {
+    const file = path.join(dir, 'to-sign.py');
+    writeFileSync(file, '__version__ = "1.0.0"\n');
+    let io = capture();
+    expect(await main(['sign', file, '--key', path.join(dir, 'keys-nowhere/private.pem')])).toBe(1);
+    expect(io.err()).toBe(`skillyard sign: signing key (--key) ${path.join(dir, 'keys-nowhere/private.pem')} does not exist (\`skillyard keygen --out <dir>\` writes <dir>/<keyid>.key.pem and prints its path)\n`);
+    expect(readFileSync(file, 'utf8')).toBe('__version__ = "1.0.0"\n');
+    vi.restoreAllMocks();
+    io = capture();
+    expect(await main(['sign', file, '--key', dir])).toBe(1);
+    expect(io.err()).toBe(`skillyard sign: cannot read signing key (--key) ${dir}: it is a folder\n`);
+    vi.restoreAllMocks();
+    io = capture();
+    expect(await main(['keygen', '--out', path.join(dir, 'keys2')])).toBe(0);
+    const priv = io.out().match(/^private +(.+)$/m)![1]!;
+    vi.restoreAllMocks();
+    io = capture();
+    expect(await main(['sign', path.join(dir, 'missing.py'), '--key', priv])).toBe(1);
+    expect(io.err()).toBe(`skillyard sign: file to sign ${path.join(dir, 'missing.py')} does not exist\n`);
+  });
+
   it('--help lists the commands; each command has its own help', async () => {
     const io = capture();
     expect(await main(['--help'])).toBe(0);

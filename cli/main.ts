@@ -1,6 +1,7 @@
 // `skillyard <command> [...]`: dispatch to cli/commands/<name>.ts, loaded on demand.
 
 import { commands } from './commands/index';
+import { exitCodeFor, mapError } from '../lib/errors';
 import { UsageError } from './command';
 
 export function globalHelp(): string {
@@ -44,6 +45,13 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof UsageError || (e as { code?: string })?.code?.startsWith?.('ERR_PARSE_ARGS')) {
       process.stderr.write(`skillyard ${name}: ${(e as Error).message}\n\n${cmd.usage.trimEnd()}\n`);
       return 2;
+    }
+    // A coded error is a failure the user can act on: one line, the exit status its code
+    // gives (lib/errors). Anything else is a bug: its stack, exit 1.
+    const mapped = mapError(e);
+    if (mapped.expected) {
+      process.stderr.write(`skillyard ${name}: ${mapped.message}\n`);
+      return exitCodeFor(mapped.code);
     }
     process.stderr.write(`skillyard ${name}: ${(e as Error)?.stack ?? String(e)}\n`);
     return 1;

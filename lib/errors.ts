@@ -151,6 +151,9 @@ export const ERROR_CODES = {
   'provider/bad-response': { status: 502, meaning: 'The model provider sent something that cannot be read.' },
   'provider/script-exhausted': { status: 422, meaning: 'The scripted provider has no more turns.' },
   'provider/aborted': { status: 409, meaning: 'The model request was cancelled.' },
+  // local files (the CLI)
+  'file/not-found': { status: 404, meaning: 'A file named on the command line (a signing key, a file to sign) does not exist.' },
+  'file/unreadable': { status: 403, meaning: 'A file named on the command line exists but cannot be read (permissions, a folder).' },
   // the one catch-all
   internal: { status: 500, meaning: 'An unexpected error; the body carries a request id, the server log the details.' },
 } as const satisfies Record<string, Entry>;

@@ -4,7 +4,7 @@
 // Claude Desktop, a terminal), each with a copy button. See docs/mcp.md.
 import Link from 'next/link';
 import { useRef, useState } from 'react';
-import type { McpClientConfig } from '@/lib/mcp/client-config';
+import type { McpClientConfig } from '@/lib/mcp';
 import { CopyButton } from './copy-button';
 
 type Tab = { id: string; label: string; title: string; hint: React.ReactNode; text: string };

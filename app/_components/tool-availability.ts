@@ -3,11 +3,8 @@ import 'server-only';
 // tools get the planner's answer (which login or which tool unlocks them); tools whose
 // handler this server does not run (MCP, subprocess while disabled) say so.
 import { serverContext } from '@/lib/server';
-import { mcpServerFor } from '@/lib/runtime/mcp-handler';
-import { planFor } from '@/lib/runtime/planner';
-import type { HeldToken } from '@/lib/runtime/types';
-import { createToolIndex } from '@/lib/runtime/tool-index';
-import type { SkillManifest, ToolManifest } from '@/lib/skills/types';
+import { createToolIndex, mcpServerFor, planFor, type HeldToken } from '@/lib/runtime';
+import type { SkillManifest, ToolManifest } from '@/lib/skills';
 import { describeParams, type SchemaField } from '@/lib/forms/schema-fields';
 
 export type ToolUnlock = { issuer: string; claims: string[]; options: Array<{ kind: 'oauth' | 'tool'; label: string; provider?: string; tool?: string }> };

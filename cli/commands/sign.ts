@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { commentStyleFor, signText, verifySignedText } from '../../lib/skills';
 import { UsageError, type Command } from '../command';
+import { readLocalFile } from '../read-local-file';
 
 const usage = `Usage: skillyard sign <file...> --key <private.pem> [--timestamp <ISO date>]
 
@@ -25,10 +26,10 @@ export const sign: Command = {
     if (positionals.length === 0) throw new UsageError('give at least one file to sign');
     const ts = values.timestamp ? new Date(values.timestamp) : undefined;
     if (ts && Number.isNaN(ts.getTime())) throw new UsageError(`--timestamp ${values.timestamp} is not a date`);
-    const pem = readFileSync(values.key, 'utf8');
+    const pem = readLocalFile(values.key, 'signing key (--key)', '`skillyard keygen --out <dir>` writes <dir>/<keyid>.key.pem and prints its path');
     if (!pem.includes('PRIVATE KEY')) throw new UsageError(`${values.key} is not a PEM private key`);
     for (const file of positionals) {
-      const text = readFileSync(file, 'utf8');
+      const text = readLocalFile(file, 'file to sign');
       const out = signText(text, pem, { style: commentStyleFor(file), timestamp: ts });
       const check = verifySignedText(out.text, [pem]);
       if (!check?.verified) throw new Error(`internal: the signature written to ${file} does not verify`);

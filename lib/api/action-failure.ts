@@ -1,6 +1,7 @@
 // The server actions' side of the one error mapping: what a form shows for any thrown
 // value. Unexpected errors are logged with the request id (from proxy.ts) and the form
 // shows that id instead of internals.
+import 'server-only';
 import { headers } from 'next/headers';
 import { errorBody, mapError } from '../errors';
 import { log, serializeError } from '../log';

@@ -1,6 +1,7 @@
 // A stable identity for visitors without an account: a random id in an httpOnly cookie,
 // signed (HMAC-SHA256 with a key derived from the server secret) so it cannot be forged.
 // Storage, quotas and warm isolates can key on it; it proves nothing but continuity.
+import 'server-only';
 import crypto from 'node:crypto';
 import { deriveKey } from '../auth/secret-box';
 

@@ -10,6 +10,7 @@
 // its key by withApi after it verified it (remembered by a hash of the credential, never
 // the credential); an unknown credential passes to withApi. Anonymous callers are keyed by
 // address exactly as withApi keys them (X-Forwarded-For as Next.js would write it).
+import 'server-only';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { httpLimits } from './limits';

@@ -1,5 +1,6 @@
 // Limits at the HTTP boundary, each with its default and the environment variable that
 // sets it (docs/security.md lists them). Read once per process.
+import 'server-only';
 
 function intFromEnv(name: string, fallback: number, min = 1): number {
   const raw = process.env[name];

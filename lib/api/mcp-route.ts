@@ -1,6 +1,7 @@
 // The glue between Next.js route handlers and the MCP sessions: who is asking (withApi:
 // API token with the invoke scope, session or anonymous, rate limited), which skills, and
 // errors as JSON-RPC errors carrying the app's codes (mapped by lib/errors.ts).
+import 'server-only';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { MappedError } from '../errors';
 import { createMcpSessions, jsonRpcError, type McpSessions } from '../mcp';

@@ -1,5 +1,6 @@
 // The registry part of the OpenAPI document: search, details, versions, publish,
 // download, yank, deprecate, dist-tags, stars (lib/registry behind each).
+import 'server-only';
 
 const error = { $ref: '#/components/responses/Error' };
 const json = (schema: object, description = 'OK') => ({ description, content: { 'application/json': { schema } } });

@@ -1,5 +1,6 @@
 // Who is asking: an API token (`Authorization: Bearer sy_…`), a signed-in user (session),
 // or an anonymous visitor (signed cookie), plus the client address for per-IP limits.
+import 'server-only';
 import type { Db } from '../db/client';
 import { authenticateApiToken, type ApiTokenScope } from '../auth/api-tokens';
 import { AppError } from '../errors';

@@ -12,6 +12,7 @@
 // last FLUSH_MS; and the points of the last FLUSH_MS before a crash are not stored. If
 // Postgres fails, requests are decided from memory and the failure is logged (the limiter
 // must not take the API down with it).
+import 'server-only';
 import type { Db } from '../db/client';
 import { log, serializeError } from '../log';
 

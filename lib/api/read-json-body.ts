@@ -1,6 +1,7 @@
 // Reading a request body safely: refused from Content-Length before a byte is read, read
 // as a stream that stops at the byte limit, nesting checked before JSON.parse (whose
 // recursion and the code after it must never see 5,000 levels), NUL refused in strings.
+import 'server-only';
 import { AppError } from '../errors';
 
 export type BodyLimits = { maxBytes: number; maxDepth: number; allowNul?: boolean };

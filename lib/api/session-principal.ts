@@ -1,6 +1,7 @@
 // The hook for browser sessions: the signed-in user of the next-auth database session
 // (lib/auth/session-from-request.ts). A state-changing request whose Origin is another
 // site never acts as the user (CSRF), on top of the cookie's SameSite=Lax.
+import 'server-only';
 import { db } from '../db/client';
 import { isSameOrigin } from '../auth/same-origin-check';
 import { sessionUserFromRequest } from '../auth/session-from-request';

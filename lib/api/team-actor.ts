@@ -1,5 +1,6 @@
 // The actor of a team route: the signed-in person (a session or a personal API token with
 // the `teams` scope) and the client address for the audit log.
+import 'server-only';
 import type { ApiContext } from './with-api';
 import { requireScope, requireUser } from './principal';
 import { userPrincipal } from '../authz';

@@ -4,6 +4,7 @@
 // address (in memory, shared through Postgres in batches: rate-limit.ts), check the
 // API token scope, read the JSON body within the byte and depth limits, act, and map any
 // failure through lib/errors.ts to `{error: {code, message}}` with the table's status.
+import 'server-only';
 import crypto from 'node:crypto';
 import { NextResponse } from 'next/server';
 import type { z } from 'zod';

@@ -1,5 +1,6 @@
 // Scoped API tokens for the CLI and other clients. The plaintext (`sy_<prefix>_<secret>`)
 // is shown once at creation; only its SHA-256 is stored.
+import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';

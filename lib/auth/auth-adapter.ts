@@ -1,6 +1,7 @@
 // @auth/prisma-adapter with two changes: provider tokens never land in the Account table
 // in clear (they go to the token vault, sealed, see oauth-connections.ts), and an e-mail
 // address an OAuth provider reports is not stored, so it can never link accounts later.
+import 'server-only';
 import { PrismaAdapter } from '@auth/prisma-adapter';
 import type { Adapter, AdapterAccount } from 'next-auth/adapters';
 import type { Db } from '../db/client';

@@ -1,5 +1,6 @@
 // Turns the configured providers (provider-config.ts) into Auth.js providers, plus the
 // email sign-in that is always there (the fallback when nothing else is configured).
+import 'server-only';
 import type { Provider } from 'next-auth/providers';
 import GitHub from 'next-auth/providers/github';
 import Google from 'next-auth/providers/google';

@@ -2,6 +2,7 @@
 // person confirms it in a signed-in browser, the CLI polls and receives an API token
 // once. Only the device code's SHA-256 is stored; the minted token is sealed until the
 // CLI picks it up, then deleted.
+import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';

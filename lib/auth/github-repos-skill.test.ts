@@ -2,11 +2,10 @@
 // connection: its handlers against a stand-in for GitHub's API (token list, bearer,
 // User-Agent, errors), and the skill in the real kernel and sandbox: locked without the
 // connection, and with it a call that goes to api.github.com (the manifest's only host).
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadSkills } from '../../cli/commands/run';
 import { createToolManager, type HeldToken } from '../runtime';
 import { closeSharedSandbox, sharedInProcessSandbox } from '../runtime/testing/harness';
+import { loadSkillFolder } from '../runtime/testing/skill-folder';
 import listMyRepos from '../../skills/github-repos/src/tools/list_my_repos';
 import searchMyRepos from '../../skills/github-repos/src/tools/search_my_repos';
 import type { Capabilities, NetResponse } from '../../skills/github-repos/src/tools/github';
@@ -77,7 +76,7 @@ describe('github-repos in the kernel', () => {
   afterAll(closeSharedSandbox);
 
   async function manager(tokens: HeldToken[], resolved: string[]) {
-    const skills = await loadSkills([path.resolve('skills/github-repos')], 'skillyard');
+    const skills = [await loadSkillFolder('skills/github-repos', 'skillyard')];
     return createToolManager({
       skills,
       caller: { id: 'user:erin', kind: 'user', tokens },

@@ -2,6 +2,7 @@
 // the server's keys serve signed-in users; anonymous visitors get the manual and scripted
 // providers, plus the server's models only within SKILLYARD_ANONYMOUS_MODEL_RUNS_PER_DAY
 // (default 0) runs per day across all anonymous visitors.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { MODEL_KEY_PROVIDERS } from './model-keys';

@@ -2,6 +2,7 @@
 // provider's access and refresh tokens in the token vault as the held token
 // `@oauth/<provider>` whose claims are `account` plus the granted scopes. An expired
 // token is refreshed before use; disconnect deletes it and the gated tools lock again.
+import 'server-only';
 import type { Db } from '../db/client';
 import { openSecret, sealSecret } from './secret-box';
 import { providersFromEnv, type ProviderSpec } from './provider-config';

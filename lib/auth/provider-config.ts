@@ -1,6 +1,7 @@
 // Which OAuth/OIDC providers this server offers, read from the environment (README:
 // "Sign-in and connections"). Pure: the next-auth wiring and the token refresher both
 // read this one list, so sign-in, connect and refresh always agree.
+import 'server-only';
 import { z } from 'zod';
 
 export type ProviderSpec = {

@@ -3,6 +3,7 @@
 // otherwise the Host (or X-Forwarded-Host/-Proto) the request arrived with. Hosts that are
 // not host[:port] are ignored. Never go through NextRequest/NextURL with the result: they
 // rewrite 127.x.x.x and [::1] to "localhost" (next/dist/server/web/next-url.js).
+import 'server-only';
 const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
 export function requestWithHostUrl(url: string, headers: Pick<Headers, 'get'>, env: Record<string, string | undefined> = process.env): string {

@@ -1,6 +1,7 @@
 // Encryption at rest for token secrets and team secrets: AES-256-GCM with a key from
 // SKILLYARD_SECRET_KEY (32 bytes, base64 or hex), or a key generated once per data
 // folder for the embedded default (.data/secret-key, mode 600).
+import 'server-only';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,7 @@
 // The signed-in user of an API request, from the next-auth database session cookie. Used
 // by the route wrapper (lib/api) so the browser's own fetches act as the user; no
 // next/headers, so it works in any handler and in tests.
+import 'server-only';
 import type { Db } from '../db/client';
 
 const COOKIES = ['__Secure-authjs.session-token', 'authjs.session-token'];

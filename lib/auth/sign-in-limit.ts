@@ -2,6 +2,7 @@
 // address and per e-mail address, so nobody floods an inbox or the log with links. The
 // sign-in server actions and Auth.js's own POST /api/auth/signin/* (which a script can
 // call directly, CSRF token and all) go through the same limits.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { httpLimits } from '../api/limits';

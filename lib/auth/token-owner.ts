@@ -1,4 +1,5 @@
 // What `skillyard whoami` shows: the user behind an API token, and the token's scopes.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { ApiPrincipal } from './api-tokens';

@@ -1,5 +1,6 @@
 // Who is asking: a signed-in user (session or personal API token), a team API token
 // (acting as its team), or nobody. Every authorization decision starts from this.
+import 'server-only';
 export type Principal =
   | { kind: 'user'; userId: string; tokenId?: string; scopes?: string[] }
   | { kind: 'team'; teamId: string; userId: string; tokenId: string; scopes: string[] }

@@ -1,6 +1,7 @@
 // Team roles, weakest first. Owners manage everything (there is always at least one);
 // admins manage members, secrets, tokens and connections; publishers publish, yank and
 // deprecate in the team's scope; members see the team's private skills and run them.
+import 'server-only';
 export const TEAM_ROLES = ['member', 'publisher', 'admin', 'owner'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
 

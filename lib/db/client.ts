@@ -1,4 +1,5 @@
 // The one Prisma client of a process, on the pg driver adapter (no engine binary).
+import 'server-only';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/client';
 

@@ -1,5 +1,6 @@
 // Who may publish into, yank from, tag or deprecate in a scope: the user whose own scope
 // it is (`@username`), or a team's publishers, admins and owners (lib/authz).
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { mayPublish, maySeePrivate, scopeAccess, userPrincipal } from '../authz';

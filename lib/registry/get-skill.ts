@@ -1,5 +1,6 @@
 // One skill with its versions and the manifest of the requested (or latest) version,
 // if the viewer may see it.
+import 'server-only';
 import type { Db } from '../db/client';
 import type { SkillManifest } from '../skills';
 import { AppError } from '../errors';

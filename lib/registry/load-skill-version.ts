@@ -1,4 +1,5 @@
 // A stored version as the runtime wants it: manifest plus lazy, cached file reads.
+import 'server-only';
 import type { Db } from '../db/client';
 import type { LoadedSkill } from '../runtime';
 import type { SkillManifest } from '../skills';

@@ -2,6 +2,7 @@
 // its integrity, the scan findings, the changelog and one row per tool; moves a
 // dist-tag. A version number is never overwritten or reused (UsedVersionNumber keeps
 // every number ever published, even after a yank or a deletion).
+import 'server-only';
 import crypto from 'node:crypto';
 import semver from 'semver';
 import type { SkillManifest } from '../skills';

@@ -2,6 +2,7 @@
 // reader's own folder walk (lib/skills readPackageFolder): regular files only (links
 // are never followed), within the package limits of lib/skills (SKILLYARD_MAX_* to
 // change them).
+import 'server-only';
 import { limitsFromEnv, readPackageFolder } from '../skills';
 import type { PackageFile } from './publish-version';
 

@@ -1,6 +1,7 @@
 // After a yank or a deletion took away the `latest` version: `latest` moves to the
 // highest remaining stable version (or the highest prerelease when there is no stable
 // one); with nothing left the skill leaves listings and search.
+import 'server-only';
 import semver from 'semver';
 import type { Prisma } from '../db/generated/client';
 import { refreshSkillSearch } from './refresh-skill-search';

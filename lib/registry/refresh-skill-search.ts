@@ -3,6 +3,7 @@
 // descriptions B), the instructions' tsvector (C, matched but not ranked), tool count,
 // token gate and signature flags. Called in the same
 // transaction as whatever changed the latest version.
+import 'server-only';
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
 

@@ -1,6 +1,7 @@
 // The MCP tool host for registry skills: the chosen skills' versions are loaded once per
 // MCP session (visibility checked for this caller); each list or call builds the kernel
 // with the caller's current tokens, so a token minted or connected mid-session shows.
+import 'server-only';
 import { AppError } from '../errors';
 import { createToolManager } from '../runtime';
 import type { McpToolHost } from '../mcp';

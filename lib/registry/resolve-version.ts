@@ -1,6 +1,7 @@
 // Which stored version a spec names: an exact number (yanked ones too: a lockfile that
 // names one keeps working), a dist-tag (`latest`, `next`), or a semver range (the
 // highest version that satisfies it, never a yanked one). No spec means `latest`.
+import 'server-only';
 import semver from 'semver';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';

@@ -1,5 +1,6 @@
 // Loads every package under skills/ into the registry as @skillyard/<name>. Idempotent:
 // a version already stored is left as it is (versions are immutable).
+import 'server-only';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../db/client';

@@ -1,6 +1,7 @@
 // Stores a new run and wakes a worker. The creator gets a control token (shown once)
 // that lets them cancel it and, in manual mode, write its turns, even without an account.
 // A principal (run-principal.ts) may hold only so many queued or running runs at once.
+import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../db/client';
 import { RunConfigSchema, type RunConfigInput } from './run-config';

@@ -2,6 +2,7 @@
 // the provider, drives the agent, and records every trace event and the outcome. The
 // outcome is written only while this worker still holds the run (run-queue.ts); a run
 // whose event log failed ends `failed` with that error, never `succeeded`.
+import 'server-only';
 import { createProvider, decideRunOutcome, OUTCOME_RULES, runAgent, type AgentTool, type AgentToolHost, type ProviderConfig } from '../agent';
 import { createToolManager, lockedToolMessage, type LoadedSkill } from '../runtime';
 import { loadSkillVersion, parseSkillRef } from '../registry/load-skill-version';

@@ -1,4 +1,5 @@
 // Stored events of a run after a given seq (for SSE backfill and replay).
+import 'server-only';
 import type { Db } from '../db/client';
 import type { StoredRunEvent } from './run-event-bus';
 

@@ -1,6 +1,7 @@
 // Where a client resumes a run's event stream: the `Last-Event-ID` header (EventSource
 // sends it on reconnect) or `?after=`. A seq is a Postgres integer, so only 0..2^31-1
 // in plain decimal digits is accepted; anything else is a 400, never a database error.
+import 'server-only';
 import { AppError } from '../errors';
 
 export const MAX_SEQ = 2 ** 31 - 1;

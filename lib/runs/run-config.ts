@@ -1,5 +1,6 @@
 // What a playground run is asked to do. API keys are never part of it: they come from
 // the server's configuration when the run executes.
+import 'server-only';
 import { z } from 'zod';
 
 export const ScriptTurnSchema = z.union([

@@ -1,5 +1,6 @@
 // Errors of the run queue and its event log, with stable codes that end up in a failed
 // run's `error` and its `agent-error` event; statuses and meanings are rows of lib/errors.ts.
+import 'server-only';
 import { AppError } from '../errors';
 
 export type RunErrorCode =

@@ -1,6 +1,7 @@
 // Live delivery of run events and control messages. In-process listeners get the event
 // object at once; other app instances hear a Postgres NOTIFY and read the event from
 // the database (which always has it before it is announced).
+import 'server-only';
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import { errorContext, runsLog } from './runs-log';

@@ -11,6 +11,7 @@
 // refuses even that, or another worker has written this run's events (it took the run
 // over), the log stops storing anything further. `run-end` is always the last event:
 // anything appended after it (a tool call still settling after a cancel) is dropped.
+import 'server-only';
 import type { Db } from '../db/client';
 import { runEventBus, type StoredRunEvent } from './run-event-bus';
 import { RunError, isUniqueViolation } from './run-errors';

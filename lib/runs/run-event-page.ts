@@ -2,6 +2,7 @@
 // the run page loads a finished run (or the backlog of a live one) in one request
 // instead of one SSE message per event, then streams only what comes after `lastSeq`.
 // Each event has the shape of an SSE frame's data (the run's seq, type and createdAt win).
+import 'server-only';
 import type { Db } from '../db/client';
 import { listRunEvents } from './list-run-events';
 

@@ -1,5 +1,6 @@
 // The run queue's limits, from the environment (read at each use, so a test or an
 // operator's restart picks up new values). Defaults and meaning: docs/security.md "Runs".
+import 'server-only';
 
 function intFromEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];

@@ -3,6 +3,7 @@
 // `X-Forwarded-For` entry (the one the nearest proxy, or Next.js itself, wrote). A client
 // that reaches the server directly can forge that header and so look like many clients:
 // the cap on all anonymous runs together (SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS) bounds that.
+import 'server-only';
 import crypto from 'node:crypto';
 
 export const ANONYMOUS_PREFIX = 'anon:';

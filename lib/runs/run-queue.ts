@@ -3,6 +3,7 @@
 // of a claimed run is conditional on the claim (`lockedBy` and `status = 'running'`):
 // a run that another worker took over (after this one's heartbeat was missed) keeps the
 // status that worker gave it.
+import 'server-only';
 import type { Db } from '../db/client';
 import type { RunConfig } from './run-config';
 import { appendEventsOnce, type RunFailure } from './run-event-log';

@@ -2,6 +2,7 @@
 // caller's held token values (OAuth connections, minted tokens) at once, and each
 // environment secret or newly minted token the moment a tool receives it, so the
 // scrubber knows a value before any event that could carry it is recorded.
+import 'server-only';
 import type { CallerRuntime } from '../server';
 import type { SecretScrubber } from './secret-scrubber';
 

@@ -1,6 +1,7 @@
 // Execution slots of one worker: a run holds one while it executes and gives it back
 // while it waits for a person's turn, so waiting runs never block others. A run that
 // wants its slot back goes before new runs from the queue.
+import 'server-only';
 
 export type RunSlot = {
   /** gives the slot back while the run waits (idempotent) */

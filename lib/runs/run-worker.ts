@@ -4,6 +4,7 @@
 // a heartbeat on its claims, and fails runs whose worker vanished. Runs in the web
 // server's process by default (instrumentation.ts). Every failure of its own is logged
 // (lib/log) and shows in /api/health (worker-health.ts).
+import 'server-only';
 import crypto from 'node:crypto';
 import type { ServerContext } from '../server';
 import { executeRun } from './execute-run';

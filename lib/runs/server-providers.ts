@@ -1,5 +1,6 @@
 // Which model providers this server offers, and their settings from the environment.
 // Keys stay here: they are never stored with a run, logged, or sent to the browser.
+import 'server-only';
 import type { ProviderName } from '../agent';
 
 export type ServerModelConfig = { apiKey: string | null; baseUrl: string | undefined; model: string };

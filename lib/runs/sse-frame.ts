@@ -2,6 +2,7 @@
 // events"): each stored event as `id: <seq>` and one `data:` line per line of its JSON;
 // `event: end` when the run is over; a comment line as the heartbeat. Tested byte for
 // byte in sse-frame.test.ts and parsed with eventsource-parser there and by clients.
+import 'server-only';
 import type { StoredRunEvent } from './run-event-bus';
 
 const encoder = new TextEncoder();

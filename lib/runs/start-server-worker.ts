@@ -1,5 +1,6 @@
 // Called once per server process (instrumentation.ts): live event delivery across
 // instances, and the in-process run worker unless SKILLYARD_WORKER=0.
+import 'server-only';
 import { serverContext } from '../server';
 import { runEventBus } from './run-event-bus';
 import { startRunWorker, type RunWorker } from './run-worker';

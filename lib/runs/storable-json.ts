@@ -5,6 +5,7 @@
 // surrogates replaced by U+FFFD (safe: the text stays readable and nothing else moves),
 // and refuses what cannot be made safe (too deep, cyclic, BigInt) with a RunError.
 // The walk stops at the limit, so a value nested 5,000 deep never recurses 5,000 times.
+import 'server-only';
 
 import { RunError } from './run-errors';
 

@@ -4,6 +4,7 @@
 // Every resource (the bus subscription, the heartbeat timer, the abort listener) is
 // released once, whichever way the stream ends: run over, client gone, or a failure to
 // read storage (the stream then errors, and the failure is logged).
+import 'server-only';
 import type { Db } from '../db/client';
 import { listRunEvents } from './list-run-events';
 import { MAX_SEQ } from './parse-after-seq';

@@ -2,6 +2,7 @@
 // waiting for input) and, through lib/log's failure registry, whether its heartbeat,
 // its stale-run check and the event bus's notifications are getting through (a failure
 // is logged with context and listed until the next success).
+import 'server-only';
 import { reportFailure, reportRecovery, type LogFields } from '../log';
 
 export const RUN_COMPONENTS = {

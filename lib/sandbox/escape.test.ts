@@ -735,6 +735,10 @@ describe('more escape and denial-of-service attempts', () => {
   it('a result nested 1,000 levels deep is still a value (the limit is past it)', async () => {
     const res = await pool.run(job(`export default () => { let v = 1; for (let i = 0; i < 999; i++) v = [v]; return v; }`), handler);
     expect(res.ok).toBe(true);
+    let depth = 0;
+    for (let v = res.ok ? res.value : null; Array.isArray(v); v = v[0]) depth++;
+    expect(depth).toBe(999);
+    await expectNextJobWorks();
   });
   it('Error.stackTraceLimit = Infinity with deep recursion stays a guest error', async () => {
     await contained(job(`export default () => { Error.stackTraceLimit = Infinity; const f = (n) => f(n + 1) + 1; return f(0); }`, { limits: { cpuMs: 2_000 } }), 'sandbox/guest-error');

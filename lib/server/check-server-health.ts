@@ -2,6 +2,7 @@
 // that failed recently (run worker heartbeat, LISTEN connection, sandbox workers...), as
 // recorded by lib/log's failure registry. Degraded when anything failed; 503 only when the
 // database is unreachable (then nothing works).
+import 'server-only';
 import { recentFailures, type ComponentFailure } from '../log';
 import { checkDatabaseHealth, type DatabaseHealth } from './check-database-health';
 import type { ServerContext } from './server-context';

@@ -1,5 +1,6 @@
 // Compiled handler modules shared by every request of a server (keys carry the skill's
 // stored version id, so an entry never goes stale), bounded: least recently used goes.
+import 'server-only';
 import type { ModuleCache } from '../runtime';
 
 export function createModuleCache(max = 500): ModuleCache & { size(): number } {

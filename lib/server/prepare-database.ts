@@ -1,4 +1,5 @@
 // What every start does before serving: find or start the database, migrate, seed.
+import 'server-only';
 import path from 'node:path';
 import { createDb } from '../db/client';
 import { startEmbeddedPostgres } from '../db/embedded-postgres';

@@ -1,6 +1,7 @@
 // "The kernel for this caller" on the server: who they are (user, anonymous visitor with
 // a stable cookie identity, or anonymous with none), the tokens they hold, and the
 // Postgres-backed providers with the quotas that apply to them.
+import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../db/client';
 import { refreshExpiredConnections } from '../auth/oauth-connections';

@@ -1,5 +1,6 @@
 // The server's settings, read once from the environment into one typed object, so every
 // limit has one name, one default and one place (docs/security.md lists them).
+import 'server-only';
 import { allowRangesFromEnv } from '../runtime';
 
 export type StorageQuota = {

@@ -2,6 +2,7 @@
 // the Postgres capability providers and the shared caches, built once per process and
 // passed down to the invoke route, the run worker and the health check. Nothing below
 // reaches for a global: whoever needs the server receives this object.
+import 'server-only';
 import type { Db } from '../db/client';
 import { db as sharedDb } from '../db/client';
 import { deriveKey } from '../auth/secret-box';

@@ -36,6 +36,23 @@ describe('false alarms removed', () => {
     // the same name twice in one category is still a duplicate
     const dup = one({ 'p/.ai/tools/git/status.py': ryePy('git'), 'p/.ai/tools/git/status.yaml': 'tool_id: status\ntool_type: yaml\nversion: 1.0.0\nexecutor_id: x\ncategory: git\ndescription: d\n' });
     expect(codes(dup)).toEqual(['tool/duplicate-name']);
+    expect(find(dup, 'tool/duplicate-name')).toMatchObject({ file: 'p/.ai/tools/git/status.yaml', message: '.ai/tools/git/status.py already defines a Rye tool named "status" in the category "git"' });
+  });
+
+  it('categories a/b and a-b that flatten alike are not a duplicate: the refs spell the folder separator', () => {
+    const m = one({ 'p/.ai/tools/a/b/c.py': ryePy('a/b'), 'p/.ai/tools/a-b/c.py': ryePy('a-b') });
+    expect(codes(m)).toEqual([]);
+    expect(m.tools.map((t) => [t.name, (m.metadata.rye as { tools: Record<string, { file: string }> }).tools[t.name].file]).sort()).toEqual([
+      ['a--b-c', '.ai/tools/a/b/c.py'],
+      ['a-b-c', '.ai/tools/a-b/c.py'],
+    ]);
+    // folders that differ only in '_' vs '-' cannot be told apart in a ref: said plainly, naming both
+    const clash = one({ 'p/.ai/tools/a_b/c.py': ryePy('a_b'), 'p/.ai/tools/a-b/c.py': ryePy('a-b') });
+    expect(clash.tools).toHaveLength(1);
+    expect(clash.diagnostics).toEqual([
+      expect.objectContaining({ code: 'tool/duplicate-name', message: expect.stringMatching(/^the Rye tools "a-b\/c" \(\.ai\/tools\/a-b\/c\.py\) and "a_b\/c" both get the tool ref "a-b-c"/) }),
+    ]);
+    expect(clash.diagnostics[0].message).not.toMatch(/same category/);
   });
 
   it('execute() returning a dict with "success" and a ** spread is fine', () => {
@@ -170,7 +187,14 @@ describe('silences ended', () => {
   it('a missing name defaults to the folder name, with a warning', () => {
     const m = one({ 'pdf-tools/SKILL.md': skillMd('description: Reads PDFs') });
     expect(m.name).toBe('pdf-tools');
-    expect(m.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'skill/name-missing', message: expect.stringContaining('"pdf-tools" is used') })]);
+    expect(m.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'skill/name-missing', message: 'frontmatter has no name; the folder name "pdf-tools" is used (as Claude Code does)' })]);
+    // a folder name that is not a valid skill name is normalised, and the warning says so
+    const upper = one({ 'Foo/SKILL.md': skillMd('description: Reads PDFs') });
+    expect(upper.name).toBe('foo');
+    expect(find(upper, 'skill/name-missing')?.message).toBe('frontmatter has no name; the folder name "Foo", normalised to "foo", is used (as Claude Code does)');
+    const file = one({ 'My Notes.skill.md': skillMd('description: Notes') });
+    expect(file.name).toBe('my-notes');
+    expect(find(file, 'skill/name-missing')?.message).toBe('frontmatter has no name; the file name "My Notes", normalised to "my-notes", is used (as Claude Code does)');
   });
 
   it('bash .sh tools under .ai/tools are read', () => {

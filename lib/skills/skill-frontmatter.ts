@@ -49,6 +49,8 @@ export type FrontmatterContext = {
   /** the name used when the frontmatter has none, and where it comes from */
   fallbackName: string;
   fallbackFrom: 'folder' | 'file';
+  /** the folder or file name as written, when the fallback name is it normalised (`Foo` -> `foo`) */
+  fallbackSource?: string;
   /** single-file skills are agent-apps skills; a SKILL.md is one when it uses their fields */
   agentApps: boolean | 'detect';
 };
@@ -109,13 +111,19 @@ export function readMarkdownSkill(text: string, pkg: Pkg, scope: FileScope, ctx:
   return { fm, body: split.body, bodyLine, fmScope };
 }
 
+/** `the folder name "Foo", normalised to "foo"`, or `the folder name "foo"` when it needed nothing. */
+function fallbackNameWords(ctx: FrontmatterContext): string {
+  const { fallbackFrom: from, fallbackName: name, fallbackSource: source } = ctx;
+  return source !== undefined && source !== name ? `the ${from} name "${source}", normalised to "${name}",` : `the ${from} name "${name}"`;
+}
+
 /** name and description: the checks every frontmatter gets, even a partly broken one. */
 function checkNameAndDescription(raw: Record<string, unknown>, pkg: Pkg, scope: FileScope, ctx: FrontmatterContext, partial = false): { name: string | null; description: string } {
   const limits = pkg.opts.limits;
   let name: string | null = null;
   let description = '';
   if (raw.name === undefined || raw.name === null || raw.name === '') {
-    if (!partial) scope.warn('skill/name-missing', `frontmatter has no name; the ${ctx.fallbackFrom} name "${ctx.fallbackName}" is used (as Claude Code does)`, '');
+    if (!partial) scope.warn('skill/name-missing', `frontmatter has no name; ${fallbackNameWords(ctx)} is used (as Claude Code does)`, '');
   } else if (typeof raw.name !== 'string') scope.error('skill/name-invalid', `name must be a string, got ${typeof raw.name}`, '/name');
   else {
     name = raw.name;

@@ -18,17 +18,23 @@ export const KNOWN_CAPABILITIES = new Set(['storage', 'token', 'environment', 'e
 const PARAM_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 const ISSUER = /^@[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9._-]*$/;
 
-/** An MCP tool list: entries with camelCase `inputSchema` and no malv `input_schema`. */
+/** Fields of the malv and Skill Tools dialects that an MCP `tools/list` entry never has. */
+const NOT_MCP_FIELDS = ['input_schema', 'capabilities', 'input_tokens', 'output_tokens', 'script', 'parameters'];
+
+/**
+ * An MCP tool list: entries with camelCase `inputSchema` and none of the malv or Skill
+ * Tools fields (a Skill Tools entry may spell its schema `inputSchema` beside a `script`).
+ */
 export function isMcpToolList(value: unknown): boolean {
   const list = isPlainObject(value) && Array.isArray(value.tools) ? value.tools : value;
   if (!Array.isArray(list) || list.length === 0) return false;
   const objs = list.filter(isPlainObject);
-  return objs.some((e) => e.inputSchema !== undefined) && !objs.some((e) => e.input_schema !== undefined || e.capabilities !== undefined || e.input_tokens !== undefined);
+  return objs.some((e) => e.inputSchema !== undefined) && !objs.some((e) => NOT_MCP_FIELDS.some((f) => e[f] !== undefined));
 }
 
 /**
- * Read a tools.json. `dialect` is what the package format expects; a malv package whose
- * file is an MCP tool list is read as one (`onDialect` is told).
+ * Read a tools.json. `dialect` is what the package format expects; a file that is an MCP
+ * tool list (a malv app's, or one beside a SKILL.md) is read as one (`onDialect` is told).
  */
 export function readToolsJson(pkg: Pkg, rel: string, dialect: ToolsDialect, onDialect?: (d: ToolsDialect) => void, server?: string): ToolManifest[] {
   const text = pkg.readText(rel);
@@ -44,7 +50,7 @@ export function readToolsJson(pkg: Pkg, rel: string, dialect: ToolsDialect, onDi
   }
   const scope = file.with(parsed.lines);
   for (const d of parsed.duplicateKeys) scope.warn('json/duplicate-key', `duplicate key ${d.path}; the last one wins`, d.path, d.line);
-  if (dialect === 'malv' && isMcpToolList(parsed.value)) {
+  if (dialect !== 'mcp' && isMcpToolList(parsed.value)) {
     dialect = 'mcp';
     onDialect?.('mcp');
   }

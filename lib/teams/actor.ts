@@ -1,4 +1,5 @@
 // Who performs a team operation and from where, for authorization and the audit log.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { Principal } from '../authz';

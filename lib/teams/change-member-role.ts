@@ -1,5 +1,6 @@
 // Changes a member's role. Admins manage members below owner; only owners make or unmake
 // owners; the last owner cannot step down (a team always has one).
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { isTeamRole, type TeamRole } from '../authz';

@@ -1,5 +1,6 @@
 // An invitation by link (optionally addressed to an email): single use, expiring,
 // revocable. The link's secret is returned once; only its hash is stored.
+import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';

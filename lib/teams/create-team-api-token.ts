@@ -2,6 +2,7 @@
 // service account (it publishes into the team's scope and sees the team's private skills,
 // nothing of the admin who made it). Admins create and revoke them. It never gets the
 // `teams` scope: managing teams is for people (lib/api/team-actor.ts refuses it as well).
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { TEAM_API_TOKEN_SCOPES, createApiToken, type ApiTokenScope } from '../auth/api-tokens';

@@ -1,4 +1,5 @@
 // Creates a team with its scope `@<slug>` and the creator as its first owner.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { actingPerson, type Actor } from './actor';

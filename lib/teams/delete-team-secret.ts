@@ -1,3 +1,4 @@
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { Actor } from './actor';

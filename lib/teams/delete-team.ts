@@ -1,5 +1,6 @@
 // Deletes a team (owners only). A team with published public or unlisted versions cannot
 // be deleted: others may depend on them (as on npm); transfer or make them private first.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { Actor } from './actor';

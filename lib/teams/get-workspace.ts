@@ -2,6 +2,7 @@
 // invites, secret names (never values), API tokens (never secrets), skills, runs, OAuth
 // connections (provider and scopes, never tokens), and,
 // for admins, the latest audit events.
+import 'server-only';
 import type { Db } from '../db/client';
 import { roleAtLeast } from '../authz';
 import type { Actor } from './actor';

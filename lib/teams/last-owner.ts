@@ -1,5 +1,6 @@
 // A team always keeps at least one owner. Called inside the transaction that would remove
 // or demote an owner; the row lock keeps two concurrent demotions from both passing.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 

@@ -1,4 +1,5 @@
 // The teams a user belongs to, with their role (for the header's workspace switcher).
+import 'server-only';
 import type { Db } from '../db/client';
 import type { TeamRole } from '../authz';
 

@@ -1,6 +1,7 @@
 // Removes a member (admins; owners only by owners), or a member leaves. Access ends at
 // once: membership is what every check reads, and the team's connections and tokens are
 // the team's, never copied to the member.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { Actor } from './actor';

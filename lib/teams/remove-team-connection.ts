@@ -1,4 +1,5 @@
 // An admin disconnects one of the team's OAuth providers: members' runs lose it at once.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { oauthIssuer } from '../auth/oauth-connections';

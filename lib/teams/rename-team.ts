@@ -1,4 +1,5 @@
 // Changes a team's display name (its slug, the scope, never changes).
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { Actor } from './actor';

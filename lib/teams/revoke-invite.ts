@@ -1,4 +1,5 @@
 // Withdraws an invitation that has not been used yet.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { Actor } from './actor';

@@ -4,6 +4,7 @@
 // whatever visibility was asked for: its trace shows the skill's tools and results, so a
 // share link must not reach outsiders. Skills the creator may not see count for nothing
 // here (the run then fails like one of a missing skill), so the answer reveals nothing.
+import 'server-only';
 import type { Db } from '../db/client';
 import { parseSkillRef } from '../registry/load-skill-version';
 

@@ -1,5 +1,6 @@
 // Sets or replaces a team secret (what the `environment` capability of the team's skills
 // reads). Write-only: sealed at rest, never shown again.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { sealSecret } from '../auth/secret-box';

@@ -3,6 +3,7 @@
 // connect (team-connect-intent.ts); they are sealed as the team's one `@oauth/<provider>`
 // held token (HeldToken.teamId), which members' runs of the team's own skills may use
 // (team-held-tokens.ts). The admin role is checked again here, at the callback.
+import 'server-only';
 import type { Db } from '../db/client';
 import { sealSecret } from '../auth/secret-box';
 import { claimsFromScope, oauthIssuer, type ProviderTokens } from '../auth/oauth-connections';

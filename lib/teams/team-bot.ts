@@ -2,6 +2,7 @@
 // team and nothing else (no scope of its own, no other memberships), so every check that
 // reads a user's standing gives a team token exactly the team's reach and never the reach
 // of the admin who created it. It is never listed as a member and never an owner.
+import 'server-only';
 import type { Db } from '../db/client';
 
 type Tx = Pick<Db, 'user' | 'membership'>;

@@ -2,6 +2,7 @@
 // httpOnly cookie naming the team before the provider round trip; the callback reads it
 // (consumeTeamConnectIntent) and stores the tokens as the team's instead of the admin's.
 // The cookie grants nothing by itself: the callback checks the admin role again.
+import 'server-only';
 export const TEAM_CONNECT_COOKIE = 'skillyard-team-connect';
 export const TEAM_CONNECT_TTL_S = 600;
 

@@ -1,6 +1,7 @@
 // A team as its member sees it, with the member's role. To anyone who is not a member the
 // workspace does not exist (404); a member without the needed role gets a 403 that says
 // which role it takes.
+import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { roleAtLeast, type TeamRole } from '../authz';

@@ -2,6 +2,7 @@
 // at this moment, each held only for the tools of that team's own skills
 // (HeldToken.onlyForScope; the token gate in lib/runtime/tokens.ts enforces it). Read
 // whenever a caller is resolved, so removal from the team ends the use at once.
+import 'server-only';
 import type { Db } from '../db/client';
 import { openSecret } from '../auth/secret-box';
 import type { HeldToken } from '../runtime';

@@ -1,5 +1,6 @@
 // A team's slug is its scope (`@<slug>`): the rules of skill names (SPEC section 2),
 // 2..39 characters, unique against every user name and team, and not a reserved word.
+import 'server-only';
 import { AppError } from '../errors';
 
 const SLUG = /^[a-z0-9](?:[a-z0-9]|-(?!-)){0,37}[a-z0-9]$/;

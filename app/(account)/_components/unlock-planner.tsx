@@ -6,7 +6,7 @@ import { currentUser } from '@/lib/auth/current-user';
 import { providersFromEnv, type ProviderSpec } from '@/lib/auth/provider-config';
 import { heldTokenClaims, unlockLabel, unlockPlan } from '@/lib/auth/unlock-plan';
 import { serverContext } from '@/lib/server';
-import type { ToolManifest } from '@/lib/skills/types';
+import type { ToolManifest } from '@/lib/skills';
 import { connectProvider, disconnectProvider } from '../_actions/connections';
 
 function configuredProviders(): ProviderSpec[] {

@@ -6,7 +6,7 @@ import { currentUser } from '@/lib/auth/current-user';
 import { heldTokenClaims } from '@/lib/auth/unlock-plan';
 import { getSkill } from '@/lib/registry/get-skill';
 import { parseSkillRef } from '@/lib/registry/load-skill-version';
-import type { ToolManifest } from '@/lib/skills/types';
+import type { ToolManifest } from '@/lib/skills';
 import { serverContext } from '@/lib/server';
 import { toolAvailability } from '@/app/_components/tool-availability';
 import type { SelectedSkill } from './form-types';

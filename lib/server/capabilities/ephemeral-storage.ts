@@ -1,6 +1,7 @@
 // Storage for a caller with no stable identity (an anonymous call or run without a visitor
 // cookie): kept in memory for the life of one call or run and then dropped, so nothing
 // accumulates in the database under identities nobody can use again. Bounded by a quota.
+import 'server-only';
 import { createMemoryStorage, type StorageProvider } from '../../runtime';
 import type { StorageQuota } from '../server-config';
 import { checkStorageQuota } from './storage-quota';

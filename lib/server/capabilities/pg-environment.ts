@@ -1,6 +1,7 @@
 // The `environment` capability reads team secrets: a team caller (a team API token) reads
 // its own team's; a user running one of a team's own skills (`@team/skill`) reads that
 // team's secrets while, and only while, they are a member. Nobody else reads any.
+import 'server-only';
 import type { Db } from '../../db/client';
 import type { EnvironmentProvider } from '../../runtime';
 import { openSecret } from '../../auth/secret-box';

@@ -2,6 +2,7 @@
 // where `skill` is the full `@scope/name`, so a skill never sees another skill's data
 // (nor another scope's skill of the same name), nor one caller another's. Writes are
 // checked against the caller's quotas under a per-caller lock.
+import 'server-only';
 import type { Db } from '../../db/client';
 import { RuntimeError, type CapabilityScope, type StorageProvider } from '../../runtime';
 import type { StorageQuota } from '../server-config';

@@ -1,5 +1,6 @@
 // Held tokens on Postgres: what a caller holds (for the token gate) and minting (the
 // kernel has already decided that a mint is allowed). Secrets are sealed at rest.
+import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../../db/client';
 import type { HeldToken, TokenVault } from '../../runtime';

@@ -1,5 +1,6 @@
 // Storage quotas: rows and bytes per principal, in total and per skill. Pure, so the
 // arithmetic is tested on its own; pg-storage.ts reads the usage under a lock and asks.
+import 'server-only';
 
 import { RuntimeError } from '../../runtime';
 import type { StorageQuota } from '../server-config';

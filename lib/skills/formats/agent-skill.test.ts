@@ -107,6 +107,35 @@ describe('agent-skill folder', () => {
     expect(p.diagnostics).toEqual([]);
   });
 
+  it('an MCP tool list beside a SKILL.md is read as one, with its schemas', () => {
+    const weather = { name: 'get_weather', description: 'Current weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, outputSchema: { type: 'object', properties: { tempC: { type: 'number' } } } };
+    const ping = { name: 'ping.v2', title: 'Ping the server', inputSchema: { type: 'object' } };
+    const withMd = (toolsJson: unknown) => one({ 'weather/SKILL.md': skillMd('name: weather\ndescription: Weather tools.\nmetadata:\n  author: me'), 'weather/tools.json': JSON.stringify(toolsJson) });
+    for (const m of [withMd({ tools: [weather, ping] }), withMd([weather, ping])]) {
+      expect(m.format).toBe('agent-skill');
+      expect(m.diagnostics).toEqual([]);
+      expect(m.metadata).toEqual({ author: 'me', toolsFormat: 'mcp' });
+      expect(m.tools.map((t) => [t.name, t.sourceName, t.description, t.handler, t.capabilities])).toEqual([
+        ['get-weather', 'get_weather', 'Current weather', { kind: 'mcp', ref: 'weather#get_weather' }, ['net']],
+        ['ping-v2', 'ping.v2', 'Ping the server', { kind: 'mcp', ref: 'weather#ping.v2' }, ['net']],
+      ]);
+      expect(m.tools[0].params).toEqual(weather.inputSchema);
+      expect(m.tools[0].returns).toEqual(weather.outputSchema);
+    }
+    // a broken schema in an MCP list is reported where it is written
+    const bad = withMd({ tools: [{ ...weather, inputSchema: { type: 'object', properties: { city: { type: 'text' } } } }] });
+    expect(find(bad, 'schema/type-invalid')).toMatchObject({ file: 'weather/tools.json', path: '/tools/0/inputSchema/properties/city/type' });
+    // a Skill Tools entry that spells its schema inputSchema beside a script stays Skill Tools
+    const st = one({
+      'x/SKILL.md': skillMd('name: x\ndescription: y'),
+      'x/tools.json': JSON.stringify([{ name: 'a', description: 'd', script: 's.js', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }]),
+      'x/s.js': 'export default async (args) => args.q;',
+    });
+    expect(st.diagnostics).toEqual([]);
+    expect(st.metadata).toEqual({});
+    expect(st.tools[0]).toMatchObject({ handler: { kind: 'js', ref: 's.js' }, params: { properties: { q: { type: 'string' } } } });
+  });
+
   it('a delegating SKILL.md is itself a tool (role context by default)', () => {
     const m = one({
       'x/SKILL.md': skillMd('name: x\ndescription: y\nmetadata:\n  delegate: ./lib/run.js\n  params:\n    type: object\n    properties:\n      q: { type: string }'),

@@ -19,7 +19,8 @@ export function readAgentSkill(pkg: Pkg, marker = 'SKILL.md'): SkillManifest {
   }
   const text = pkg.readText(marker);
   const md = text === null ? null : readSkillFile(pkg, m, marker, text);
-  if (pkg.has('tools.json')) m.tools.push(...readToolsJson(pkg, 'tools.json', 'skill-tools'));
+  // A tools.json that is an MCP tool list (inputSchema) is read as one, as in a malv app.
+  if (pkg.has('tools.json')) m.tools.push(...readToolsJson(pkg, 'tools.json', 'skill-tools', (d) => (m.metadata = { ...m.metadata, toolsFormat: d }), m.name));
   if (md?.fm?.delegate) {
     // A delegating folder skill is itself a tool named after the skill.
     const fm = md.fm;
@@ -40,7 +41,7 @@ export function readAgentSkill(pkg: Pkg, marker = 'SKILL.md'): SkillManifest {
 function readSkillFile(pkg: Pkg, m: SkillManifest, marker: string, text: string) {
   const scope = pkg.scope(marker);
   m.signature = verifyFileSignature(text, pkg, marker);
-  const md = readMarkdownSkill(text, pkg, scope, { fallbackName: m.name, fallbackFrom: 'folder', agentApps: 'detect' });
+  const md = readMarkdownSkill(text, pkg, scope, { fallbackName: m.name, fallbackFrom: 'folder', fallbackSource: pkg.dirName ?? undefined, agentApps: 'detect' });
   m.instructions = checkInstructions(md.body, pkg, scope, md.bodyLine);
   const name = md.fm?.name ?? md.partialName ?? null;
   if (name) {

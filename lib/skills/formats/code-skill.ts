@@ -27,7 +27,7 @@ export function readCodeSkill(pkg: Pkg, rel: string): SkillManifest {
     scope.error('code/frontmatter-not-literal', `frontmatter must be a literal object (read without running code): ${exp.nonLiteral}`, undefined, exp.line);
     return m;
   }
-  const fm = readFrontmatterObject(exp.value, pkg, scope.with(exp.lines), { fallbackName: m.name, fallbackFrom: 'file', agentApps: true });
+  const fm = readFrontmatterObject(exp.value, pkg, scope.with(exp.lines), { fallbackName: m.name, fallbackFrom: 'file', fallbackSource: stem, agentApps: true });
   if (!fm) return m;
   if (fm.name) {
     m.name = fm.name;

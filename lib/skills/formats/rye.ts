@@ -14,7 +14,7 @@ import type { SkillManifest, SkillSignature, ToolManifest } from '../types';
 import { readmeSummary } from './readme';
 import { readRecord } from './rye/record';
 import { combineSignatures } from './rye/signatures';
-import { RYE_TOOLS_DIR, TOOL_FILE, toTool, type ToolOut } from './rye/tool';
+import { RYE_TOOLS_DIR, TOOL_FILE, toTool } from './rye/tool';
 import { verifyFileSignature } from './signed-file';
 
 export { RYE_TOOLS_DIR };
@@ -32,7 +32,7 @@ export function readRye(pkg: Pkg): SkillManifest {
   const components: Record<string, unknown> = {};
   const signatures: Record<string, SkillSignature> = {};
   const versions = new Set<string>();
-  const found: (ToolOut & { tool: ToolManifest; rec: { scope: ReturnType<Pkg['scope']> } })[] = [];
+  const found: Found[] = [];
   for (const rel of toolFiles) {
     const text = pkg.readText(rel);
     if (text === null) continue;
@@ -44,15 +44,11 @@ export function readRye(pkg: Pkg): SkillManifest {
     if (!out) continue;
     if (out.version) versions.add(out.version);
     if (out.component) components[out.id] = out.info;
-    else found.push({ ...out, tool: out.tool!, rec });
+    else found.push({ category: out.category, tool: out.tool!, info: out.info, rec });
   }
   if (toolFiles.length === 0) pkg.scope('.ai/tools').error('rye/no-tools', 'the .ai/tools folder holds no tool files (.py, .yaml, .js, .ts, .sh)');
   const ryeTools: Record<string, unknown> = {};
   for (const t of nameByIdentity(found)) {
-    if (m.tools.some((x) => x.name === t.tool.name)) {
-      t.rec.scope.error('tool/duplicate-name', `another Rye tool in this package is also named "${t.tool.name}" in the same category`, undefined, 1);
-      continue;
-    }
     m.tools.push(t.tool);
     ryeTools[t.tool.name] = t.info;
   }
@@ -72,21 +68,64 @@ export function readRye(pkg: Pkg): SkillManifest {
   return m;
 }
 
+type Found = { category: string; tool: ToolManifest; info: Record<string, unknown>; rec: { scope: ReturnType<Pkg['scope']> } };
+
 /**
- * Tools of the same name in different categories are different tools: each then gets
- * its category path in its ref (`git/status` -> `git-status`), so refs stay unique.
+ * A Rye tool's identity is its category path plus its name. The same identity twice (one
+ * name in one category: `git/status.py` and `git/status.yaml`) is `tool/duplicate-name`.
+ * Tools of one name in different categories are different tools: each gets its category
+ * path in its ref (`git/status` -> `git-status`). Where that flattening is ambiguous
+ * (`a/b/c` and `a-b/c` both give `a-b-c`), the colliding refs spell folder separators
+ * `--` (`a--b-c`, `a-b-c`); refs that still collide (folders differing only in case or
+ * `_` vs `-`) are reported, naming both tools.
  */
-function nameByIdentity<T extends { category: string; tool: ToolManifest }>(found: T[]): T[] {
-  const categories = new Map<string, Set<string>>();
+function nameByIdentity(found: Found[]): Found[] {
+  const kept: Found[] = [];
+  const byIdentity = new Map<string, Found>();
   for (const t of found) {
+    const identity = `${t.category}\0${t.tool.name}`;
+    const first = byIdentity.get(identity);
+    if (first) {
+      const where = t.category ? `in the category "${t.category}"` : 'at the top of .ai/tools';
+      const same = first.tool.sourceName === t.tool.sourceName;
+      t.rec.scope.error('tool/duplicate-name', `${first.info.file} already defines a Rye tool ${same ? `named "${t.tool.sourceName}"` : `"${first.tool.sourceName}" with the same ref as "${t.tool.sourceName}"`} ${where}`, undefined, 1);
+      continue;
+    }
+    byIdentity.set(identity, t);
+    kept.push(t);
+  }
+  const categories = new Map<string, Set<string>>();
+  for (const t of kept) {
     if (!categories.has(t.tool.name)) categories.set(t.tool.name, new Set());
     categories.get(t.tool.name)!.add(t.category);
   }
-  for (const t of found) {
-    if (categories.get(t.tool.name)!.size > 1 && t.category) {
-      const qualified = `${t.category.replace(/[/_]+/g, '-').toLowerCase()}-${t.tool.name}`;
-      if (/^[a-z0-9][a-z0-9-]*$/.test(qualified)) t.tool.name = qualified;
+  const own = new Map(kept.map((t) => [t, t.tool.name]));
+  const qualify = (t: Found, separator: string) => {
+    const q = `${t.category.toLowerCase().split('/').map((seg) => seg.replace(/_+/g, '-')).join(separator)}-${own.get(t)}`;
+    return /^[a-z0-9][a-z0-9-]*$/.test(q) ? q : t.tool.name;
+  };
+  for (const t of kept) if (categories.get(t.tool.name)!.size > 1 && t.category) t.tool.name = qualify(t, '-');
+  for (const group of groupByName(kept)) {
+    if (group.length > 1) for (const t of group) if (t.category.includes('/')) t.tool.name = qualify(t, '--');
+  }
+  const out: Found[] = [];
+  for (const group of groupByName(kept)) {
+    out.push(group[0]);
+    for (const t of group.slice(1)) {
+      t.rec.scope.error('tool/duplicate-name', `the Rye tools "${label(group[0])}" (${group[0].info.file}) and "${label(t)}" both get the tool ref "${t.tool.name}"; rename one of them or its folder`, undefined, 1);
     }
   }
-  return found;
+  return kept.filter((t) => out.includes(t));
+}
+
+/** `<category>/<name>`, as the tool is known in Rye. */
+function label(t: Found): string {
+  const name = t.tool.sourceName.split('/').pop();
+  return t.category ? `${t.category}/${name}` : `${name}`;
+}
+
+function groupByName(tools: Found[]): Found[][] {
+  const groups = new Map<string, Found[]>();
+  for (const t of tools) groups.set(t.tool.name, [...(groups.get(t.tool.name) ?? []), t]);
+  return [...groups.values()];
 }

@@ -10,7 +10,7 @@ import type { SkillManifest } from '../types';
 export function readSkillMd(pkg: Pkg, rel: string): SkillManifest {
   const { manifest: m, base, stem, text, scope } = startSingleFileSkill(pkg, rel, /\.skill\.md$/i, 'skill-md');
   if (text === null || scope === null) return m;
-  const { fm, body, bodyLine, fmScope } = readMarkdownSkill(text, pkg, scope, { fallbackName: m.name, fallbackFrom: 'file', agentApps: true });
+  const { fm, body, bodyLine, fmScope } = readMarkdownSkill(text, pkg, scope, { fallbackName: m.name, fallbackFrom: 'file', fallbackSource: stem, agentApps: true });
   m.instructions = checkInstructions(body, pkg, scope, bodyLine);
   if (!fm) return m;
   if (fm.name) {

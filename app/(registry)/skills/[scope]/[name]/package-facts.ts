@@ -1,6 +1,6 @@
 // Author, license and source link of a skill, from whichever manifest field its format
 // uses (top-level frontmatter keys land in `metadata`; npm-style objects are accepted).
-import type { SkillManifest } from '@/lib/skills/types';
+import type { SkillManifest } from '@/lib/skills';
 
 export type PackageFacts = { author: string | null; license: string | null; source: string | null; homepage: string | null };
 

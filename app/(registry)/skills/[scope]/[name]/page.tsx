@@ -10,7 +10,7 @@ import { FormatBadge } from '@/app/_components/format-badge';
 import { HighlightedSource } from '@/app/_components/highlighted-source';
 import { InstallCommand } from '@/app/_components/install-command';
 import { McpConnect } from '@/app/_components/mcp-connect';
-import { mcpClientConfig, siteOrigin } from '@/lib/mcp/client-config';
+import { mcpClientConfig, siteOrigin } from '@/lib/mcp';
 import { VersionHistory } from '@/app/_components/version-history';
 import { Markdown } from '@/app/_components/markdown';
 import { ToolList } from '@/app/_components/tool-list';
