@@ -128,6 +128,13 @@ describe('skillyard CLI', () => {
     expect(help).toContain('skillyard <command>');
   });
 
+  it('a reader that closes the pipe early (validate --json | head) ends the CLI quietly, with no stack', () => {
+    const script = `node ${JSON.stringify(path.join(ROOT, 'bin/skillyard.mjs'))} validate ${JSON.stringify(path.join(ROOT, 'skills'))} --json | head -c 100 > /dev/null; echo "status=\${PIPESTATUS[0]}"`;
+    const r = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.stderr).not.toMatch(/EPIPE|Error|at /);
+    expect(r.stdout.trim()).toBe('status=0');
+  });
+
   it("bin's list of isolate commands is the registry's", async () => {
     const { ISOLATE_COMMANDS } = await import('./commands/index');
     const bin = readFileSync(path.join(ROOT, 'bin/skillyard.mjs'), 'utf8');

@@ -18,7 +18,17 @@ export function globalHelp(): string {
   ].join('\n');
 }
 
+/** `skillyard validate --json | head`: the reader went away; stop quietly, as Unix tools do. */
+function stopQuietlyOnClosedPipe(): void {
+  if (process.stdout.listenerCount('error') > 0) return;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+}
+
 export async function main(argv: string[]): Promise<number> {
+  stopQuietlyOnClosedPipe();
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     if (name === 'help' && rest[0]) return main([rest[0], '--help']);
