@@ -144,6 +144,7 @@ export const DIAGNOSTIC_CODES = {
   'tokens/issuer-invalid': w('a token issuer does not look like @scope/name', MV),
   'tokens/oauth-reserved': e('output_tokens declares an @oauth/* issuer (minted only by the platform login)', 'SPEC §3'),
   'tokens/required-missing': e('a token entry has no non-empty required list', MV),
+  'tool/arguments-ignored': w('a tool lists its arguments under a field no tools.json format reads (arguments, args, params...); it takes no arguments', `${ST}, ${MV}`),
   'tool/capabilities-invalid': e('capabilities is not a list of strings', MV),
   'tool/capability-unknown': w('a capability is not one the runtime grants', `${MV}, SPEC §3`),
   'tool/description-missing': e('a tool has no description', `${ST}, ${MV}`),

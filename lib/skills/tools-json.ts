@@ -80,6 +80,9 @@ export function readToolsJson(pkg: Pkg, rel: string, dialect: ToolsDialect, onDi
   return tools;
 }
 
+/** fields people use for a tool's arguments that no tools.json format reads */
+const IGNORED_ARGUMENT_FIELDS = ['arguments', 'args', 'params', 'inputs', 'input'] as const;
+
 function readToolEntry(raw: unknown, at: string, pkg: Pkg, scope: FileScope, dialect: ToolsDialect, server?: string): ToolManifest | null {
   if (!isPlainObject(raw)) {
     scope.error('tool/not-object', 'each tool must be an object with name and description', at);
@@ -121,7 +124,12 @@ function readToolEntry(raw: unknown, at: string, pkg: Pkg, scope: FileScope, dia
   } else if (entry.parameters !== undefined) {
     const converted = parametersToSchema(entry.parameters, `${at}/parameters`, scope);
     params = converted ? checkToolSchema(withDefs(converted, entry.$defs), scope, `${at}/parameters`, { role: 'params', maxDepth }) : null;
-  } else if (dialect === 'malv') scope.warn('malv/input-schema-missing', `tool "${source}" has no input_schema; it takes no arguments`, at);
+  } else {
+    // a list of arguments under a name no format reads: say so, instead of only "takes no arguments"
+    const ignored = IGNORED_ARGUMENT_FIELDS.find((k) => entry[k] !== undefined);
+    if (ignored) scope.warn('tool/arguments-ignored', `tool "${source}" describes its arguments in "${ignored}", which tools.json does not read; use input_schema (a JSON Schema) or parameters, or the tool takes no arguments`, `${at}/${ignored}`);
+    else if (dialect === 'malv') scope.warn('malv/input-schema-missing', `tool "${source}" has no input_schema; it takes no arguments`, at);
+  }
   tool.params = params;
 
   if (entry.output_schema !== undefined) tool.returns = checkToolSchema(withDefs(entry.output_schema, entry.$defs), scope, `${at}/output_schema`, { role: 'returns', maxDepth });

@@ -39,6 +39,16 @@ describe('malv tools.json', () => {
     expect(m.tools[0]).toMatchObject({ capabilities: [], params: null, returns: null, handler: { kind: 'none', ref: null } });
   });
 
+  it('arguments listed under a field tools.json does not read are named in the warning, not just "takes no arguments"', () => {
+    const m = base([{ name: 'get_user', description: 'Fetches a user', capabilities: [], output_schema: { type: 'object' }, arguments: [{ name: 'username', type: 'string' }] }], {
+      'app/src/tools/get_user.ts': 'export default async () => ({})',
+    });
+    expect(m.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'warning', code: 'tool/arguments-ignored', path: '/0/arguments', message: expect.stringContaining('"arguments", which tools.json does not read') }),
+    ]);
+    expect(m.tools[0].params).toBeNull();
+  });
+
   it('checks tokens', () => {
     const t = (tokens: Record<string, unknown>) =>
       codes(base([{ name: 'a', description: 'd', capabilities: [], input_schema: { type: 'object' }, output_schema: { type: 'object' }, ...tokens }], { 'app/src/tools/a.ts': 'export default async () => ({})' }));
