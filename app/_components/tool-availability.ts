@@ -1,7 +1,8 @@
 import 'server-only';
 // For the pages: what each tool of a skill needs before it runs here, in words. Gated
 // tools get the planner's answer (which login or which tool unlocks them); tools whose
-// handler this server does not run (MCP, subprocess while disabled) say so.
+// handler this server does not run (an unusable MCP server definition, subprocesses —
+// Python, bash, stdio MCP servers — while disabled) say so.
 import { serverContext } from '@/lib/server';
 import { createToolIndex, mcpServerFor, planFor, type HeldToken } from '@/lib/runtime';
 import type { SkillManifest, ToolManifest } from '@/lib/skills';
@@ -31,10 +32,8 @@ export function cannotRunHere(manifest: SkillManifest, tool: ToolManifest): stri
     } catch (err) {
       return `wraps an MCP server tool whose server is not usable (${err instanceof Error ? err.message : String(err)})`;
     }
-    if (transport !== 'stdio') return null;
-    return serverContext().config.allowSubprocess
-      ? 'wraps a local (stdio) MCP server, which this server does not run yet'
-      : 'wraps a local (stdio) MCP server, a subprocess, and this server has subprocesses disabled';
+    if (transport !== 'stdio' || serverContext().config.allowSubprocess) return null;
+    return 'wraps a local (stdio) MCP server, a subprocess, and this server has subprocesses disabled';
   }
   if ((kind === 'python' || kind === 'bash') && !serverContext().config.allowSubprocess) {
     return `runs ${kind === 'python' ? 'Python' : 'a shell script'} as a subprocess, and this server has subprocesses disabled`;

@@ -26,7 +26,9 @@ describe('the front door', () => {
     frontDoorState().inFlight.set('ip:192.0.2.7', cap);
     expect(frontDoorVerdict(msg('/api/v1/tools/count-words/invoke'))).toMatchObject({ retryAfterS: 1 });
     expect(frontDoorVerdict(msg('/api/v1/runs/abc/events'))).toBeNull();
-    expect(frontDoorVerdict(msg('/api/mcp/skillyard/text-stats'))).toBeNull();
+    // an MCP session's GET stream is long-lived; its POSTs (tools/call) count like invokes
+    expect(frontDoorVerdict({ ...msg('/api/mcp/skillyard/text-stats'), method: 'GET' } as http.IncomingMessage)).toBeNull();
+    expect(frontDoorVerdict({ ...msg('/api/mcp?skills=@a/b'), method: 'POST' } as http.IncomingMessage)).toMatchObject({ retryAfterS: 1 });
     expect(frontDoorVerdict(msg('/api/health'))).toBeNull();
     expect(frontDoorVerdict(msg('/skills/x'))).toBeNull();
     expect(frontDoorVerdict(msg('/api/v1/tools/count-words/invoke', {}, '192.0.2.8'))).toBeNull();
@@ -70,6 +72,12 @@ describe('the front door', () => {
       expect(res.status).toBe(429);
       expect(res.headers.get('retry-after')).toBe('1');
       expect((await res.json()).error.code).toBe('rate/limited');
+      expect(handled).toBe(1);
+      // an MCP client gets the refusal as a JSON-RPC error
+      const mcp = await fetch(url.replace('/api/v1/skills', '/api/mcp/skillyard/text-stats'), { method: 'POST', body: '{}' });
+      expect(mcp.status).toBe(429);
+      expect(mcp.headers.get('retry-after')).toBe('1');
+      expect(await mcp.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/^rate\/limited: /) } });
       expect(handled).toBe(1);
     } finally {
       server.close();

@@ -59,6 +59,8 @@ export function rememberCredentialKey(req: Request, key: string): void {
   keys.set(hash, key);
 }
 
+const isMcpPath = (path: string) => path === '/api/mcp' || path.startsWith('/api/mcp/');
+
 /** The address withApi would see: X-Forwarded-For as given, else the socket's (what Next.js writes). */
 function addressOf(req: http.IncomingMessage, trustedProxies: number): string {
   const xff = req.headers['x-forwarded-for'];
@@ -85,8 +87,9 @@ export function frontDoorVerdict(req: http.IncomingMessage, now = Date.now()): {
     return { retryAfterS: s, message: `Too many requests; retry in ${s} s.` };
   }
   const path = url.split('?')[0]!;
-  // event streams and MCP sessions do not count against the cap (as in withApi)
-  const stream = path.endsWith('/events') || path.startsWith('/api/mcp');
+  // event streams and MCP's GET stream (and DELETE) do not count against the cap; an MCP
+  // POST (a tools/call among others) does, as in withApi
+  const stream = path.endsWith('/events') || (isMcpPath(path) && req.method !== 'POST');
   if (!stream && (frontDoorState().inFlight.get(key) ?? 0) >= limits.maxConcurrentPerCaller) {
     return { retryAfterS: 1, message: `Too many requests in progress at once (at most ${limits.maxConcurrentPerCaller}); retry when one has finished.` };
   }
@@ -103,7 +106,10 @@ export function refuseAtFrontDoor(req: http.IncomingMessage, res: http.ServerRes
   }
   if (!verdict) return false;
   const requestId = crypto.randomUUID();
-  const body = JSON.stringify({ error: { code: 'rate/limited', message: verdict.message } });
+  // MCP clients read JSON-RPC errors: the same body withApi's MCP routes answer (-32000, retry later)
+  const body = isMcpPath((req.url ?? '').split('?')[0]!)
+    ? JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `rate/limited: ${verdict.message}` }, id: null })
+    : JSON.stringify({ error: { code: 'rate/limited', message: verdict.message } });
   res.writeHead(429, {
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(body),

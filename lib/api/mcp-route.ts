@@ -4,17 +4,19 @@
 import 'server-only';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { MappedError } from '../errors';
-import { createMcpSessions, jsonRpcError, type McpSessions } from '../mcp';
+import { createMcpSessions, jsonRpcError, MCP_RETRY_LATER, type McpSessions } from '../mcp';
 import { openRegistryMcpHost, parseMcpSelection } from '../registry/registry-mcp-host';
 import { serverContext } from '../server';
-import { withApi, type RouteContext } from './with-api';
+import { withApi, type ApiContext, type RouteContext } from './with-api';
 
 const globalMcp = globalThis as unknown as { __skillyardMcpSessions?: McpSessions };
 export function mcpSessions(): McpSessions {
   return (globalMcp.__skillyardMcpSessions ??= createMcpSessions());
 }
 
+/** JSON-RPC code of a refused request; rate limits and back-pressure are -32000 (server error, retry later). */
 function statusToRpc(status: number): number {
+  if (status === 429 || status === 503) return MCP_RETRY_LATER;
   if (status >= 500) return ErrorCode.InternalError;
   if (status === 404 || status === 400 || status === 413) return ErrorCode.InvalidParams;
   return ErrorCode.InvalidRequest;
@@ -25,9 +27,14 @@ function mcpError(mapped: MappedError, requestId: string): Response {
   return jsonRpcError(mapped.status, statusToRpc(mapped.status), `${mapped.code}: ${mapped.message}${suffix}`);
 }
 
-/** A route handler for the MCP endpoint; `skillsOf` names the selected skills. */
+/**
+ * A route handler for the MCP endpoint; `skillsOf` names the selected skills. Each request
+ * costs one rate-limit point like an invoke (batches are refused, so a tools/call is one
+ * request), and a POST (which carries a tools/call) counts against the per-caller
+ * concurrency cap until its response has been sent; the GET stream and DELETE do not.
+ */
 export function mcpRoute<P>(skillsOf: (req: Request, params: P) => string[]): (req: Request, route: RouteContext<P>) => Promise<Response> {
-  return withApi<P>({ scope: 'invoke', formatError: mcpError, concurrency: false }, async ({ req, params, userId, requestId, caller }) => {
+  const serve = async ({ req, params, userId, requestId, caller }: ApiContext<P, undefined>): Promise<Response> => {
     const { refs, key } = parseMcpSelection(skillsOf(req, params));
     return mcpSessions().handle({
       req,
@@ -36,7 +43,10 @@ export function mcpRoute<P>(skillsOf: (req: Request, params: P) => string[]): (r
       openHost: () => openRegistryMcpHost(serverContext(), refs, userId, caller.ip),
       log: (event, fields) => console.error(JSON.stringify({ level: 'error', event, requestId, ...fields })),
     });
-  });
+  };
+  const post = withApi<P>({ scope: 'invoke', formatError: mcpError, concurrency: 'response' }, serve);
+  const stream = withApi<P>({ scope: 'invoke', formatError: mcpError, concurrency: false }, serve);
+  return (req, route) => (req.method === 'POST' ? post : stream)(req, route);
 }
 
 /** The same handler for a fixed selection (tests, other transports). */

@@ -41,8 +41,13 @@ export type ApiOptions<B> = {
   maxBodyBytes?: number;
   /** rate-limit points this request costs (default 1); false: not rate limited (health) */
   rateLimit?: { cost: number } | false;
-  /** false: long-lived requests (event streams) that do not count against the per-caller concurrency cap */
-  concurrency?: false;
+  /**
+   * false: long-lived requests (event streams) that do not count against the per-caller
+   * concurrency cap. 'response': the request counts until its response body has been sent
+   * (or cancelled), for answers that stream while the work runs (MCP's POST, whose SSE
+   * response is returned before the tool call finishes). Default: until the handler returns.
+   */
+  concurrency?: false | 'response';
   /** the error answer of a protocol with its own envelope (MCP's JSON-RPC); default `{error: {code, message}}` */
   formatError?: (mapped: MappedError, requestId: string) => Response;
 };
@@ -118,6 +123,41 @@ async function limit(key: string, authenticated: boolean, cost: number, headers:
   }
 }
 
+/** The same response, whose body calls `release` once when it ends, fails or is cancelled. */
+function releaseWhenBodyEnds(res: Response, release: () => void): Response {
+  if (!res.body) {
+    release();
+    return res;
+  }
+  const reader = res.body.getReader();
+  let released = false;
+  const once = () => {
+    if (!released) {
+      released = true;
+      release();
+    }
+  };
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          once();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (err) {
+        once();
+        controller.error(err);
+      }
+    },
+    cancel(reason) {
+      once();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
 // requests in progress per rate-limit key in this process: a caller with hundreds of
 // parallel requests is refused at once instead of filling the sandbox queue for everyone
 // (shared with the front door, which refuses such a caller before Next.js routes it)
@@ -134,6 +174,11 @@ export function withApi<P = Record<string, never>, B = undefined>(
     const headers: Record<string, string> = { 'X-Request-Id': requestId };
     let cookie: string | null = null;
     let held: string | null = null;
+    const release = (key: string) => {
+      const left = (inFlight.get(key) ?? 1) - 1;
+      if (left <= 0) inFlight.delete(key);
+      else inFlight.set(key, left);
+    };
     try {
       const params = ((await route?.params) ?? {}) as P;
       refuseNul(req, params);
@@ -169,16 +214,17 @@ export function withApi<P = Record<string, never>, B = undefined>(
       }
       const ctx = { req, params, body, principal: caller.principal, userId: userIdOf(caller.principal), caller, requestId };
       // every log line written while serving the request names it
-      const res = await withRequestId(requestId, () => handler(ctx));
+      let res = await withRequestId(requestId, () => handler(ctx));
+      if (held !== null && options.concurrency === 'response') {
+        const key = held;
+        held = null; // released by the body instead
+        res = releaseWhenBodyEnds(res, () => release(key));
+      }
       return withHeaders(res, headers, cookie);
     } catch (err) {
       return withHeaders(errorResponse(err, requestId, where, headers, options.formatError), {}, cookie);
     } finally {
-      if (held !== null) {
-        const left = (inFlight.get(held) ?? 1) - 1;
-        if (left <= 0) inFlight.delete(held);
-        else inFlight.set(held, left);
-      }
+      if (held !== null) release(held);
     }
   };
 }

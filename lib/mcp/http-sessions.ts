@@ -7,9 +7,10 @@ import crypto from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { onHeldTokensChanged } from '../runtime';
 import { createMcpServer } from './create-mcp-server';
 import { createMemoryEventStore } from './memory-event-store';
-import { invalidRequest, jsonRpcError } from './json-rpc-errors';
+import { invalidRequest, jsonRpcError, MCP_RETRY_LATER } from './json-rpc-errors';
 import { readMcpBody } from './read-mcp-body';
 import type { McpToolHost } from './tool-host';
 
@@ -30,6 +31,8 @@ type Session = {
   host: McpToolHost;
   lastSeen: number;
   toolsKey: string | null;
+  /** the comparison in progress: comparisons of one session run one after another */
+  announcing: Promise<void>;
 };
 
 export type McpHttpRequest = {
@@ -61,15 +64,22 @@ export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION
     return (await s.host.listVisibleTools()).map((t) => t.ref).sort().join('\n');
   }
 
-  /** Tells the session's client when the tools it may see changed (a token was minted or connected). */
-  async function announceToolChanges(s: Session) {
-    try {
-      const key = await toolsKeyOf(s);
-      if (s.toolsKey !== null && key !== s.toolsKey) await s.server.sendToolListChanged();
-      s.toolsKey = key;
-    } catch {
-      // the client may have gone away; the next request re-reads the list anyway
-    }
+  /**
+   * Tells the session's client when the tools it may see changed (a token was minted or
+   * connected). Serialised per session, so a call's own check and the principal-wide one
+   * that its mint triggers do not both announce the same change.
+   */
+  function announceToolChanges(s: Session): Promise<void> {
+    s.announcing = s.announcing.then(async () => {
+      try {
+        const key = await toolsKeyOf(s);
+        if (s.toolsKey !== null && key !== s.toolsKey) await s.server.sendToolListChanged();
+        s.toolsKey = key;
+      } catch {
+        // the client may have gone away; the next request re-reads the list anyway
+      }
+    });
+    return s.announcing;
   }
 
   async function open(input: McpHttpRequest, body: unknown): Promise<Response> {
@@ -77,7 +87,7 @@ export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION
     const mine = [...sessions.values()].filter((s) => s.principal === input.principal);
     if (mine.length >= limits.maxPerPrincipal) close(mine.sort((a, b) => a.lastSeen - b.lastSeen)[0]);
     if (sessions.size >= limits.maxSessions) {
-      return jsonRpcError(503, -32000, 'mcp/too-many-sessions: the server has too many open MCP sessions; try again later', { 'retry-after': '30' });
+      return jsonRpcError(503, MCP_RETRY_LATER, 'mcp/too-many-sessions: the server has too many open MCP sessions; try again later', { 'retry-after': '30' });
     }
     const host = await input.openHost();
     let session: Session | null = null;
@@ -85,9 +95,10 @@ export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION
       sessionIdGenerator: () => crypto.randomUUID(),
       eventStore: createMemoryEventStore(),
       onsessioninitialized: (id) => {
-        session = { id, principal: input.principal, selection: input.selection, transport, server, host, lastSeen: Date.now(), toolsKey: null };
-        sessions.set(id, session);
-        void toolsKeyOf(session).then((k) => session && (session.toolsKey = k)).catch(() => {});
+        const s: Session = { id, principal: input.principal, selection: input.selection, transport, server, host, lastSeen: Date.now(), toolsKey: null, announcing: Promise.resolve() };
+        session = s;
+        sessions.set(id, s);
+        s.announcing = toolsKeyOf(s).then((k) => void (s.toolsKey ??= k), () => {});
       },
       onsessionclosed: (id) => void sessions.delete(id),
     });
@@ -124,6 +135,9 @@ export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION
   async function principalTokensChanged(principal: string) {
     await Promise.all([...sessions.values()].filter((s) => s.principal === principal).map(announceToolChanges));
   }
+  // the places that write held tokens announce it (lib/runtime's held-tokens signal);
+  // anonymous sessions hold only what they minted themselves (checked after each call)
+  const unsubscribe = onHeldTokensChanged((holderId) => (holderId.startsWith('user:') ? principalTokensChanged(holderId) : undefined));
 
   return {
     handle,
@@ -131,6 +145,7 @@ export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION
     size: () => sessions.size,
     closeAll() {
       clearInterval(sweeper);
+      unsubscribe();
       for (const s of [...sessions.values()]) close(s);
     },
   };

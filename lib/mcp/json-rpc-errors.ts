@@ -11,3 +11,6 @@ export function jsonRpcError(status: number, code: number, message: string, head
 
 export const parseError = (message: string) => jsonRpcError(400, ErrorCode.ParseError, message);
 export const invalidRequest = (message: string, status = 400) => jsonRpcError(status, ErrorCode.InvalidRequest, message);
+
+/** Implementation-defined server error: rate limited or overloaded, retry after Retry-After. */
+export const MCP_RETRY_LATER = -32000;

@@ -1,5 +1,6 @@
 // The MCP endpoint over real HTTP, driven by the SDK's own client: list, call, errors,
-// a gated tool appearing after a token is minted, a resumed session, and hostile input.
+// a gated tool appearing after a token is minted or an account connected, a resumed
+// session, missed events replayed by Last-Event-ID, and hostile input.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { testDatabaseUrl, testDb } from '../../test/db';
 import { createApiToken } from '../auth/api-tokens';
+import { disconnect, storeConnectionTokens } from '../auth/oauth-connections';
 import { seedBundledSkills } from '../registry/seed-bundled-skills';
 import { serverContext } from '../server/server-context';
 
@@ -50,11 +52,46 @@ async function connect(path: string, token?: string, sessionId?: string) {
     sessionId,
     requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
   });
-  if (sessionId) {
-    // a resumed session skips initialize: the transport already carries the session id
-    await client.connect(transport).catch(() => {});
-  } else await client.connect(transport);
+  // a resumed session (sessionId given) skips initialize: the transport already carries the id
+  await client.connect(transport);
   return { client, transport };
+}
+
+async function newUserToken(name: string) {
+  const user = await testDb().user.create({ data: { name } });
+  return { userId: user.id, token: (await createApiToken(testDb(), { userId: user.id, name: 'mcp', scopes: ['invoke'] })).token };
+}
+
+async function until(check: () => boolean, what: string, ms = 5_000) {
+  for (const end = Date.now() + ms; !check(); ) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Server-sent events of a response, as they arrive: `{id, data}` (data parsed as JSON when it is). */
+function sseReader(res: Response) {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  return async function next(ms = 5_000): Promise<{ id?: string; data: unknown }> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const id = /^id: ?(.*)$/m.exec(block)?.[1];
+        const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+        if (!data) continue; // priming events and keep-alives carry no message
+        return { id, data: JSON.parse(data) };
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('no event in time');
+      const chunk = await Promise.race([reader.read(), new Promise<never>((_, no) => setTimeout(() => no(new Error('no event in time')), left))]);
+      if (chunk.done) throw new Error('the stream ended');
+      buffer += chunk.value.replace(/\r\n/g, '\n');
+    }
+  };
 }
 
 function post(path: string, body: string, headers: Record<string, string> = {}) {
@@ -118,6 +155,62 @@ describe('the MCP endpoint', () => {
     await client.close();
   });
 
+  it('announces tools/list_changed when the user connects or disconnects an account outside MCP', async () => {
+    const { userId, token } = await newUserToken('mcp-connector');
+    const { client } = await connect('/api/mcp/skillyard/github-repos', token);
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void changed++);
+    const before = (await client.listTools()).tools.map((t) => t.name);
+    expect(before).not.toContain('list-my-repos');
+    // the client opens its GET stream after initializing; give it a moment to be there
+    await new Promise((r) => setTimeout(r, 300));
+    await storeConnectionTokens(testDb(), userId, { provider: 'github', access_token: 'gho_test', scope: 'repo' });
+    await until(() => changed === 1, 'list_changed after connecting');
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('list-my-repos');
+    await disconnect(testDb(), userId, 'github');
+    await until(() => changed === 2, 'list_changed after disconnecting');
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('list-my-repos');
+    await client.close();
+  });
+
+  it('replays the events a client missed while its GET stream was away, from Last-Event-ID', async () => {
+    const { userId, token } = await newUserToken('mcp-resumer');
+    const path = '/api/mcp/skillyard/github-repos';
+    const auth = { authorization: `Bearer ${token}` };
+    const init = await post(path, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }), auth);
+    expect(init.status).toBe(200);
+    const sessionId = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const inSession = { ...auth, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+    expect((await post(path, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), inSession)).status).toBe(202);
+    const listen = (lastEventId?: string, signal?: AbortSignal) =>
+      fetch(new URL(path, base), { headers: { ...inSession, accept: 'text/event-stream', ...(lastEventId && { 'last-event-id': lastEventId }) }, signal });
+
+    const away = new AbortController();
+    const stream = await listen(undefined, away.signal);
+    expect(stream.status).toBe(200);
+    await storeConnectionTokens(testDb(), userId, { provider: 'github', access_token: 'gho_test', scope: 'repo' });
+    const first = await sseReader(stream)();
+    expect(first.data).toMatchObject({ method: 'notifications/tools/list_changed' });
+    expect(first.id).toBeTruthy();
+
+    away.abort();
+    await disconnect(testDb(), userId, 'github'); // announced while nobody listens: stored
+    const back = new AbortController();
+    let resumed = await listen(first.id, back.signal);
+    // the server may not have seen the old stream go yet (409 while it is still registered)
+    for (let i = 0; i < 50 && resumed.status === 409; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      resumed = await listen(first.id, back.signal);
+    }
+    expect(resumed.status).toBe(200);
+    const replayed = await sseReader(resumed)();
+    expect(replayed.data).toMatchObject({ method: 'notifications/tools/list_changed' });
+    expect(replayed.id).toBeTruthy();
+    expect(replayed.id).not.toBe(first.id);
+    back.abort();
+  });
+
   it('resumes a session by its id, and refuses it to anyone else', async () => {
     const first = await connect('/api/mcp/skillyard/text-stats', userToken);
     const sessionId = first.transport.sessionId!;
@@ -153,6 +246,16 @@ describe('the MCP endpoint', () => {
 
     const noSession = await post('/api/mcp/skillyard/text-stats', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
     expect(noSession.status).toBe(400);
+
+    // a JSON-RPC batch (no batching in 2025-11-25) is refused whole, in a session or not
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'count-words', arguments: { text: 'a b' } } });
+    const session = await connect('/api/mcp/skillyard/text-stats');
+    for (const headers of [{}, { 'mcp-session-id': session.transport.sessionId!, 'mcp-protocol-version': '2025-11-25' }] as Record<string, string>[]) {
+      const batch = await post('/api/mcp/skillyard/text-stats', JSON.stringify(Array.from({ length: 100 }, (_, i) => call(i + 1))), headers);
+      expect(batch.status).toBe(400);
+      expect(await batch.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/batches are not supported/) } });
+    }
+    await session.client.close();
 
     const unknownSkill = await post('/api/mcp/skillyard/no-such-skill', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }));
     expect(unknownSkill.status).toBe(404);

@@ -1,5 +1,7 @@
 // Reads a JSON-RPC request body with a byte limit (refused early from Content-Length,
 // counted while streaming otherwise) and a nesting limit, before the SDK parses it.
+// A JSON-RPC batch (an array) is refused: protocol revision 2025-11-25 has no batching,
+// and a batch would run up to 100 tools/call for the price of one request.
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { jsonRpcError, parseError } from './json-rpc-errors';
 
@@ -51,9 +53,17 @@ export async function readMcpBody(req: Request, limit = MCP_MAX_BODY_BYTES): Pro
   if (jsonDepthExceeds(text, MCP_MAX_DEPTH)) {
     return { ok: false, response: jsonRpcError(400, ErrorCode.InvalidRequest, `request/too-deep: JSON nested deeper than ${MCP_MAX_DEPTH}`) };
   }
+  let body: unknown;
   try {
-    return { ok: true, body: JSON.parse(text) };
+    body = JSON.parse(text);
   } catch {
     return { ok: false, response: parseError('Parse error: the request body is not valid JSON') };
   }
+  if (Array.isArray(body)) {
+    return {
+      ok: false,
+      response: jsonRpcError(400, ErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC batches are not supported (MCP 2025-11-25 has no batching); send one message per request'),
+    };
+  }
+  return { ok: true, body };
 }

@@ -27,7 +27,10 @@ export async function openRegistryMcpHost(server: ServerContext, refs: ReturnTyp
   for (const ref of refs) skills.push(await loadSkillVersion(server.db, ref, viewer));
   // An anonymous session keeps what it minted (and its memory storage) for its own life; nothing is stored for it.
   const anonymous = userId ? null : await server.runtimeFor({ userId: null, ip });
-  const manager = async () => createToolManager({ skills, ...(anonymous ?? (await server.runtimeFor({ userId }))) });
+  // as the invoke API does: the user's held tokens are read (per list or call) only when a
+  // served tool is token-gated; otherwise they cannot change what is listed or allowed
+  const heldTokens = skills.some((s) => s.manifest.tools.some((t) => Object.keys(t.inputTokens ?? {}).length > 0));
+  const manager = async () => createToolManager({ skills, ...(anonymous ?? (await server.runtimeFor({ userId, heldTokens }))) });
   return {
     skills: () =>
       skills.map((s) => ({ ref: s.ref, name: s.manifest.name, description: s.manifest.description, instructions: s.manifest.instructions })),

@@ -16,6 +16,7 @@ export { createMemoryStorage } from './capabilities/memory-storage';
 export { createMemoryVault } from './capabilities/memory-vault';
 export { createHmacTokenSigner } from './capabilities/hmac-token-signer';
 export { skillKey } from './skill-key';
+export { heldTokensChanged, onHeldTokensChanged, type HeldTokensListener } from './held-tokens-changed';
 export { netFetch, allowedHostsOf } from './capabilities/net';
 export { allowRangesFromEnv, blockedReason } from './capabilities/net-address';
 export { createMemoryEnvironment } from './capabilities/memory-environment';

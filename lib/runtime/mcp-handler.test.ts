@@ -1,9 +1,13 @@
 // A Rye skill's `mcp` tool calls a real MCP server (built with the SDK, on loopback)
 // through the runtime: arguments through params validation, the result back, the
-// server's errors and a wrong host refused, stdio servers refused while subprocesses are off.
+// server's errors and a wrong host refused, stdio servers refused while subprocesses are off
+// and, when they are on, run in their package under the subprocess rules (a tiny SDK stdio
+// server written by the test).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,13 +53,17 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((r) => server.close(r)));
 
-function ryeSkill(serverYaml: string): string {
+function ryeSkill(serverYaml: string, names = ['query-docs', 'always-fails'], extra: Record<string, string> = {}): string {
   const root = mkdtempSync(path.join(os.tmpdir(), 'rye-mcp-'));
   const tools = path.join(root, '.ai/tools/mcp');
   mkdirSync(path.join(tools, 'docs'), { recursive: true });
   mkdirSync(path.join(tools, 'servers'), { recursive: true });
   writeFileSync(path.join(tools, 'servers/docs.yaml'), serverYaml);
-  for (const name of ['query-docs', 'always-fails']) {
+  for (const [rel, text] of Object.entries(extra)) {
+    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    writeFileSync(path.join(root, rel), text);
+  }
+  for (const name of names) {
     writeFileSync(
       path.join(tools, `docs/${name}.yaml`),
       [
@@ -80,8 +88,40 @@ function ryeSkill(serverYaml: string): string {
 async function load(root: string): Promise<LoadedSkill[]> {
   const res = await readSkillsFromPath(root);
   expect(res.skills).toHaveLength(1);
-  return [{ manifest: res.skills[0], scope: 'test', readFile: async () => '' }];
+  return [{ manifest: res.skills[0], scope: 'test', readFile: (p) => readFile(path.join(root, p), 'utf8') }];
 }
+
+// A tiny MCP server over stdio, built with the SDK (its CommonJS build, by absolute path:
+// the package runs from a temporary folder with no node_modules).
+const sdk = createRequire(import.meta.url);
+const STDIO_SERVER = `
+const fs = require('node:fs');
+const { Server } = require(${JSON.stringify(sdk.resolve('@modelcontextprotocol/sdk/server/index.js'))});
+const { StdioServerTransport } = require(${JSON.stringify(sdk.resolve('@modelcontextprotocol/sdk/server/stdio.js'))});
+const { ListToolsRequestSchema, CallToolRequestSchema } = require(${JSON.stringify(sdk.resolve('@modelcontextprotocol/sdk/types.js'))});
+const server = new Server({ name: 'local-docs', version: '1.0.0' }, { capabilities: { tools: {} } });
+const tools = ['query-docs', 'always-fails', 'hangs'].map((name) => ({ name, inputSchema: { type: 'object' } }));
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+server.setRequestHandler(CallToolRequestSchema, async ({ params: { name, arguments: args } }) => {
+  if (name === 'always-fails') return { isError: true, content: [{ type: 'text', text: 'upstream quota exceeded' }] };
+  if (name === 'hangs') return new Promise(() => {});
+  return {
+    content: [{ type: 'text', text: 'ok' }],
+    structuredContent: {
+      answer: args.libraryId + ': about ' + args.query,
+      serverFileInCwd: fs.existsSync('server/docs-server.cjs'),
+      home: process.env.HOME,
+      secret: process.env.SKILLYARD_TEST_PARENT_SECRET ?? null,
+      declared: process.env.DOCS_MODE ?? null,
+      mode: (fs.statSync('server/docs-server.cjs').mode & 0o777).toString(8),
+    },
+  };
+});
+server.connect(new StdioServerTransport());
+`;
+const stdioServer = (timeout = 10) =>
+  ['tool_type: mcp_server', 'executor_id: null', 'category: mcp/servers', 'version: 1.0.0', "description: 'docs'", 'config:', '  transport: stdio',
+    `  command: ${JSON.stringify(process.execPath)}`, '  args: [server/docs-server.cjs]', '  env: {DOCS_MODE: local}', `  timeout: ${timeout}`, ''].join('\n');
 
 const httpServer = (url: string) => ['tool_type: mcp_server', 'executor_id: null', 'category: mcp/servers', 'version: 1.0.0', "description: 'docs'", 'config:', '  transport: http', '  timeout: 5', `  url: ${url}`, ''].join('\n');
 
@@ -129,6 +169,36 @@ describe('handler kind mcp', () => {
       message: expect.stringContaining('loopback'),
     });
     expect(seen.length).toBe(before);
+  });
+
+  it('runs an stdio MCP server in its package when subprocesses are on: package root as cwd, read-only, no inherited secrets', async () => {
+    process.env.SKILLYARD_TEST_PARENT_SECRET = 'do-not-pass-me';
+    try {
+      const skills = await load(ryeSkill(stdioServer(), ['query-docs', 'always-fails'], { 'server/docs-server.cjs': STDIO_SERVER }));
+      const { manager } = createManager(createFakeSandbox(), skills, { allowSubprocess: true });
+      const name = skills[0].manifest.name;
+      const out = (await manager.invoke(`${name}/query-docs`, { libraryId: '/local/docs', query: 'stdio' })) as Record<string, unknown>;
+      expect(out).toMatchObject({ answer: '/local/docs: about stdio', serverFileInCwd: true, secret: null, declared: 'local', mode: '444' });
+      expect(out.home).not.toBe(os.homedir());
+      await expect(manager.invoke(`${name}/always-fails`, {})).rejects.toMatchObject({ code: 'tool/failed', message: expect.stringContaining('upstream quota exceeded') });
+    } finally {
+      delete process.env.SKILLYARD_TEST_PARENT_SECRET;
+    }
+  });
+
+  it('stops an stdio MCP server that does not answer within its timeout', async () => {
+    const skills = await load(ryeSkill(stdioServer(1), ['hangs'], { 'server/docs-server.cjs': STDIO_SERVER }));
+    const { manager } = createManager(createFakeSandbox(), skills, { allowSubprocess: true });
+    const started = Date.now();
+    await expect(manager.invoke(`${skills[0].manifest.name}/hangs`, {})).rejects.toMatchObject({ code: 'runtime/timeout' });
+    expect(Date.now() - started).toBeLessThan(8_000);
+  });
+
+  it('answers an stdio server that cannot start with runtime/subprocess-failed', async () => {
+    const yaml = stdioServer().replace(JSON.stringify(process.execPath), '/nonexistent/mcp-server');
+    const skills = await load(ryeSkill(yaml, ['query-docs'], { 'server/docs-server.cjs': STDIO_SERVER }));
+    const { manager } = createManager(createFakeSandbox(), skills, { allowSubprocess: true });
+    await expect(manager.invoke(`${skills[0].manifest.name}/query-docs`, { libraryId: 'a', query: 'b' })).rejects.toMatchObject({ code: 'runtime/subprocess-failed' });
   });
 
   it('refuses an stdio MCP server while subprocesses are off, and says so', async () => {

@@ -2,16 +2,21 @@
 // the package declares (a Rye `mcp_server` component), over Streamable HTTP. The server's
 // host is the only one the call may reach, with the net capability's rules: http(s) only,
 // no redirects, the operator's network guard (providers.net.fetch), a deadline. Servers
-// over stdio are subprocesses: only when the operator allows subprocesses.
+// over stdio are subprocesses: only when the operator allows subprocesses, and then under
+// the rules of Python and bash handlers (subprocess.ts): the package read-only with its
+// root as the working directory, a clean environment (no inherited secrets), the deadline
+// (the server is killed at it), bounded output.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SkillManifest, ToolManifest } from '../skills';
 import type { NetOptions } from './capabilities/types';
 import { RuntimeError } from './errors';
 import { checkedAddress } from './capabilities/net';
+import { cleanEnv, DEFAULT_MAX_OUTPUT_BYTES, withPackageDir, type PackageFiles } from './subprocess';
 
-export type McpServerConfig = { transport: string; url?: string; timeoutMs: number; command?: string };
+export type McpServerConfig = { transport: string; url?: string; timeoutMs: number; command?: string; args: string[]; env: Record<string, string> };
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -31,6 +36,11 @@ export function mcpServerFor(manifest: SkillManifest, tool: ToolManifest): { ser
       transport: String(config.transport ?? (config.url ? 'http' : 'stdio')),
       url: typeof config.url === 'string' ? config.url : undefined,
       command: typeof config.command === 'string' ? config.command : undefined,
+      args: Array.isArray(config.args) ? config.args.map(String) : [],
+      env:
+        config.env && typeof config.env === 'object' && !Array.isArray(config.env)
+          ? Object.fromEntries(Object.entries(config.env as Record<string, unknown>).map(([k, v]) => [k, String(v)]))
+          : {},
       timeoutMs: Math.min(tool.timeoutMs ?? timeout, 120_000),
     },
     toolName,
@@ -56,19 +66,75 @@ function resultOf(res: CallToolResult, label: string): unknown {
   return { content: res.content ?? [], text: texts.join('\n') };
 }
 
+const STDERR_TAIL = 2000;
+
+/** Calls the tool on a server the package starts as a subprocess, speaking MCP over its stdin/stdout. */
+async function callStdioTool(server: McpServerConfig, toolName: string, args: unknown, label: string, pkg: PackageFiles): Promise<unknown> {
+  if (!server.command) throw new RuntimeError('runtime/unsupported-handler', `${label}: the stdio server definition has no command`);
+  const command = server.command;
+  return withPackageDir(pkg, async ({ skillDir, workDir }) => {
+    const transport = new StdioClientTransport({
+      command,
+      args: server.args,
+      cwd: skillDir,
+      // the package's own variables, then the clean environment (PATH, HOME=workDir, LANG);
+      // the SDK adds only LOGNAME, SHELL, TERM and USER of this process, never its secrets
+      env: { ...server.env, ...cleanEnv(workDir) },
+      stderr: 'pipe',
+      maxBufferSize: DEFAULT_MAX_OUTPUT_BYTES,
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
+    });
+    const deadline = new AbortController();
+    const timer = setTimeout(() => {
+      deadline.abort();
+      // the server may ignore its closed stdin: end it at the deadline
+      if (transport.pid) {
+        try {
+          process.kill(transport.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    }, server.timeoutMs);
+    const client = new Client({ name: 'skillyard', version: '0.1.0' });
+    try {
+      await client.connect(transport, { signal: deadline.signal, timeout: server.timeoutMs });
+      const res = (await client.callTool({ name: toolName, arguments: (args ?? {}) as Record<string, unknown> }, undefined, {
+        signal: deadline.signal,
+        timeout: server.timeoutMs,
+      })) as CallToolResult;
+      return resultOf(res, label);
+    } catch (err) {
+      if (err instanceof RuntimeError) throw err;
+      if (deadline.signal.aborted) throw new RuntimeError('runtime/timeout', `${label}: the stdio server did not answer within ${server.timeoutMs} ms`);
+      const tail = stderr.trim() ? ` (stderr: ${stderr.trim()})` : '';
+      throw new RuntimeError('runtime/subprocess-failed', `${label}: ${(err as Error).message}${tail}`);
+    } finally {
+      clearTimeout(timer);
+      await client.close().catch(() => {});
+    }
+  });
+}
+
 export async function callMcpTool(
   manifest: SkillManifest,
   tool: ToolManifest,
   args: unknown,
-  opts: { net?: NetOptions; allowSubprocess: boolean },
+  opts: { net?: NetOptions; allowSubprocess: boolean; package?: PackageFiles },
 ): Promise<unknown> {
   const { server, toolName } = mcpServerFor(manifest, tool);
   const label = `MCP tool ${toolName}`;
   if (server.transport === 'stdio') {
-    throw new RuntimeError(
-      opts.allowSubprocess ? 'runtime/unsupported-handler' : 'runtime/subprocess-disabled',
-      opts.allowSubprocess ? `${label}: MCP servers over stdio are not run by this runtime yet` : `${label} runs a local MCP server (a subprocess), and subprocesses are off on this server (SKILLYARD_ALLOW_SUBPROCESS)`,
-    );
+    if (!opts.allowSubprocess) {
+      throw new RuntimeError(
+        'runtime/subprocess-disabled',
+        `${label} runs a local MCP server (a subprocess), and subprocesses are off on this server (SKILLYARD_ALLOW_SUBPROCESS)`,
+      );
+    }
+    return callStdioTool(server, toolName, args, label, opts.package ?? { files: manifest.files });
   }
   if (!server.url) throw new RuntimeError('runtime/unsupported-handler', `${label}: the server definition has no url`);
   let url: URL;

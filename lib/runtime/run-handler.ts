@@ -87,7 +87,12 @@ export async function runHandler(k: KernelState, call: HandlerCall): Promise<unk
         instructions: skill.manifest.instructions ?? '',
       };
     case 'mcp':
-      return callMcpTool(skill.manifest, tool, call.args, { net: k.providers.net, allowSubprocess: k.opts.allowSubprocess ?? false });
+      return callMcpTool(skill.manifest, tool, call.args, {
+        net: k.providers.net,
+        allowSubprocess: k.opts.allowSubprocess ?? false,
+        // a stdio server runs in its package, read-only, root as cwd (subprocess.ts)
+        package: { files: skill.manifest.files, readFile: (p) => (skill.readBytes ? skill.readBytes(p) : skill.readFile(p)) },
+      });
     default:
       throw new RuntimeError('runtime/unsupported-handler', `tool '${call.entry.ref}' has an unknown handler kind '${String(kind)}'`);
   }

@@ -169,17 +169,20 @@ function safeRelative(p: string): string | null {
   return parts.join('/');
 }
 
-/** Write the package under `dir`, then make it read-only (files 0444, folders 0555). */
-async function materializePackage(dir: string, req: ScriptHandlerRequest, handler: string): Promise<void> {
-  const files = new Set<string>([handler]);
-  for (const f of req.files ?? []) {
+/** A package's files as a subprocess gets them: package-relative paths and how to read one. */
+export type PackageFiles = { files?: readonly string[]; readFile?: (path: string) => Promise<string | Uint8Array> };
+
+/** Write the package under `dir` (with `first` already read), then make it read-only (files 0444, folders 0555). */
+async function materializePackage(dir: string, pkg: PackageFiles, first?: { rel: string; content: string }): Promise<void> {
+  const files = new Set<string>(first ? [first.rel] : []);
+  for (const f of pkg.files ?? []) {
     const rel = safeRelative(f);
     if (rel) files.add(rel);
   }
   if (files.size > MAX_PACKAGE_FILES) throw new RuntimeError('runtime/subprocess-failed', `the package has ${files.size} files; a handler gets at most ${MAX_PACKAGE_FILES}`);
   let total = 0;
   for (const rel of files) {
-    const content = rel === handler ? req.source : req.readFile ? await req.readFile(rel) : null;
+    const content = rel === first?.rel ? first.content : pkg.readFile ? await pkg.readFile(rel) : null;
     if (content === null) continue;
     total += typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
     if (total > MAX_PACKAGE_BYTES) throw new RuntimeError('runtime/subprocess-failed', `the package is larger than ${MAX_PACKAGE_BYTES} bytes`);
@@ -188,6 +191,25 @@ async function materializePackage(dir: string, req: ScriptHandlerRequest, handle
     await writeFile(abs, content, { flag: 'wx' }); // never through a link or over a file
   }
   await setModes(dir, 0o444, 0o555);
+}
+
+/**
+ * Runs `fn` with the package written read-only under a fresh temporary root (`skillDir`,
+ * the subprocess's cwd) and a scratch `workDir` (its HOME); both are removed afterwards.
+ */
+export async function withPackageDir<T>(pkg: PackageFiles, fn: (dirs: { skillDir: string; workDir: string }) => Promise<T>): Promise<T> {
+  const root = await mkdtemp(path.join(tmpdir(), 'skillyard-run-'));
+  const skillDir = path.join(root, 'skill');
+  try {
+    const workDir = path.join(root, 'work');
+    await mkdir(workDir);
+    await mkdir(skillDir);
+    await materializePackage(skillDir, pkg);
+    return await fn({ skillDir, workDir });
+  } finally {
+    await setModes(skillDir, 0o644, 0o755).catch(() => undefined); // read-only folders cannot be emptied
+    await rm(root, { recursive: true, force: true });
+  }
 }
 
 async function setModes(dir: string, fileMode: number, dirMode: number): Promise<void> {
@@ -224,7 +246,7 @@ export async function runScriptHandler(req: ScriptHandlerRequest): Promise<unkno
     const script = path.join(skillDir, handler);
     await mkdir(workDir);
     await mkdir(skillDir);
-    await materializePackage(skillDir, req, handler);
+    await materializePackage(skillDir, req, { rel: handler, content: req.source });
     const env = cleanEnv(workDir);
     env.PYTHONPATH = [path.dirname(script), skillDir].join(path.delimiter);
     const base = {

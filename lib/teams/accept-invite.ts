@@ -6,12 +6,13 @@ import { AppError } from '../errors';
 import type { TeamRole } from '../authz';
 import { actingPerson, type Actor } from './actor';
 import { hashInvite } from './create-invite';
+import { announceMembersTokens } from './announce-team-tokens';
 import { recordAudit } from './record-audit';
 
 export async function acceptInvite(db: Db, actor: Actor, secret: unknown): Promise<{ slug: string; role: TeamRole }> {
   const userId = await actingPerson(db, actor);
   if (typeof secret !== 'string' || !/^syi_[A-Za-z0-9_-]{20,64}$/.test(secret)) throw new AppError('invite/not-found', 'This invitation link is not valid.');
-  return db.$transaction(async (tx) => {
+  const joined = await db.$transaction(async (tx) => {
     const invite = await tx.teamInvite.findUnique({ where: { hash: hashInvite(secret) }, include: { team: { select: { slug: true } } } });
     if (!invite) throw new AppError('invite/not-found', 'This invitation link is not valid.');
     if (invite.revokedAt) throw new AppError('invite/revoked', 'This invitation was withdrawn; ask for a new one.');
@@ -32,4 +33,7 @@ export async function acceptInvite(db: Db, actor: Actor, secret: unknown): Promi
     await recordAudit(tx, invite.teamId, actor, 'member.join', userId, { role: invite.role, inviteId: invite.id });
     return { slug: invite.team.slug, role: invite.role as TeamRole };
   });
+  // the team's connections are the new member's to use now
+  announceMembersTokens([userId]);
+  return joined;
 }

@@ -4,6 +4,7 @@ import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { Actor } from './actor';
+import { announceMembersTokens, teamMemberIds } from './announce-team-tokens';
 import { teamForActor } from './team-for-actor';
 
 export async function deleteTeam(db: Db, actor: Actor, slug: string): Promise<void> {
@@ -12,10 +13,12 @@ export async function deleteTeam(db: Db, actor: Actor, slug: string): Promise<vo
   if (published > 0) {
     throw new AppError('team/has-published-skills', `@${slug} has ${published} public or unlisted skill${published === 1 ? '' : 's'}; make them private or transfer them before deleting the team.`);
   }
+  const members = await teamMemberIds(db, team.id);
   await db.$transaction(async (tx) => {
     await tx.skill.deleteMany({ where: { scopeName: slug } });
     await tx.scope.delete({ where: { name: slug } });
     await tx.team.delete({ where: { id: team.id } });
     await tx.user.deleteMany({ where: { botForTeamId: team.id } });
   });
+  announceMembersTokens(members);
 }

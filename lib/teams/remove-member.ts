@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { Actor } from './actor';
 import { assertNotLastOwner } from './last-owner';
+import { announceMembersTokens } from './announce-team-tokens';
 import { recordAudit } from './record-audit';
 import { teamForActor } from './team-for-actor';
 
@@ -23,4 +24,5 @@ export async function removeMember(db: Db, actor: Actor, slug: string, memberUse
     // personal API tokens keep working for the person, but team tokens they made stay the team's
     await recordAudit(tx, team.id, actor, self ? 'member.leave' : 'member.remove', memberUserId, { role: m.role });
   });
+  announceMembersTokens([memberUserId]);
 }

@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { oauthIssuer } from '../auth/oauth-connections';
 import type { Actor } from './actor';
+import { announceMembersTokens, teamMemberIds } from './announce-team-tokens';
 import { recordAudit } from './record-audit';
 import { teamForActor } from './team-for-actor';
 
@@ -15,4 +16,5 @@ export async function removeTeamConnection(db: Db, actor: Actor, slug: string, p
     if (count === 0) throw new AppError('team/connection-not-found', `@${slug} has no ${provider} connection.`);
     await recordAudit(tx, team.id, actor, 'connection.remove', issuer);
   });
+  announceMembersTokens(await teamMemberIds(db, team.id));
 }

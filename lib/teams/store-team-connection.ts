@@ -8,6 +8,7 @@ import type { Db } from '../db/client';
 import { sealSecret } from '../auth/secret-box';
 import { claimsFromScope, oauthIssuer, type ProviderTokens } from '../auth/oauth-connections';
 import { userPrincipal } from '../authz';
+import { announceMembersTokens, teamMemberIds } from './announce-team-tokens';
 import { recordAudit } from './record-audit';
 import { teamForActor } from './team-for-actor';
 
@@ -33,4 +34,5 @@ export async function storeTeamConnection(db: Db, userId: string, slug: string, 
     });
     await recordAudit(tx, team.id, actor, 'connection.add', issuer, { claims });
   });
+  announceMembersTokens(await teamMemberIds(db, team.id));
 }

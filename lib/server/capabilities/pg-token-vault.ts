@@ -3,7 +3,7 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../../db/client';
-import type { HeldToken, TokenVault } from '../../runtime';
+import { heldTokensChanged, type HeldToken, type TokenVault } from '../../runtime';
 import { openSecret, sealSecret } from '../../auth/secret-box';
 
 /** Holder ids are `user:<id>` or `team:<id>`; anything else holds nothing durable. */
@@ -34,6 +34,7 @@ export function createPgTokenVault(db: Db, mintedByTool?: string): TokenVault {
       const row = await db.heldToken.create({
         data: { ...holder, issuer: req.issuer, claims: req.claims, expiresAt: req.expiresAt, secret: sealSecret(secret), mintedByTool },
       });
+      heldTokensChanged(req.holderId);
       return { id: row.id, issuer: row.issuer, claims: row.claims, expiresAt: row.expiresAt, secret };
     },
   };
