@@ -10,6 +10,7 @@ import { issueApiToken, revokeApiToken } from '@/lib/auth/manage-api-tokens';
 import { deleteModelKey, setModelKey } from '@/lib/auth/model-keys';
 import { assertSameOrigin } from '@/lib/auth/same-origin';
 import { serverContext } from '@/lib/server';
+import { actionFailure } from '@/lib/api/action-failure';
 import { isAppError } from '@/lib/errors';
 
 export type FormState = { error: string | null; token?: string; done?: string };
@@ -21,10 +22,9 @@ async function signedIn() {
   return user;
 }
 
-function failure(err: unknown, what: string): FormState {
-  if (isAppError(err)) return { error: err.message };
-  console.error(`[settings] could not ${what}:`, (err as Error).message);
-  return { error: 'Something went wrong on our side; nothing was changed.' };
+/** Expected failures say what went wrong; anything else is logged with the request id, which the form shows. */
+async function failure(err: unknown, what: string): Promise<FormState> {
+  return { error: (await actionFailure(err, `settings: ${what}`)).message };
 }
 
 export async function createApiTokenAction(_prev: FormState, form: FormData): Promise<FormState> {
@@ -40,7 +40,7 @@ export async function createApiTokenAction(_prev: FormState, form: FormData): Pr
     // shown once: only its hash is stored
     return { error: null, token };
   } catch (err) {
-    return failure(err, 'create a token');
+    return await failure(err, 'create a token');
   }
 }
 
@@ -61,7 +61,7 @@ export async function setModelKeyAction(_prev: FormState, form: FormData): Promi
     revalidatePath('/settings');
     return { error: null, done: `Saved the ${row.provider} key ending in ${row.last4}.` };
   } catch (err) {
-    return failure(err, 'save a model key');
+    return await failure(err, 'save a model key');
   }
 }
 
@@ -78,7 +78,7 @@ export async function deleteAccountAction(_prev: FormState, form: FormData): Pro
   try {
     await deleteAccount(serverContext().db, user.id);
   } catch (err) {
-    return failure(err, 'delete the account');
+    return await failure(err, 'delete the account');
   }
   // the session row went with the user; this clears the cookie
   await signOut({ redirectTo: '/' });
