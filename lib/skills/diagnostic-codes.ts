@@ -11,6 +11,7 @@ const AA = 'agent-apps-tool-interface.md';
 const ST = 'skill-tools-spec.md §5';
 const MV = 'malv-tools-json.md';
 const RY = 'rye-tool-format.md';
+const RO = 'current Rye OS dialect (ryeos:signed, # ryeos-tool:)';
 const SP = 'SPEC §7';
 const S2 = 'SPEC §2';
 
@@ -83,12 +84,14 @@ export const DIAGNOSTIC_CODES = {
   'python/syntax-error': e('a Python file cannot be tokenised or a metadata literal is malformed', SP),
   'reader/internal-error': e('a reader failed unexpectedly (a bug; reported instead of thrown)', S2),
   'rye/category-mismatch': e('category/__category__ differs from the file\'s folder under .ai/tools', `${RY} rule 4`),
+  'rye/current-field-missing': w('a current-dialect (ryeos) tool lacks description, category or executor_id', RO),
   'rye/execute-missing': e('a Python tool has no execute(params, project_path), or a JS/TS tool no default/main export', RY),
   'rye/execute-return': w('an execute() return dict has no "success" key', `${RY} rule 11`),
   'rye/executor-missing': e('executor_id/__executor_id__ is absent', `${RY} rules 1-2`),
   'rye/executor-null': e('executor_id is null for a type other than primitive, runtime, library, mcp_server', `${RY} rule 6`),
   'rye/field-invalid': e('a Rye metadata field has the wrong type', RY),
   'rye/field-missing': e('a required Rye metadata field is absent', `${RY} rules 1-2`),
+  'rye/library-module': w('a Python file says __tool_type__ = "python" but has no executor and no execute(): read as a library module, not a tool', `${RY} tool types`),
   'rye/mcp-config-missing': e('an MCP tool lacks config.server/config.tool_name, or a server lacks config.url/command', RY),
   'rye/mcp-server-not-found': w('the MCP server an MCP tool names is not defined in the package', RY),
   'rye/metadata-not-literal': e('a dunder or CONFIG_SCHEMA is not a literal (cannot be read without running code)', SP),

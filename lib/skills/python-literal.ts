@@ -21,6 +21,8 @@ export type PyModule = {
   nonLiteral: Map<string, number>;
   functions: Map<string, { line: number; async: boolean }>;
   classes: Map<string, number>;
+  /** module-level classes with an `execute` method (def or async def in the class body) */
+  classesWithExecute: Set<string>;
   /** `return {...}` statements of the module-level execute(): the dict's literal string keys (null when not a dict display) */
   executeReturns: { line: number; keys: string[] | null }[];
   syntaxError: { message: string; line: number } | null;
@@ -257,7 +259,7 @@ function parseLiteral(toks: Tok[], pos: number, pointer: string, lines: LineMap,
 }
 
 export function parsePythonModule(src: string, opts: { maxDepth: number }): PyModule {
-  const mod: PyModule = { docstring: null, assignments: new Map(), nonLiteral: new Map(), functions: new Map(), classes: new Map(), executeReturns: [], syntaxError: null };
+  const mod: PyModule = { docstring: null, assignments: new Map(), nonLiteral: new Map(), functions: new Map(), classes: new Map(), classesWithExecute: new Set(), executeReturns: [], syntaxError: null };
   let toks: Tok[];
   try {
     toks = tokenize(src.charCodeAt(0) === 0xfeff ? src.slice(1) : src);
@@ -267,6 +269,8 @@ export function parsePythonModule(src: string, opts: { maxDepth: number }): PyMo
   }
   let first = true;
   let inExecute = false;
+  // the module-level class being read, and the indentation of its body (its first statement's)
+  let inClass: { name: string; bodyCol: number | null } | null = null;
   for (let p = 0; p < toks.length; p++) {
     const t0 = toks[p];
     // Inside `def execute`: collect `return {...}` shapes (Rye rule 11: {success: bool, ...}).
@@ -293,7 +297,12 @@ export function parsePythonModule(src: string, opts: { maxDepth: number }): PyMo
     if (!tok.bol) continue;
     const stmtFirst = first;
     first = false;
+    if (inClass && tok.col > 0) {
+      if (inClass.bodyCol === null) inClass.bodyCol = tok.col;
+      if (tok.col === inClass.bodyCol && ((tok.v === 'def' && toks[p + 1]?.v === 'execute') || (tok.v === 'async' && toks[p + 1]?.v === 'def' && toks[p + 2]?.v === 'execute'))) mod.classesWithExecute.add(inClass.name);
+    }
     if (tok.col !== 0) continue; // only module-level statements
+    inClass = tok.v === 'class' && toks[p + 1]?.t === 'name' ? { name: toks[p + 1].v, bodyCol: null } : null;
     inExecute = (tok.v === 'def' && toks[p + 1]?.v === 'execute') || (tok.v === 'async' && toks[p + 2]?.v === 'execute');
     if (stmtFirst && tok.t === 'str') {
       let s = '';

@@ -1,6 +1,7 @@
 // Rye OS tools under .ai/tools/**: Python (dunder metadata + CONFIG_SCHEMA +
-// execute), YAML (tool_id, parameters list, input_schema, MCP tool and server defs),
-// JS/TS (`export const __dunder__`) and bash (`.sh`). One package (the folder holding
+// execute, or a `# ryeos-tool:` header), YAML (tool_id or name, parameters list,
+// input_schema/config_schema, MCP tool and server defs), JS/TS
+// (`export const __dunder__`) and bash (`.sh`). Files in a `lib/` folder are libraries. One package (the folder holding
 // .ai/) is one skill whose tools are the callable Rye tools; libraries, runtimes,
 // primitives and MCP server definitions are recorded under metadata.rye.components.
 //   rye/record.ts      one file's metadata, per source language
@@ -22,13 +23,19 @@ export { ryeParametersToSchema } from './rye/parameters';
 
 export function isRyeToolFile(rel: string): boolean {
   const base = rel.split('/').pop()!;
-  return rel.startsWith(RYE_TOOLS_DIR) && TOOL_FILE.test(base) && !base.startsWith('_') && !/\.d\.ts$/i.test(base);
+  return rel.startsWith(RYE_TOOLS_DIR) && TOOL_FILE.test(base) && !base.startsWith('_') && !/\.d\.ts$/i.test(base) && !isRyeLibraryFile(rel);
+}
+
+/** Code in a `lib/` folder under .ai/tools is a library the tools import (Rye loads it as one), not a tool. */
+export function isRyeLibraryFile(rel: string): boolean {
+  return rel.startsWith(RYE_TOOLS_DIR) && rel.slice(RYE_TOOLS_DIR.length).split('/').slice(0, -1).includes('lib');
 }
 
 export function readRye(pkg: Pkg): SkillManifest {
   const m = newManifest(nameFromPath(pkg.dirName ?? 'unnamed'), 'rye');
   m.files = pkg.fileList();
   const toolFiles = m.files.filter(isRyeToolFile);
+  const libraryFiles = m.files.filter((f) => isRyeLibraryFile(f) && TOOL_FILE.test(f));
   const components: Record<string, unknown> = {};
   const signatures: Record<string, SkillSignature> = {};
   const versions = new Set<string>();
@@ -46,7 +53,18 @@ export function readRye(pkg: Pkg): SkillManifest {
     if (out.component) components[out.id] = out.info;
     else found.push({ category: out.category, tool: out.tool!, info: out.info, rec });
   }
-  if (toolFiles.length === 0) pkg.scope('.ai/tools').error('rye/no-tools', 'the .ai/tools folder holds no tool files (.py, .yaml, .js, .ts, .sh)');
+  // Libraries are not read as tools; a signed one still has its signature checked.
+  let signedLibraries = 0;
+  for (const rel of libraryFiles) {
+    const text = pkg.readText(rel);
+    if (text === null) continue;
+    const sig = verifyFileSignature(text, pkg, rel);
+    if (sig) {
+      signatures[rel] = sig;
+      signedLibraries++;
+    }
+  }
+  if (toolFiles.length === 0 && libraryFiles.length === 0) pkg.scope('.ai/tools').error('rye/no-tools', 'the .ai/tools folder holds no tool files (.py, .yaml, .js, .ts, .sh)');
   const ryeTools: Record<string, unknown> = {};
   for (const t of nameByIdentity(found)) {
     m.tools.push(t.tool);
@@ -61,10 +79,10 @@ export function readRye(pkg: Pkg): SkillManifest {
       pkg.scope(info.file).warn('rye/mcp-server-not-found', `MCP server definition ${server} is not in this package (.ai/tools/${server}.yaml)`, '/config/server');
     }
   }
-  m.metadata = { rye: { tools: ryeTools, ...(Object.keys(components).length ? { components } : {}), ...(Object.keys(signatures).length ? { signatures } : {}) } };
+  m.metadata = { rye: { tools: ryeTools, ...(Object.keys(components).length ? { components } : {}), ...(libraryFiles.length ? { libraries: libraryFiles } : {}), ...(Object.keys(signatures).length ? { signatures } : {}) } };
   m.version = versions.size === 1 ? [...versions][0] : null;
   m.description = readmeSummary(pkg) ?? readmeSummary(pkg, '.ai/README.md') ?? (m.tools.length === 1 ? m.tools[0].description : m.tools.length ? `Rye tools: ${m.tools.map((t) => t.name).join(', ')}` : '');
-  m.signature = combineSignatures(signatures, toolFiles.length);
+  m.signature = combineSignatures(signatures, toolFiles.length + signedLibraries);
   return m;
 }
 

@@ -1,6 +1,12 @@
 // The metadata of one Rye tool file, normalised across its source language: Python
-// (dunders + CONFIG_SCHEMA), JS/TS (`export const`), YAML (fields), bash (`.sh`,
-// metadata in the leading comment block). Read by parsing, never by running.
+// (dunders + CONFIG_SCHEMA, or the current dialect's `# ryeos-tool:` comment header),
+// JS/TS (`export const`), YAML (fields), bash (`.sh`, metadata in the leading comment
+// block). Read by parsing, never by running.
+//
+// Two dialects: the seed's (`rye:signed:`, tool_id/tool_type/dunders) and the current
+// Rye OS one (`ryeos:signed:`, `name`, `required_caps`, `execution_protocol`,
+// `config_schema`, Python metadata in a `# ryeos-tool:` header). The dialect is decided
+// per file; tool.ts applies each dialect's rules.
 
 import { ptr, type FileScope, type LineMap } from '../../diagnostic-sink';
 import type { LocatedParseError } from '../../located-json';
@@ -9,10 +15,12 @@ import { isPlainObject, type Pkg } from '../../package';
 import { parsePythonModule } from '../../python-literal';
 import { checkToolSchema } from '../../schema';
 import { parseTsModule } from '../../ts-literal';
-import { SIGNATURE_LINE } from '../../signature';
+import { findSignature, SIGNATURE_LINE } from '../../signature';
 import { ryeParametersToSchema } from './parameters';
 
 export type RyeKind = 'python' | 'yaml' | 'js' | 'ts' | 'bash';
+/** `rye`: the seed's dialect (rye-tool-format.md); `ryeos`: the current Rye OS dialect */
+export type RyeDialect = 'rye' | 'ryeos';
 
 export type RyeRecord = {
   rel: string;
@@ -20,8 +28,34 @@ export type RyeRecord = {
   get(field: string): { present: boolean; value: unknown; path: string };
   params: Record<string, unknown> | null;
   kind: RyeKind;
+  /** an entry point: Python `def execute` at module level or a class with an `execute` method; JS/TS a default export (or main/execute) */
   hasEntry: boolean;
+  dialect: RyeDialect;
+  /** the fields as written (a YAML tool's mapping, a `# ryeos-tool:` header), when there is such a mapping */
+  fields?: Record<string, unknown>;
 };
+
+/** Fields only the current Rye OS dialect has. */
+const RYEOS_ONLY = ['required_caps', 'execution_protocol'];
+
+function signedDialect(text: string): RyeDialect | null {
+  const f = findSignature(text);
+  return f && 'signature' in f ? f.signature.dialect : null;
+}
+
+/**
+ * The dialect of a YAML tool: its signature's (`rye:signed:` the seed's, `ryeos:signed:`
+ * the current one); unsigned, `ryeos` when it has a field only the current dialect has
+ * (`required_caps`, `execution_protocol`), or names itself with `name` and an
+ * `executor_id` but has no `tool_id`.
+ */
+function yamlDialect(text: string, doc: Record<string, unknown>): RyeDialect {
+  const signed = signedDialect(text);
+  if (signed) return signed;
+  if (RYEOS_ONLY.some((k) => Object.prototype.hasOwnProperty.call(doc, k))) return 'ryeos';
+  if (doc.name !== undefined && doc.executor_id !== undefined && doc.tool_id === undefined) return 'ryeos';
+  return 'rye';
+}
 
 /** Names of the params schema, in the order they are looked for. */
 const SCHEMA_NAMES = ['CONFIG_SCHEMA', 'config_schema'];
@@ -49,23 +83,86 @@ function readPython(pkg: Pkg, rel: string, text: string): RyeRecord | null {
   const lines: LineMap = new Map();
   for (const [k, a] of mod.assignments) for (const [p, l] of a.lines) lines.set(ptr('', k) + p, l);
   for (const [k, l] of mod.nonLiteral) lines.set(ptr('', k), l);
+  const header = readToolHeader(pkg, rel, text, lines);
+  if (header === 'invalid') return null;
   const scope = scope0.with(lines);
   for (const [k] of mod.nonLiteral) if (k.startsWith('__') || SCHEMA_NAMES.includes(k)) scope.error('rye/metadata-not-literal', `${k} must be a literal (metadata is read without running the file)`, ptr('', k));
-  const field = (f: string) => {
+  const dunderField = (f: string) => {
     const py = dunder(f);
     const a = mod.assignments.get(py);
     return { present: !!a || mod.nonLiteral.has(py), value: a?.value, path: ptr('', py) };
   };
-  for (const r of mod.executeReturns) {
-    if (r.keys && !r.keys.includes('success')) scope.warn('rye/execute-return', 'execute() must return a dict with at least "success": bool', undefined, r.line);
+  // The header's fields win over dunders; a dunder fills what the header leaves out.
+  const field = header ? (f: string) => (Object.prototype.hasOwnProperty.call(header, f) ? { present: true, value: header[f], path: ptr('', f) } : dunderField(f)) : dunderField;
+  const dialect: RyeDialect = header || signedDialect(text) === 'ryeos' ? 'ryeos' : 'rye';
+  // Rule 11 is the seed's: the current dialect's runtimes read other shapes ({"ok": ...}).
+  if (dialect === 'rye') {
+    for (const r of mod.executeReturns) {
+      if (r.keys && !r.keys.includes('success')) scope.warn('rye/execute-return', 'execute() must return a dict with at least "success": bool', undefined, r.line);
+    }
   }
-  const rec: RyeRecord = { rel, scope, get: field, params: null, kind: 'python', hasEntry: mod.functions.has('execute') || mod.functions.has('main') || mod.classes.size > 0 };
+  const hasEntry = mod.functions.has('execute') || mod.classesWithExecute.size > 0;
+  const rec: RyeRecord = { rel, scope, get: field, params: null, kind: 'python', hasEntry, dialect, ...(header ? { fields: header } : {}) };
   if (!field('description').present && mod.docstring) {
     rec.get = (f) => (f === 'description' ? { present: false, value: mod.docstring!.trim().split('\n')[0], path: '/__tool_description__' } : field(f));
   }
-  const csName = SCHEMA_NAMES.find((n) => mod.assignments.has(n));
-  if (csName) rec.params = checkToolSchema(mod.assignments.get(csName)!.value, scope, ptr('', csName), { role: 'params', maxDepth });
+  if (header && header.config_schema !== undefined) rec.params = checkToolSchema(header.config_schema, scope, '/config_schema', { role: 'params', maxDepth });
+  else {
+    const csName = SCHEMA_NAMES.find((n) => mod.assignments.has(n));
+    if (csName) rec.params = checkToolSchema(mod.assignments.get(csName)!.value, scope, ptr('', csName), { role: 'params', maxDepth });
+  }
   return rec;
+}
+
+const HEADER_MARKER = /^#(\s*)ryeos-tool:/;
+
+/**
+ * The current dialect's Python metadata: a `# ryeos-tool:` comment whose following
+ * comment lines are YAML (`#   category: ...`), in the file's prologue (after an
+ * optional shebang, signature lines, other comments and blank lines; before any code).
+ * The header ends at the first line that is not a comment or whose comment text is not
+ * indented below the marker. Its locations go into `lines` as `/<field>`. Returns null
+ * when there is no header, 'invalid' when it cannot be read (reported).
+ */
+function readToolHeader(pkg: Pkg, rel: string, text: string, lines: LineMap): Record<string, unknown> | null | 'invalid' {
+  const src = text.split('\n');
+  let start = -1;
+  for (let i = 0; i < src.length && i < 100; i++) {
+    const l = src[i].replace(/\r$/, '');
+    if (HEADER_MARKER.test(l)) {
+      start = i;
+      break;
+    }
+    if (l.trim() === '' || l.startsWith('#')) continue;
+    break;
+  }
+  if (start < 0) return null;
+  const markerIndent = HEADER_MARKER.exec(src[start])![1].length;
+  const body: string[] = [src[start].replace(/\r$/, '').slice(1)];
+  for (let i = start + 1; i < src.length; i++) {
+    const l = src[i].replace(/\r$/, '');
+    if (!l.startsWith('#')) break;
+    const b = l.slice(1);
+    if (b.trim() !== '' && b.length - b.trimStart().length <= markerIndent) break;
+    body.push(b);
+  }
+  const scope = pkg.scope(rel);
+  let parsed;
+  try {
+    parsed = parseYamlLocated(body.join('\n'), { maxAliasCount: pkg.opts.limits.maxYamlAliasCount, maxDepth: pkg.opts.limits.maxDepth });
+  } catch (e) {
+    const err = e as LocatedParseError;
+    scope.error(err.code === 'depth' ? 'yaml/limit-exceeded' : 'yaml/invalid', `the # ryeos-tool: header is not valid YAML: ${err.message}`, undefined, err.line + start);
+    return 'invalid';
+  }
+  const doc = isPlainObject(parsed.value) ? parsed.value['ryeos-tool'] : undefined;
+  if (!isPlainObject(doc)) {
+    scope.error('rye/yaml-not-mapping', 'the # ryeos-tool: header must be a mapping of fields (category, version, description, executor_id, ...)', undefined, start + 1);
+    return 'invalid';
+  }
+  for (const w of parsed.warnings) scope.warn(w.code === 'yaml/quoted-multiline' ? 'yaml/quoted-multiline' : 'yaml/warning', w.message, undefined, w.line + start);
+  for (const [p, l] of parsed.lines) if (p.startsWith('/ryeos-tool/')) lines.set(p.slice('/ryeos-tool'.length), l + start);
+  return doc;
 }
 
 function readScript(pkg: Pkg, rel: string, text: string): RyeRecord | null {
@@ -86,7 +183,7 @@ function readScript(pkg: Pkg, rel: string, text: string): RyeRecord | null {
     const e = mod.exports.get(js);
     return { present: !!e, value: e && 'value' in e ? e.value : undefined, path: ptr('', js) };
   };
-  const rec: RyeRecord = { rel, scope, get: field, params: null, kind: /\.ts$/i.test(rel) ? 'ts' : 'js', hasEntry: mod.hasDefaultExport || mod.functions.has('main') || mod.functions.has('execute') };
+  const rec: RyeRecord = { rel, scope, get: field, params: null, kind: /\.ts$/i.test(rel) ? 'ts' : 'js', hasEntry: mod.hasDefaultExport || mod.functions.has('main') || mod.functions.has('execute'), dialect: signedDialect(text) ?? 'rye' };
   for (const n of SCHEMA_NAMES) {
     const cs = mod.exports.get(n);
     if (cs && 'value' in cs) {
@@ -116,7 +213,7 @@ function readYaml(pkg: Pkg, rel: string, text: string): RyeRecord | null {
     return null;
   }
   const field = (f: string) => ({ present: Object.prototype.hasOwnProperty.call(doc, f), value: doc[f], path: ptr('', f) });
-  const rec: RyeRecord = { rel, scope, get: field, params: null, kind: 'yaml', hasEntry: true };
+  const rec: RyeRecord = { rel, scope, get: field, params: null, kind: 'yaml', hasEntry: true, dialect: yamlDialect(text, doc), fields: doc };
   const schemaKey = ['input_schema', 'config_schema'].find((k) => doc[k] !== undefined);
   if (schemaKey) {
     if (doc.parameters !== undefined) scope.warn('tool/params-conflict', `both parameters and ${schemaKey} are set; ${schemaKey} is used`, '/parameters');
@@ -162,6 +259,7 @@ function readShell(pkg: Pkg, rel: string, text: string): RyeRecord {
     scope,
     kind: 'bash',
     hasEntry: true,
+    dialect: signedDialect(text) ?? 'rye',
     params: null,
     get: (f) => {
       if (values.has(f)) return { present: true, value: values.get(f), path: ptr('', f) };
