@@ -36,7 +36,8 @@ export function StarButton({ scope, name, stars: initialStars, starred: initialS
         disabled={pending}
         aria-pressed={signedIn ? state.starred : undefined}
         aria-expanded={signedIn ? undefined : prompt}
-        aria-label={`${state.starred ? 'Unstar' : 'Star'} ${ref} (${state.stars} ${state.stars === 1 ? 'star' : 'stars'})`}
+        // starts with the visible text (WCAG 2.5.3, label in name), then says which skill
+        aria-label={`${state.starred ? 'Starred' : 'Star'} ${state.stars}: ${state.starred ? 'unstar' : 'star'} ${ref}`}
         data-testid="star-button"
         data-starred={state.starred}
         className={`inline-flex items-center gap-1 rounded-full border px-2 py-0.5 text-xs tabular-nums disabled:opacity-60 ${
@@ -46,7 +47,8 @@ export function StarButton({ scope, name, stars: initialStars, starred: initialS
         }`}
       >
         <span aria-hidden="true">{state.starred ? '★' : '☆'}</span>
-        {!compact && <span>{state.starred ? 'Starred' : 'Star'}</span>}
+        {/* the spaces keep "Star 0" one phrase for the accessible-name check (not "Star0") */}
+        {!compact && <span>{state.starred ? 'Starred' : 'Star'}</span>}{' '}
         <span data-testid="star-count">{state.stars}</span>
       </button>
       {prompt && (
