@@ -25,6 +25,9 @@ const QUICK_SCRIPT: Turn[] = [
   { text: 'Finishing.', code: "ctx.finish({ ok: true });" },
 ];
 
+// turns rendered by the maxSteps run below: the two that ran and the one the limit stopped
+const TURNS_RUN = 3;
+
 /** Types a script into the editor, one block per turn. */
 async function fillScript(page: Page, script: Turn[]) {
   const removes = page.getByRole('button', { name: /^Remove turn/ });
@@ -125,6 +128,15 @@ test('a run that breaches maxSteps shows the error in the timeline', async ({ pa
   await expect(page.getByTestId('run-error')).toContainText('agent/max-steps');
   await expect(page.locator('[data-testid="tool-call"][data-tool="slugify"]')).toHaveCount(2);
   await expectGapFreeTrace(page);
+  // an exhausted run says so once: no "in progress" turn, one end label, no turn nobody wrote
+  await expect(page.getByText('in progress…')).toHaveCount(0);
+  await expect(page.getByTestId('run-end')).toHaveCount(1);
+  await expect(page.getByTestId('run-end').locator('div').first()).toHaveText('Run failed');
+  await expect(page.getByTestId('agent-cancelled')).toHaveCount(0);
+  await expect(page.getByTestId('run-error')).toHaveCount(1);
+  await expect(page.getByTestId('input-received')).toHaveCount(0);
+  await expect(page.getByText(/written by/)).toHaveCount(0);
+  await expect(page.locator('[data-type="turn"]')).toHaveCount(TURNS_RUN);
 });
 
 test('manual mode: the owner writes a turn, runs it and sees its result', async ({ page }) => {
@@ -404,4 +416,34 @@ test('token usage the provider reported is shown per turn and in total', async (
   await expect(perTurn).toHaveCount(2);
   await expect(perTurn.first()).toContainText(/[\d,]+ in \/ 34 out tokens/);
   await expect(page.getByTestId('run-usage')).toContainText(/[\d,]+ in \/ 68 out tokens/);
+});
+
+test('390 px: a 300-character unbroken task and a long URL in the script do not widen the page', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const task = 'x'.repeat(300);
+  const url = `https://example.com/${'a-very-long-path-segment-without-breaks-'.repeat(6)}?q=${'y'.repeat(80)}`;
+  const script: Turn[] = [
+    { text: `Reading ${url}`, code: `const source = '${url}';\nreturn (await ctx.invoke('slugify', { text: source.slice(0, 40) })).slug;` },
+    { text: 'Done.', code: 'ctx.finish({ ok: true });' },
+  ];
+  const width = async () => page.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: window.innerWidth }));
+  await page.goto('/playground');
+  await expect(page.getByTestId('selected-skill').first()).toBeVisible();
+  await page.getByLabel('Provider', { exact: true }).selectOption('scripted');
+  await fillScript(page, script);
+  await page.getByLabel('Task', { exact: true }).fill(task);
+  expect(await width()).toEqual({ doc: 390, view: 390 });
+  await page.getByTestId('start-run').click();
+  await expect(page).toHaveURL(/\/playground\/runs\/[a-z0-9]{20,40}$/, { timeout: 30_000 });
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
+  // the task (shortened in the heading, whole in the run's settings) and the URL are on the page, wrapped
+  await expect(page.getByTestId('run-task')).toHaveText(`${'x'.repeat(160)}…`);
+  await page.locator('summary').filter({ hasText: /^▸task/ }).click();
+  await expect(page.locator('pre').filter({ hasText: task })).toBeVisible();
+  await page.getByTestId('run-script').locator('summary').click();
+  await expect(page.getByTestId('run-script').locator('pre')).toContainText(url);
+  await expect(page.getByTestId('turn-text').first()).toHaveText(`Reading ${url}`);
+  await expect(page.getByTestId('invoke-code').first()).toContainText(url);
+  expect(await width()).toEqual({ doc: 390, view: 390 });
+  await page.screenshot({ path: 'test-results/run-long-task-390.png', fullPage: true });
 });

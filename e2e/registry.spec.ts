@@ -5,8 +5,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect, test } from '@playwright/test';
+import { createPublisher, createSession } from './publish-fixtures';
 
 const ROOT = process.cwd();
+// skills/rye-text is signed with the test key in skills/.keys, which the e2e server does not trust
+const SIGNATURE_SENTENCE =
+  'Not checked: this registry does not know the key that signed it, so it cannot tell who did (' +
+  ['.ai/tools/text/base64_codec.ts', '.ai/tools/text/case_convert.py', '.ai/tools/text/wrap-text.yaml'].map((f) => `${f}: unknown key cac8635136c7a58a`).join('; ') +
+  '). cac8635136c7a58a';
 // the CLI runs on Node 24 from node_modules (isolated-vm has no build for the system Node)
 const NODE = fs.existsSync(path.join(ROOT, 'node_modules/.bin/node')) ? path.join(ROOT, 'node_modules/.bin/node') : process.execPath;
 
@@ -92,7 +98,9 @@ test('a skill page is a package page: readme, parameters with enums and defaults
   // enum values in the type column (defaults fill the same table when a schema has them: lib/forms tests)
   await expect(table.getByTestId('param-type').filter({ hasText: '"-" | "_" | "."' })).toBeVisible();
   await expect(table).toContainText('required');
-  await expect(page.getByTestId('scan')).toContainText(/Scanned|Not scanned/);
+  // a bundled skill is scanned at seed time and has no findings
+  await expect(page.getByTestId('scan').locator('dd')).toHaveText('Scanned: clean, no findings.');
+  await expect(page.getByTestId('signature').locator('dd')).toHaveText('Unsigned.');
   await expect(page.getByTestId('license')).toBeVisible();
   await expect(page.getByTestId('owner')).toContainText('@skillyard');
   // a file opens highlighted
@@ -201,4 +209,99 @@ test('a skill whose tools need an account connection shows the MCP snippets with
   await page.goto('/skills/skillyard/github-repos');
   await expect(page.getByTestId('mcp-json-text')).toContainText('"Authorization": "Bearer sy_YOUR_API_TOKEN"');
   await expect(page.getByTestId('mcp-connect')).toContainText('an API token with the invoke scope');
+});
+
+test('a signed Rye skill says in words what its signature means; its Python tools are marked as unable to run here', async ({ page }) => {
+  await page.goto('/skills/skillyard/rye-text');
+  await expect(page.getByTestId('signature').locator('dd')).toHaveText(SIGNATURE_SENTENCE);
+  // subprocesses are off on the e2e server: both Python tools say so, the TypeScript one does not
+  const reason = 'Cannot run on this server: it runs Python as a subprocess, and this server has subprocesses disabled.';
+  for (const name of ['case-convert', 'wrap-text']) {
+    const tool = page.locator(`[data-testid="tool"][data-tool="${name}"]`);
+    await expect(tool).toContainText('python handler');
+    await expect(tool.getByTestId('tool-cannot-run')).toHaveText('cannot run here');
+    await expect(tool).toContainText(reason);
+  }
+  const ts = page.locator('[data-testid="tool"][data-tool="base64-codec"]');
+  await expect(ts).toContainText('ts handler');
+  await expect(ts.getByTestId('tool-cannot-run')).toHaveCount(0);
+  await expect(page.getByTestId('runnable-summary')).toHaveText('1 of 3 tools can run on this server.');
+});
+
+test('home: pages of results with "x–y of N", next and previous keep the filters and sort; gated, signed and tag pills', async ({ page }) => {
+  await page.goto('/?sort=recent&perPage=4');
+  const count = page.getByTestId('skill-count');
+  await expect(count).toHaveText(/^1–4 of \d+ skills$/);
+  const total = Number((await count.textContent())!.match(/of (\d+)/)![1]);
+  expect(total).toBeGreaterThan(8);
+  const names = async () => page.getByTestId('skill-card').getByRole('link').allTextContents();
+  const first = await names();
+  expect(first).toHaveLength(4);
+  await expect(page.getByTestId('prev-page')).toHaveCount(0);
+  await page.getByTestId('pager').getByRole('link', { name: 'Next →' }).click();
+  await expect(page).toHaveURL(/[?&]page=2/);
+  await expect(page).toHaveURL(/sort=recent/);
+  await expect(page).toHaveURL(/perPage=4/);
+  await expect(count).toHaveText(`5–8 of ${total} skills`);
+  const second = await names();
+  expect(second).toHaveLength(4);
+  for (const n of second) expect(first).not.toContain(n);
+  await expect(page.getByTestId('pager').getByRole('link', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+  // the last page holds the rest
+  const last = Math.ceil(total / 4);
+  await page.getByTestId('pager').getByRole('link', { name: `Page ${last}` }).click();
+  await expect(count).toHaveText(`${(last - 1) * 4 + 1}–${total} of ${total} skills`);
+  await expect(page.getByTestId('next-page')).toHaveCount(0);
+  await page.getByTestId('pager').getByRole('link', { name: '← Previous' }).click();
+  await expect(page).toHaveURL(new RegExp(`page=${last - 1}`));
+
+  // a filter starts again at page 1 and keeps the rest of the URL
+  await page.getByTestId('filters').getByRole('link', { name: 'Signed' }).click();
+  await expect(page).toHaveURL(/signed=1/);
+  await expect(page).not.toHaveURL(/page=/);
+  await expect(page).toHaveURL(/sort=recent/);
+  const signedCards = page.getByTestId('skill-card');
+  await expect(signedCards.first()).toBeVisible();
+  for (const text of await signedCards.allTextContents()) expect(text).toContain('signed');
+  await expect(page.getByTestId('filters').getByRole('link', { name: 'Signed' })).toHaveAttribute('aria-current', 'true');
+
+  await page.goto('/?gated=1');
+  const gatedCards = page.getByTestId('skill-card');
+  await expect(gatedCards.first()).toBeVisible();
+  for (const text of await gatedCards.allTextContents()) expect(text).toContain('needs a login');
+
+  // a tag under the list filters by it
+  await page.goto('/');
+  const tagLink = page.getByText(/^Tags:/).getByRole('link').first();
+  const tag = (await tagLink.textContent())!;
+  await tagLink.click();
+  await expect(page).toHaveURL(new RegExp(`tag=${encodeURIComponent(tag)}`));
+  await expect(page.getByTestId('filters').getByRole('link', { name: `Tag ${tag}: remove` })).toBeVisible();
+  await expect(count).toContainText(`tagged “${tag}”`);
+});
+
+test('stars: a visitor is asked to sign in; a signed-in user stars and unstars, and the count is stored', async ({ page, context, baseURL }) => {
+  await page.goto('/?q=slugify');
+  const card = page.getByTestId('skill-card').filter({ hasText: '@skillyard/slugify' });
+  await card.getByTestId('star-button').click();
+  await expect(card.getByTestId('star-sign-in')).toContainText('Sign in to star skills.');
+  await expect(card.getByTestId('star-sign-in').getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/signin?next=%2F%3Fq%3Dslugify');
+  const before = Number(await card.getByTestId('star-count').textContent());
+
+  const { userId } = await createPublisher(`star-${Date.now().toString(36)}`);
+  await context.addCookies([{ name: 'authjs.session-token', value: await createSession(userId), url: baseURL! }]);
+  await page.reload();
+  const button = card.getByTestId('star-button');
+  await expect(button).toHaveAttribute('aria-pressed', 'false');
+  await button.click();
+  await expect(button).toHaveAttribute('aria-pressed', 'true');
+  await expect(card.getByTestId('star-count')).toHaveText(String(before + 1));
+  // stored: the skill page agrees after a reload
+  await page.goto('/skills/skillyard/slugify');
+  await expect(page.getByTestId('star-button')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('star-count')).toHaveText(String(before + 1));
+  await page.getByTestId('star-button').click();
+  await expect(page.getByTestId('star-button')).toHaveAttribute('aria-pressed', 'false');
+  await page.reload();
+  await expect(page.getByTestId('star-count')).toHaveText(String(before));
 });

@@ -38,8 +38,27 @@ async function fillSlowScript(page: Page) {
 }
 
 const handle = `shots-${crypto.randomBytes(3).toString('hex')}`;
-const { userId } = await createPublisher(handle);
+const { userId, token } = await createPublisher(handle);
 const sessionToken = await createSession(userId);
+
+// a skill with a changelog whose version is deprecated, to see the changelog and the banner
+{
+  const md = `---\nname: weather-notes\ndescription: Notes on reading a weather forecast.\nmetadata:\n  version: 1.2.0\n---\n\nRead the forecast twice.\n`;
+  const auth = { authorization: `Bearer ${token}` };
+  const changelog = '### Added\n\n- Wind chill in the notes.\n\n### Fixed\n\n- A typo in the title (`Forcast`).';
+  const pub = await fetch(`${base}/api/v1/skills?filename=weather-notes.skill.md`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/octet-stream', 'x-skillyard-changelog': encodeURIComponent(changelog) },
+    body: md,
+  });
+  if (!pub.ok) throw new Error(`publish: ${pub.status} ${await pub.text()}`);
+  const dep = await fetch(`${base}/api/v1/skills/${handle}/weather-notes/deprecate`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ range: '1.2.0', message: 'No longer maintained: use @skillyard/unit-convert for the conversions.' }),
+  });
+  if (!dep.ok) throw new Error(`deprecate: ${dep.status} ${await dep.text()}`);
+}
 
 for (const width of [1280, 390]) {
   const ctx = await browser.newContext({ viewport: { width, height: 900 } });
@@ -47,6 +66,8 @@ for (const width of [1280, 390]) {
   const anonymous = [
     ['home', '/'],
     ['home-empty', '/?q=zzzzqqqq'],
+    ['home-page-2', '/?perPage=6&page=2&sort=recent'],
+    ['skill-deprecated', `/skills/${handle}/weather-notes`],
     ['skill', '/skills/skillyard/slugify'],
     ['skill-gated', '/skills/skillyard/github-repos'],
     ['skill-file', '/skills/skillyard/slugify?file=slugify.skill.md'],

@@ -35,8 +35,8 @@ export function VersionHistory({
           ))}
           {v.yanked && <span className="text-red-700 dark:text-red-400">yanked</span>}
           {v.deprecated && (
-            <span className="text-amber-700 dark:text-amber-400" title={v.deprecated}>
-              deprecated
+            <span className="min-w-0 break-words text-amber-800 dark:text-amber-400" data-testid="version-deprecated">
+              deprecated: {v.deprecated.slice(0, 200)}
             </span>
           )}
           <span className="text-zinc-500">· {v.createdAt.toISOString().slice(0, 10)}</span>

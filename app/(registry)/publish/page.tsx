@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { currentUser } from '@/lib/auth/current-user';
 import { uploadLimits } from '@/lib/registry/read-upload';
+import { formatBytes } from './format-bytes';
 import { PublishForm } from './publish-form';
 
 export const dynamic = 'force-dynamic';
@@ -20,12 +21,12 @@ export default async function PublishPage() {
           immutable: a number is never reused.
         </p>
         <p className="text-xs text-zinc-500">
-          Limits: {Math.round(limits.maxPackageBytes / 1024 / 1024)} MB and {limits.maxPackageFiles} files per package, {Math.round(limits.maxFileBytes / 1024)} KB per
-          parsed file; no links, no paths outside the package. From a terminal: <code>skillyard publish</code>.
+          Limits: {formatBytes(limits.maxPackageBytes)} and {limits.maxPackageFiles} files per package, {formatBytes(limits.maxFileBytes)} per
+          file; no links, no paths outside the package. From a terminal: <code>skillyard publish</code>.
         </p>
       </header>
       {user?.handle ? (
-        <PublishForm scope={user.handle} />
+        <PublishForm scope={user.handle} limits={{ maxPackageBytes: limits.maxPackageBytes, maxPackageFiles: limits.maxPackageFiles }} />
       ) : user ? (
         <p className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-800 dark:bg-amber-950/40">
           Choose a username first: it is your scope (<code>@username</code>). <Link href="/welcome" className="underline">Choose one</Link>.

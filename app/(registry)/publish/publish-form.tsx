@@ -6,6 +6,22 @@ import Link from 'next/link';
 import { useRef, useState, useTransition } from 'react';
 import { previewUploadAction, publishUploadAction, type Published, type UploadPreview } from './actions';
 import { InstallCommand } from '../../_components/install-command';
+import { formatBytes } from './format-bytes';
+
+export type UploadLimits = { maxPackageBytes: number; maxPackageFiles: number };
+
+/** The package limits, checked before anything is sent (the server checks them again). */
+function overLimit(picked: Picked, limits: UploadLimits): string | null {
+  const files = picked.kind === 'archive' ? [picked.file] : picked.files;
+  const bytes = files.reduce((n, f) => n + f.size, 0);
+  if (bytes > limits.maxPackageBytes) {
+    return `${picked.label} is ${formatBytes(bytes)}, over the ${formatBytes(limits.maxPackageBytes)} package limit (maxPackageBytes). Nothing was uploaded.`;
+  }
+  if (files.length > limits.maxPackageFiles) {
+    return `${picked.label} holds ${files.length} files, over the ${limits.maxPackageFiles}-file package limit (maxPackageFiles). Nothing was uploaded.`;
+  }
+  return null;
+}
 
 type Picked = { kind: 'files'; files: File[]; paths: string[]; folderName: string; label: string } | { kind: 'archive'; file: File; label: string };
 
@@ -40,7 +56,7 @@ function formData(picked: Picked, extra: Record<string, string>): FormData {
   return fd;
 }
 
-export function PublishForm({ scope }: { scope: string }) {
+export function PublishForm({ scope, limits }: { scope: string; limits: UploadLimits }) {
   const [picked, setPicked] = useState<Picked | null>(null);
   const [preview, setPreview] = useState<UploadPreview | null>(null);
   const [published, setPublished] = useState<Published | null>(null);
@@ -53,16 +69,26 @@ export function PublishForm({ scope }: { scope: string }) {
   const folderInput = useRef<HTMLInputElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
+  // A body over the server's limit never reaches the action: Next answers 413 and the
+  // call throws. Say what the limit is instead of a generic failure.
+  const unsent = `The upload could not be sent. A package may be at most ${formatBytes(limits.maxPackageBytes)} and ${limits.maxPackageFiles} files (maxPackageBytes, maxPackageFiles).`;
+
   function check(next: Picked, v = version) {
     setPicked(next);
     setPublished(null);
     setError(null);
+    const tooBig = overLimit(next, limits);
+    if (tooBig) {
+      setPreview(null);
+      setError(`${tooBig} [publish/too-large]`);
+      return;
+    }
     start(async () => {
-      const res = await previewUploadAction(formData(next, { version: v }));
-      if (res.ok) setPreview(res);
+      const res = await previewUploadAction(formData(next, { version: v })).catch(() => null);
+      if (res?.ok) setPreview(res);
       else {
         setPreview(null);
-        setError(`${res.error.message} [${res.error.code}]`);
+        setError(res ? `${res.error.message} [${res.error.code}]` : unsent);
       }
     });
   }
@@ -99,9 +125,9 @@ export function PublishForm({ scope }: { scope: string }) {
     if (!picked) return;
     setError(null);
     start(async () => {
-      const res = await publishUploadAction(formData(picked, { version, tag, changelog }));
-      if (res.ok) setPublished(res);
-      else setError(`${res.error.message} [${res.error.code}]`);
+      const res = await publishUploadAction(formData(picked, { version, tag, changelog })).catch(() => null);
+      if (res?.ok) setPublished(res);
+      else setError(res ? `${res.error.message} [${res.error.code}]` : unsent);
     });
   }
 

@@ -14,6 +14,8 @@ import { mcpClientConfig, siteOrigin } from '@/lib/mcp';
 import { VersionHistory } from '@/app/_components/version-history';
 import { Markdown } from '@/app/_components/markdown';
 import { ToolList } from '@/app/_components/tool-list';
+import { StarButton } from '@/app/_components/star-button';
+import { starredBy } from '@/lib/registry/starred-by';
 import { toolAvailability } from '@/app/_components/tool-availability';
 import { currentUser } from '@/lib/auth/current-user';
 import { heldTokenClaims } from '@/lib/auth/unlock-plan';
@@ -72,6 +74,8 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
   const tools = toolAvailability(m, skill.scope, await heldTokenClaims(serverContext().db, user?.id ?? null));
   const facts = packageFacts(m);
   const base = `/skills/${skill.scope}/${skill.name}`;
+  const starred = user ? (await starredBy(serverContext().db, user.id, [skill])).size > 0 : false;
+  const here = search.version ? `${base}?version=${encodeURIComponent(skill.version)}` : base;
   const versionQuery = search.version ? `version=${encodeURIComponent(skill.version)}&` : '';
   const runnable = tools.filter((t) => !t.cannotRun).length;
   // over MCP, private skills and tools gated by an account connection (@oauth/...) need an API token
@@ -90,7 +94,22 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
             <FormatBadge format={skill.format} />
             <span className="text-sm text-zinc-700 dark:text-zinc-300">v{skill.version}</span>
             {skill.yanked && <span className="rounded bg-red-100 px-2 py-0.5 text-xs text-red-800">yanked</span>}
+            {skill.deprecated && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900">deprecated</span>}
+            <StarButton scope={skill.scope} name={skill.name} stars={skill.stars} starred={starred} signedIn={!!user} next={here} />
           </div>
+          {skill.deprecated && (
+            <div role="note" data-testid="deprecation-banner" className="rounded-lg border border-amber-400 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-100">
+              <p className="font-medium">Version {skill.version} is deprecated.</p>
+              <p className="mt-1 break-words whitespace-pre-line" data-testid="deprecation-message">
+                {skill.deprecated}
+              </p>
+            </div>
+          )}
+          {skill.yanked && (
+            <p role="note" data-testid="yanked-banner" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-900 dark:bg-red-950/40 dark:text-red-200">
+              Version {skill.version} was yanked: ranges and listings skip it; it can still be installed by its exact number.
+            </p>
+          )}
           <p className="break-words text-zinc-700 dark:text-zinc-300">{skill.description}</p>
           <div className="flex flex-wrap items-center gap-3">
             <Link
@@ -117,6 +136,17 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
             </h2>
             <div className="min-w-0 rounded-xl border border-zinc-200 p-4 break-words sm:p-5 dark:border-zinc-800" data-testid="instructions">
               <Markdown source={m.instructions} />
+            </div>
+          </section>
+        )}
+
+        {skill.changelog && (
+          <section aria-labelledby="changelog-heading" className="space-y-3">
+            <h2 id="changelog-heading" className="text-lg font-semibold">
+              Changelog <span className="text-sm font-normal text-zinc-600 dark:text-zinc-400">for {skill.version}</span>
+            </h2>
+            <div className="min-w-0 rounded-xl border border-zinc-200 p-4 text-sm break-words sm:p-5 dark:border-zinc-800" data-testid="changelog">
+              <Markdown source={skill.changelog} />
             </div>
           </section>
         )}
