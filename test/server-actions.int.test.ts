@@ -101,6 +101,7 @@ const ACTIONS: Record<string, Entry> = {
     },
     args: () => ['@skillyard/text-stats'],
   },
+  'app/(registry)/_actions/star.ts#starSkillAction': { anonymous: 'refused', args: () => [{ scope: 'skillyard', name: 'text-stats', starred: true }] },
   'app/(registry)/publish/actions.ts#previewUploadAction': { anonymous: 'refused' },
   'app/(registry)/publish/actions.ts#publishUploadAction': { anonymous: 'refused' },
   'app/(teams)/_actions/connections.ts#connectTeamAction': { anonymous: 'refused', team: true, args: withState },
