@@ -99,9 +99,8 @@ export function readUpload(input: UploadInput, opts: ReadUploadOptions = {}): Up
     for (const f of input.files) {
       const p = normalizeTreePath(f.path);
       if (p === null) throw limitError({ severity: 'error', code: 'path/outside-package', message: `"${f.path.slice(0, 200)}" is absolute or climbs out of the package` }, limits);
-      if (f.content.byteLength > limits.maxFileBytes) {
-        throw limitError({ severity: 'error', code: 'file/too-large', message: `${p} is ${f.content.byteLength} bytes` }, limits);
-      }
+      // no per-file limit here: fonts, images and vendored files only count towards the
+      // package limits, as in an archive; a parsed file over maxFileBytes is a diagnostic
       raw.push({ path: p, content: f.content });
     }
     folderHint = input.folderName;

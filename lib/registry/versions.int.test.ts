@@ -176,8 +176,15 @@ describe('versions', () => {
 describe('upload limits', () => {
   const file = (path: string, content = 'x') => ({ path, content: enc.encode(content) });
   it('names the limit that an upload breaks', () => {
-    const big = { path: 'a/SKILL.md', content: new Uint8Array(2048) };
-    expect(() => readUpload({ kind: 'files', files: [big] }, { limits: { maxFileBytes: 1024 } })).toThrow(/maxFileBytes = 1024/);
+    // a file that is parsed (SKILL.md) is held to maxFileBytes; an asset only to the package limits
+    const skillMd = file('a/SKILL.md', `---\nname: a\ndescription: d\n---\n${'x'.repeat(2048)}`);
+    expect(readUpload({ kind: 'files', files: [skillMd] }, { limits: { maxFileBytes: 1024 } }).diagnostics).toEqual(
+      expect.arrayContaining([expect.objectContaining({ severity: 'error', code: 'file/too-large', message: expect.stringContaining('the limit for one file is 1024') })]),
+    );
+    const font = { path: 'a/fonts/inter.woff2', content: new Uint8Array(4096) };
+    const withFont = readUpload({ kind: 'files', files: [file('a/SKILL.md', '---\nname: a\ndescription: d\n---\nbody'), font] }, { limits: { maxFileBytes: 1024 } });
+    expect(withFont.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(withFont.files.map((f) => f.path).sort()).toEqual(['SKILL.md', 'fonts/inter.woff2']);
     const many = Array.from({ length: 11 }, (_, i) => file(`a/f${i}.txt`));
     expect(() => readUpload({ kind: 'files', files: many }, { limits: { maxPackageFiles: 10 } })).toThrow(/maxPackageFiles = 10/);
     expect(() => readUpload({ kind: 'files', files: [file('../evil/SKILL.md')] })).toThrow(expect.objectContaining({ code: 'publish/unsafe-path' }));

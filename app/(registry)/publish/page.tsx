@@ -22,7 +22,7 @@ export default async function PublishPage() {
         </p>
         <p className="text-xs text-zinc-500">
           Limits: {formatBytes(limits.maxPackageBytes)} and {limits.maxPackageFiles} files per package, {formatBytes(limits.maxFileBytes)} per
-          file; no links, no paths outside the package. From a terminal: <code>skillyard publish</code>.
+          file the reader parses (manifests, frontmatter, handler source; fonts and images only count towards the package); no links, no paths outside the package. From a terminal: <code>skillyard publish</code>.
         </p>
       </header>
       {user?.handle ? (
