@@ -1,6 +1,6 @@
 'use client';
-// Loads a run's stored events in one JSON request (a finished run, or the backlog of a
-// live one) and folds them into the trace with one state update (a transition, rendered
+// Loads a run's stored events as JSON pages (a finished run, or the backlog of a live
+// one; a page holds at most 10,000 events and about SKILLYARD_RUN_EVENT_PAGE_BYTES) and folds them into the trace with one state update (a transition, rendered
 // in slices), then subscribes to the
 // Server-Sent Events after the last stored seq only (EventSource resumes after
 // Last-Event-ID on its own) and folds live events in once per animation frame. A run
