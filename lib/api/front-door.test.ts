@@ -14,6 +14,7 @@ const msg = (url: string, headers: Record<string, string> = {}, remoteAddress = 
 
 afterEach(() => {
   frontDoorState().inFlight.clear();
+  frontDoorState().streams.clear();
   frontDoorState().keys.clear();
   resetRateLimitMemoryForTests();
 });
@@ -34,6 +35,18 @@ describe('the front door', () => {
     expect(frontDoorVerdict(msg('/api/v1/tools/count-words/invoke', {}, '192.0.2.8'))).toBeNull();
     // the address as withApi sees it: X-Forwarded-For when given
     expect(frontDoorVerdict(msg('/api/v1/skills', { 'x-forwarded-for': '198.51.100.1' }))).toBeNull();
+  });
+
+  it('refuses an address with the cap of open event streams (runs and MCP GET), but not its other requests', () => {
+    const cap = httpLimits().maxStreamsPerCaller;
+    frontDoorState().streams.set('ip:192.0.2.7', cap - 1);
+    expect(frontDoorVerdict(msg('/api/v1/runs/abc/events'))).toBeNull();
+    frontDoorState().streams.set('ip:192.0.2.7', cap);
+    expect(frontDoorVerdict(msg('/api/v1/runs/abc/events?format=json'))).toMatchObject({ retryAfterS: 5, message: expect.stringContaining(`at most ${cap}`) });
+    expect(frontDoorVerdict({ ...msg('/api/mcp/skillyard/text-stats'), method: 'GET' } as http.IncomingMessage)).toMatchObject({ retryAfterS: 5 });
+    expect(frontDoorVerdict({ ...msg('/api/mcp/skillyard/text-stats'), method: 'DELETE' } as http.IncomingMessage)).toBeNull();
+    expect(frontDoorVerdict(msg('/api/v1/tools/count-words/invoke'))).toBeNull();
+    expect(frontDoorVerdict(msg('/api/v1/runs/abc/events', {}, '192.0.2.8'))).toBeNull();
   });
 
   it('lets an unverified credential through to withApi, and refuses a verified one by its own key', () => {

@@ -19,6 +19,8 @@ import { overLimitForMs } from './rate-limit';
 type FrontDoorState = {
   /** requests in progress per rate-limit key (withApi counts them) */
   inFlight: Map<string, number>;
+  /** event streams open per rate-limit key (withApi's `concurrency: 'stream'` counts them) */
+  streams: Map<string, number>;
   /** hash of a verified credential (Authorization header or session cookie) -> its rate-limit key */
   keys: Map<string, string>;
   installed: boolean;
@@ -30,7 +32,9 @@ const SESSION_COOKIES = ['__Secure-authjs.session-token', 'authjs.session-token'
 /** One state per process, shared by every bundle that loads this module. */
 export function frontDoorState(): FrontDoorState {
   const g = globalThis as unknown as { skillyardFrontDoor?: FrontDoorState };
-  return (g.skillyardFrontDoor ??= { inFlight: new Map(), keys: new Map(), installed: false });
+  const state = (g.skillyardFrontDoor ??= { inFlight: new Map(), streams: new Map(), keys: new Map(), installed: false });
+  state.streams ??= new Map(); // a state made by an older bundle of this module
+  return state;
 }
 
 const credentialHash = (text: string) => crypto.createHash('sha256').update(text).digest('base64url');
@@ -87,14 +91,26 @@ export function frontDoorVerdict(req: http.IncomingMessage, now = Date.now()): {
     return { retryAfterS: s, message: `Too many requests; retry in ${s} s.` };
   }
   const path = url.split('?')[0]!;
-  // event streams and MCP's GET stream (and DELETE) do not count against the cap; an MCP
-  // POST (a tools/call among others) does, as in withApi
-  const stream = path.endsWith('/events') || (isMcpPath(path) && req.method !== 'POST');
-  if (!stream && (frontDoorState().inFlight.get(key) ?? 0) >= limits.maxConcurrentPerCaller) {
+  // event streams and MCP's GET stream have their own cap (they stay open); MCP's other
+  // methods but POST (DELETE) count against neither; a POST (tools/call...) counts as in withApi
+  const mcp = isMcpPath(path);
+  const stream = path.endsWith('/events') || (mcp && req.method === 'GET');
+  if (stream) {
+    if ((frontDoorState().streams.get(key) ?? 0) >= limits.maxStreamsPerCaller) return tooManyStreams(limits.maxStreamsPerCaller);
+    return null;
+  }
+  if (mcp && req.method !== 'POST') return null;
+  if ((frontDoorState().inFlight.get(key) ?? 0) >= limits.maxConcurrentPerCaller) {
     return { retryAfterS: 1, message: `Too many requests in progress at once (at most ${limits.maxConcurrentPerCaller}); retry when one has finished.` };
   }
   return null;
 }
+
+/** The refusal of one event stream too many (front door and withApi say the same). */
+export function tooManyStreams(max: number): { retryAfterS: number; message: string } {
+  return { retryAfterS: STREAM_RETRY_AFTER_S, message: `Too many event streams open at once (at most ${max}); close one and retry.` };
+}
+const STREAM_RETRY_AFTER_S = 5;
 
 /** Answers the request with 429 when the door refuses it; true when it did. */
 export function refuseAtFrontDoor(req: http.IncomingMessage, res: http.ServerResponse): boolean {

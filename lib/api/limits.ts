@@ -22,6 +22,8 @@ export type HttpLimits = {
   rateAuthenticated: number;
   /** requests one caller (token, user or anonymous address) may have in progress at once, per instance */
   maxConcurrentPerCaller: number;
+  /** event streams (a run's trace, its JSON pages, an MCP GET stream) one caller may hold open at once, per instance */
+  maxStreamsPerCaller: number;
   /** proxies in front of the server that append to X-Forwarded-For (0: none) */
   trustedProxies: number;
 };
@@ -37,6 +39,7 @@ export function httpLimits(): HttpLimits {
     rateAuthenticated: intFromEnv('SKILLYARD_RATE_LIMIT_AUTHENTICATED', 1200),
     trustedProxies: intFromEnv('SKILLYARD_TRUSTED_PROXIES', 0, 0),
     maxConcurrentPerCaller: intFromEnv('SKILLYARD_MAX_CONCURRENT_PER_CALLER', 16),
+    maxStreamsPerCaller: intFromEnv('SKILLYARD_MAX_STREAMS_PER_CALLER', 8),
   };
   return cached;
 }

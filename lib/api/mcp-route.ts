@@ -45,8 +45,9 @@ export function mcpRoute<P>(skillsOf: (req: Request, params: P) => string[]): (r
     });
   };
   const post = withApi<P>({ scope: 'invoke', formatError: mcpError, concurrency: 'response' }, serve);
-  const stream = withApi<P>({ scope: 'invoke', formatError: mcpError, concurrency: false }, serve);
-  return (req, route) => (req.method === 'POST' ? post : stream)(req, route);
+  const stream = withApi<P>({ scope: 'invoke', formatError: mcpError, concurrency: 'stream' }, serve);
+  const other = withApi<P>({ scope: 'invoke', formatError: mcpError, concurrency: false }, serve);
+  return (req, route) => (req.method === 'POST' ? post : req.method === 'GET' ? stream : other)(req, route);
 }
 
 /** The same handler for a fixed selection (tests, other transports). */

@@ -69,7 +69,7 @@ export const openApiDocument = {
     '/api/v1/runs/{id}/events': {
       get: {
         summary:
-          'The run trace as Server-Sent Events (`id:` = seq; resume with Last-Event-ID or ?after=); with ?format=json the stored events after `after` as one JSON page of up to 10,000 ({ events, lastSeq, more })',
+          'The run trace as Server-Sent Events (`id:` = seq; resume with Last-Event-ID or ?after=); with ?format=json the stored events after `after` as one JSON page of up to 10,000 events and about 2 MiB (SKILLYARD_RUN_EVENT_PAGE_BYTES; at least one event) ({ events, lastSeq, more }): follow lastSeq while more',
         parameters: [
           runId,
           { name: 'Last-Event-ID', in: 'header', schema: { type: 'string', pattern: '^[0-9]{1,10}$' } },

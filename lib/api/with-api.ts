@@ -13,7 +13,7 @@ import type { ApiTokenScope } from '../auth/api-tokens';
 import { AppError, errorBody, mapError, type MappedError } from '../errors';
 import { log, serializeError, withRequestId } from '../log';
 import { anonymousCookieHeader } from './anonymous-id';
-import { frontDoorState, rememberCredentialKey } from './front-door';
+import { frontDoorState, rememberCredentialKey, tooManyStreams } from './front-door';
 import { httpLimits } from './limits';
 import { clientIp, identifyCaller, rateKeyOf, requireScope, userIdOf, type Caller, type Principal } from './principal';
 import { consumeRateLimit, rateLimitHeaders } from './rate-limit';
@@ -42,12 +42,13 @@ export type ApiOptions<B> = {
   /** rate-limit points this request costs (default 1); false: not rate limited (health) */
   rateLimit?: { cost: number } | false;
   /**
-   * false: long-lived requests (event streams) that do not count against the per-caller
-   * concurrency cap. 'response': the request counts until its response body has been sent
+   * false: requests that count against no cap (MCP's DELETE). 'stream': long-lived requests
+   * (event streams) that count, until their body ends, against the per-caller cap of open
+   * streams instead of the cap of requests in progress. 'response': the request counts until its response body has been sent
    * (or cancelled), for answers that stream while the work runs (MCP's POST, whose SSE
    * response is returned before the tool call finishes). Default: until the handler returns.
    */
-  concurrency?: false | 'response';
+  concurrency?: false | 'response' | 'stream';
   /** the error answer of a protocol with its own envelope (MCP's JSON-RPC); default `{error: {code, message}}` */
   formatError?: (mapped: MappedError, requestId: string) => Response;
 };
@@ -162,6 +163,15 @@ function releaseWhenBodyEnds(res: Response, release: () => void): Response {
 // parallel requests is refused at once instead of filling the sandbox queue for everyone
 // (shared with the front door, which refuses such a caller before Next.js routes it)
 const inFlight = frontDoorState().inFlight;
+// event streams open per key: one caller holding hundreds open would pin the server's
+// memory and event loop (a 40-stream flood made /api/health unreachable for 35 s)
+const streams = frontDoorState().streams;
+
+function releaseIn(counts: Map<string, number>, key: string): void {
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left <= 0) counts.delete(key);
+  else counts.set(key, left);
+}
 
 export function withApi<P = Record<string, never>, B = undefined>(
   options: ApiOptions<B>,
@@ -174,11 +184,8 @@ export function withApi<P = Record<string, never>, B = undefined>(
     const headers: Record<string, string> = { 'X-Request-Id': requestId };
     let cookie: string | null = null;
     let held: string | null = null;
-    const release = (key: string) => {
-      const left = (inFlight.get(key) ?? 1) - 1;
-      if (left <= 0) inFlight.delete(key);
-      else inFlight.set(key, left);
-    };
+    const counts = options.concurrency === 'stream' ? streams : inFlight;
+    const release = (key: string) => releaseIn(counts, key);
     try {
       const params = ((await route?.params) ?? {}) as P;
       refuseNul(req, params);
@@ -197,7 +204,16 @@ export function withApi<P = Record<string, never>, B = undefined>(
       const { key, authenticated } = rateKeyOf(caller.principal, caller.ip);
       if (caller.principal.kind !== 'anonymous') rememberCredentialKey(req, key);
       if (options.rateLimit !== false) await limit(key, authenticated, options.rateLimit?.cost ?? 1, headers);
-      if (options.concurrency !== false && options.rateLimit !== false) {
+      if (options.concurrency === 'stream' && options.rateLimit !== false) {
+        const now = streams.get(key) ?? 0;
+        if (now >= limits.maxStreamsPerCaller) {
+          const refusal = tooManyStreams(limits.maxStreamsPerCaller);
+          headers['Retry-After'] = String(refusal.retryAfterS);
+          throw new AppError('rate/limited', refusal.message);
+        }
+        streams.set(key, now + 1);
+        held = key;
+      } else if (options.concurrency !== false && options.rateLimit !== false) {
         const now = inFlight.get(key) ?? 0;
         if (now >= limits.maxConcurrentPerCaller) {
           headers['Retry-After'] = '1';
@@ -215,7 +231,7 @@ export function withApi<P = Record<string, never>, B = undefined>(
       const ctx = { req, params, body, principal: caller.principal, userId: userIdOf(caller.principal), caller, requestId };
       // every log line written while serving the request names it
       let res = await withRequestId(requestId, () => handler(ctx));
-      if (held !== null && options.concurrency === 'response') {
+      if (held !== null && (options.concurrency === 'response' || options.concurrency === 'stream')) {
         const key = held;
         held = null; // released by the body instead
         res = releaseWhenBodyEnds(res, () => release(key));

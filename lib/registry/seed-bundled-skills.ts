@@ -4,11 +4,12 @@ import 'server-only';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../db/client';
+import { BUNDLED_SCOPE } from '../runtime/bundled-scope';
 import { readSkillsFromFiles } from '../skills';
 import { publishVersion } from './publish-version';
 import { readPackageDir } from './read-package-dir';
 
-export const BUNDLED_SCOPE = 'skillyard';
+export { BUNDLED_SCOPE };
 
 export type SeedReport = { published: string[]; unchanged: string[]; invalid: string[] };
 

@@ -11,11 +11,17 @@
 // refuses even that, or another worker has written this run's events (it took the run
 // over), the log stops storing anything further. `run-end` is always the last event:
 // anything appended after it (a tool call still settling after a cancel) is dropped.
+//
+// A run's stored trace has a budget (SKILLYARD_RUN_TRACE_MAX_BYTES, 8 MiB): once its
+// events' JSON passes it, every later event is still stored at its seq, but each field
+// larger than TRUNCATED_FIELD_BYTES is stored as "[truncated: N bytes]" (N: its JSON
+// size). Without it one anonymous run of 190 parallel 250 KB results stored a 47 MB trace.
 import 'server-only';
 import type { Db } from '../db/client';
 import { runEventBus, type StoredRunEvent } from './run-event-bus';
 import { RunError, isUniqueViolation } from './run-errors';
 import { storableString, toStorableJson } from './storable-json';
+import { runLimits } from './run-limits';
 import { errorContext, runsLog } from './runs-log';
 
 export type RunFailure = { code: string; message: string };
@@ -33,11 +39,18 @@ export type RunEventLog = {
 // Trace events may carry large tool results; the stored copy is capped.
 export const MAX_EVENT_BYTES = 256 * 1024;
 
+/** Past the trace budget, a field of an event whose JSON is longer than this is replaced by a marker. */
+export const TRUNCATED_FIELD_BYTES = 256;
+
 /**
  * The stored form of an event's data: JSON-safe, depth-checked per field, with the run's
  * secrets redacted (`scrub`, before the cap: a cut preview must not keep half a token), capped.
  */
 export function storableEventData(type: string, data: Record<string, unknown>, scrub?: <T>(value: T) => T): Record<string, unknown> {
+  return sizedEventData(type, data, scrub).data;
+}
+
+function sizedEventData(type: string, data: Record<string, unknown>, scrub?: <T>(value: T) => T): { data: Record<string, unknown>; bytes: number } {
   let out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
     const copy = toStorableJson(value, `the "${key}" of a ${type} event`);
@@ -45,8 +58,19 @@ export function storableEventData(type: string, data: Record<string, unknown>, s
   }
   if (scrub) out = scrub(out);
   const json = JSON.stringify(out);
-  if (json.length <= MAX_EVENT_BYTES) return out;
-  return { truncated: true, bytes: json.length, preview: storableString(json.slice(0, 2000)) };
+  if (json.length <= MAX_EVENT_BYTES) return { data: out, bytes: json.length };
+  const capped = { truncated: true, bytes: json.length, preview: storableString(json.slice(0, 2000)) };
+  return { data: capped, bytes: JSON.stringify(capped).length };
+}
+
+/** The event with each field over TRUNCATED_FIELD_BYTES replaced by "[truncated: N bytes]" (the trace is over its budget). */
+function truncatedFields(data: Record<string, unknown>): { data: Record<string, unknown>; bytes: number } {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    const size = JSON.stringify(value)?.length ?? 0;
+    out[key] = size > TRUNCATED_FIELD_BYTES ? `[truncated: ${size} bytes]` : value;
+  }
+  return { data: out, bytes: JSON.stringify(out).length };
 }
 
 function standIn(type: string, error: RunFailure): Record<string, unknown> {
@@ -60,10 +84,21 @@ export async function openRunEventLog(
     onFailure?: (failure: RunFailure) => void;
     /** redacts the run's secrets from every event before it is stored or sent (secret-scrubber.ts) */
     scrub?: <T>(value: T) => T;
+    /** stored event JSON of the run past which large fields are truncated (default SKILLYARD_RUN_TRACE_MAX_BYTES) */
+    traceMaxBytes?: number;
   } = {},
 ): Promise<RunEventLog> {
   const last = await db.runEvent.findFirst({ where: { runId }, orderBy: { seq: 'desc' }, select: { seq: true } });
   let seq = last?.seq ?? 0;
+  const traceMaxBytes = opts.traceMaxBytes ?? runLimits().traceMaxBytes;
+  // what the run stored before this log opened (an earlier turn, another worker) counts too
+  let traceBytes = 0;
+  if (seq > 0) {
+    const [row] = await db.$queryRaw<Array<{ bytes: bigint | number | null }>>`
+      SELECT COALESCE(SUM(octet_length("data"::text)), 0)::bigint AS "bytes" FROM "RunEvent" WHERE "runId" = ${runId}`;
+    traceBytes = Number(row?.bytes ?? 0);
+  }
+  let overBudget = false;
   let waiting: StoredRunEvent[] = [];
   let writing: Promise<void> | null = null;
   let failure: RunFailure | null = null;
@@ -146,7 +181,17 @@ export async function openRunEventLog(
       if (type === 'run-end') ended = true;
       let event: StoredRunEvent;
       try {
-        event = { seq: seq + 1, type, data: storableEventData(type, data, opts.scrub), createdAt: new Date().toISOString() };
+        let sized = sizedEventData(type, data, opts.scrub);
+        // run-end and agent-error carry the outcome (small: a status and a coded error)
+        if (traceBytes + sized.bytes > traceMaxBytes && type !== 'run-end' && type !== 'agent-error') {
+          if (!overBudget) {
+            overBudget = true;
+            runsLog.warn('run trace over its byte budget; large event fields are truncated from here on', { runId, seq: seq + 1, traceBytes, traceMaxBytes });
+          }
+          sized = truncatedFields(sized.data);
+        }
+        traceBytes += sized.bytes;
+        event = { seq: seq + 1, type, data: sized.data, createdAt: new Date().toISOString() };
       } catch (err) {
         const f =
           err instanceof RunError

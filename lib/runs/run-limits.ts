@@ -18,6 +18,10 @@ export type RunLimits = {
   maxActiveAnonymous: number;
   /** how long a manual run waits for its next turn before it fails */
   inputTimeoutMs: number;
+  /** stored event JSON of one run past which large event fields are stored as a truncation marker */
+  traceMaxBytes: number;
+  /** event JSON in one `?format=json` page (at least one event per page, whatever its size) */
+  eventPageMaxBytes: number;
 };
 
 export function runLimits(): RunLimits {
@@ -26,5 +30,7 @@ export function runLimits(): RunLimits {
     maxActivePerPrincipal: intFromEnv('SKILLYARD_RUN_MAX_ACTIVE', 8, 1),
     maxActiveAnonymous: intFromEnv('SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS', 32, 0),
     inputTimeoutMs: intFromEnv('SKILLYARD_RUN_INPUT_TIMEOUT_SECONDS', 600, 1) * 1000,
+    traceMaxBytes: intFromEnv('SKILLYARD_RUN_TRACE_MAX_BYTES', 8 * 1024 * 1024, 0),
+    eventPageMaxBytes: intFromEnv('SKILLYARD_RUN_EVENT_PAGE_BYTES', 2 * 1024 * 1024, 1),
   };
 }

@@ -4,7 +4,9 @@ import 'server-only';
 import { AppError } from '../errors';
 
 const SLUG = /^[a-z0-9](?:[a-z0-9]|-(?!-)){0,37}[a-z0-9]$/;
-export const RESERVED_SCOPES = new Set(['skillyard', 'oauth', 'api', 'admin', 'root', 'team', 'teams', 'settings', 'new', 'me', 'mcp', 'www', 'support', 'security']);
+// `new` and `join` are pages under /teams/ (app/(teams)/teams/*): a team of that slug
+// would have a settings page nobody can reach (team-slug.test.ts keeps the two in step).
+export const RESERVED_SCOPES = new Set(['skillyard', 'oauth', 'api', 'admin', 'root', 'team', 'teams', 'settings', 'new', 'join', 'me', 'mcp', 'www', 'support', 'security']);
 
 export function parseTeamSlug(raw: unknown): string {
   const slug = typeof raw === 'string' ? raw.trim().replace(/^@/, '').toLowerCase() : '';

@@ -200,14 +200,14 @@ describe('net', () => {
   it('refuses loopback even when the manifest allows every host (no operator allowance)', async () => {
     await expect(createManager(sb(), [fetchSkill('/hello', ['*'])]).manager.invoke('t', {})).rejects.toMatchObject({
       code: 'net/host-not-allowed',
-      message: expect.stringContaining('127.0.0.1, a loopback address'),
+      message: expect.stringContaining('127.0.0.1 is a loopback address'),
     });
   });
 
   it('refuses a redirect to the cloud metadata address, before connecting', async () => {
     await expect(createManager(sb(), [fetchSkill('/redirect-metadata', ['*'])], { providers: loopback }).manager.invoke('t', {})).rejects.toMatchObject({
       code: 'net/host-not-allowed',
-      message: expect.stringContaining('169.254.169.254, a link-local (cloud metadata) address'),
+      message: expect.stringContaining('169.254.169.254 is a link-local (cloud metadata) address'),
     });
   });
 });

@@ -56,7 +56,8 @@ export async function checkedAddress(url: URL, opts: NetOptions, allow = parseAl
     if (reason) {
       throw new RuntimeError(
         'net/host-not-allowed',
-        `net.fetch: ${hostname} resolves to ${a.address}, a ${reason} address; only public addresses are reachable (an operator can allow a range with SKILLYARD_NET_ALLOW)`,
+        // a name's answer is not shown: it would let a tool map the operator's internal DNS
+        `net.fetch: ${hostname} ${isIP(hostname) ? 'is' : 'resolves to'} a ${reason} address; only public addresses are reachable (an operator can allow a range with SKILLYARD_NET_ALLOW)`,
       );
     }
   }

@@ -1,6 +1,6 @@
 'use client';
-// Loads a run's stored events in one JSON request (a finished run, or the backlog of a
-// live one) and folds them into the trace with one state update (a transition, rendered
+// Loads a run's stored events as JSON pages (a finished run, or the backlog of a live
+// one; a page holds at most 10,000 events and about SKILLYARD_RUN_EVENT_PAGE_BYTES) and folds them into the trace with one state update (a transition, rendered
 // in slices), then subscribes to the
 // Server-Sent Events after the last stored seq only (EventSource resumes after
 // Last-Event-ID on its own) and folds live events in once per animation frame. A run
@@ -39,6 +39,8 @@ export function useRunTrace(runId: string, initialStatus: RunStatus) {
     let source: EventSource | null = null;
     let frame = 0;
     let timer: ReturnType<typeof setTimeout> | null = null;
+    let retry: ReturnType<typeof setTimeout> | null = null;
+    let seen = 0;
     const flush = () => {
       cancelAnimationFrame(frame);
       if (timer) clearTimeout(timer);
@@ -56,14 +58,17 @@ export function useRunTrace(runId: string, initialStatus: RunStatus) {
     };
     const subscribe = (after: number) => {
       if (aborter.signal.aborted) return;
+      seen = Math.max(seen, after);
       const s = new EventSource(`/api/v1/runs/${runId}/events${after > 0 ? `?after=${after}` : ''}`);
       source = s;
+      let ended = false;
       s.onopen = () => setConnection('live');
       s.onmessage = (m) => {
         try {
           const event = JSON.parse(m.data) as RunEvent;
           // the SSE id is the run's sequence number (what a reconnect resumes after)
           const id = Number(m.lastEventId);
+          if (Number.isInteger(id) && id > seen) seen = id;
           queue.push(Number.isInteger(id) && id > 0 ? { ...event, seq: id } : event);
           schedule();
         } catch {
@@ -71,11 +76,19 @@ export function useRunTrace(runId: string, initialStatus: RunStatus) {
         }
       };
       s.addEventListener('end', () => {
+        ended = true;
         s.close();
         flush();
         setConnection('closed');
       });
-      s.onerror = () => setConnection(s.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting');
+      s.onerror = () => {
+        // EventSource gives up on a non-200 answer (429: this caller has too many streams
+        // open, SKILLYARD_MAX_STREAMS_PER_CALLER); try again later from the last event seen
+        if (s.readyState === EventSource.CLOSED && !ended && !aborter.signal.aborted) {
+          setConnection('reconnecting');
+          retry = setTimeout(() => subscribe(seen), 5000);
+        } else setConnection(s.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting');
+      };
     };
 
     loadStored(runId, aborter.signal)
@@ -98,6 +111,7 @@ export function useRunTrace(runId: string, initialStatus: RunStatus) {
     return () => {
       aborter.abort();
       source?.close();
+      if (retry) clearTimeout(retry);
       cancelAnimationFrame(frame);
       if (timer) clearTimeout(timer);
     };

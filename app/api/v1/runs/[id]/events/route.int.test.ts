@@ -133,6 +133,27 @@ describe('GET /api/v1/runs/:id/events?format=json', () => {
     expect(last).toMatchObject({ lastSeq: 7, more: false });
   });
 
+  it('pages by bytes too (SKILLYARD_RUN_EVENT_PAGE_BYTES): a client following lastSeq gets every event once, an event larger than a page alone', async () => {
+    const run = await testDb().run.create({ data: { config: {}, status: 'succeeded', visibility: 'unlisted', principal: 'anon:stream' } });
+    const big = (n: number) => ({ result: 'a '.repeat(n) });
+    const data = [big(50_000), big(50_000), big(50_000), big(400_000), big(10), { status: 'succeeded' }];
+    await testDb().runEvent.createMany({ data: data.map((d, i) => ({ runId: run.id, seq: i + 1, type: i === data.length - 1 ? 'run-end' : 'tool-result', data: d })) });
+    process.env.SKILLYARD_RUN_EVENT_PAGE_BYTES = '250000';
+    try {
+      const pages: number[][] = [];
+      let after = 0;
+      for (let more = true; more; ) {
+        const page = (await (await get(run.id, { format: 'json', after: String(after) })).json()) as { events: Array<{ seq: number }>; lastSeq: number; more: boolean };
+        pages.push(page.events.map((e) => e.seq));
+        after = page.lastSeq;
+        more = page.more;
+      }
+      expect(pages).toEqual([[1, 2], [3], [4], [5, 6]]);
+    } finally {
+      delete process.env.SKILLYARD_RUN_EVENT_PAGE_BYTES;
+    }
+  });
+
   it('refuses an unknown format and a bad `after` with a 400, and a missing run with a 404', async () => {
     const id = await finishedRun(2);
     const bad = await get(id, { format: 'xml' });

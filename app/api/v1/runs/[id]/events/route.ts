@@ -12,7 +12,7 @@ export const dynamic = 'force-dynamic';
 
 // Server-Sent Events by default; `?format=json`: the stored events after `after` as one
 // JSON page ({ events, lastSeq, more }), with the same authorization as the stream.
-export const GET = withApi<{ id: string }>({ scope: 'runs', concurrency: false }, async ({ req, params, userId }) => {
+export const GET = withApi<{ id: string }>({ scope: 'runs', concurrency: 'stream' }, async ({ req, params, userId }) => {
   const query = new URL(req.url).searchParams;
   const format = query.get('format');
   if (format !== null && format !== 'json' && format !== 'sse') {
