@@ -4,7 +4,7 @@ import 'server-only';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../db/client';
-import { BUNDLED_SCOPE } from '../runtime/bundled-scope';
+import { BUNDLED_SCOPE } from '../runtime';
 import { readSkillsFromFiles } from '../skills';
 import { publishVersion } from './publish-version';
 import { readPackageDir } from './read-package-dir';

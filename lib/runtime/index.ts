@@ -23,3 +23,4 @@ export { createMemoryEnvironment } from './capabilities/memory-environment';
 export { createMemoryEventBus } from './capabilities/memory-events';
 export type * from './capabilities/types';
 export type * from './types';
+export { BUNDLED_SCOPE } from './bundled-scope';
