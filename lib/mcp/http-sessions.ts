@@ -39,7 +39,7 @@ type Session = {
 
 export type McpHttpRequest = {
   req: Request;
-  /** who asks: `user:<id>` or `anonymous` */
+  /** who asks: `user:<id>`, or `anonymous:ip:<address>` (capped and bound per address) */
   principal: string;
   /** which skills: the endpoint's stable description of the selection */
   selection: string;

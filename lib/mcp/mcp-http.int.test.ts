@@ -327,3 +327,35 @@ describe('a private skill over an open MCP session', () => {
     await both.client.close();
   });
 });
+
+describe('anonymous sessions', () => {
+  it('are capped per client address: one address opening many sessions evicts only its own', async () => {
+    const init = (address: string) =>
+      post(
+        '/api/mcp/skillyard/text-stats',
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'anon', version: '1' } } }),
+        { 'x-forwarded-for': address },
+      ).then(async (res) => {
+        expect(res.status).toBe(200);
+        await res.body?.cancel();
+        return res.headers.get('mcp-session-id')!;
+      });
+    const list = (address: string, sessionId: string) =>
+      post('/api/mcp/skillyard/text-stats', JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), {
+        'x-forwarded-for': address,
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      }).then(async (res) => {
+        await res.body?.cancel();
+        return res.status;
+      });
+    const victim = await init('198.51.100.7');
+    const flooder: string[] = [];
+    for (let i = 0; i < 21; i++) flooder.push(await init('198.51.100.66'));
+    expect(await list('198.51.100.7', victim)).toBe(200); // another address's flood left it alone
+    expect(await list('198.51.100.66', flooder[0])).toBe(404); // the flooder's own oldest went
+    expect(await list('198.51.100.66', flooder[20])).toBe(200);
+    // a session is bound to its address too: another anonymous address is answered as for a missing one
+    expect(await list('198.51.100.66', victim)).toBe(404);
+  });
+});
