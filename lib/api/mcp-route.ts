@@ -38,7 +38,9 @@ export function mcpRoute<P>(skillsOf: (req: Request, params: P) => string[]): (r
     const { refs, key } = parseMcpSelection(skillsOf(req, params));
     return mcpSessions().handle({
       req,
-      principal: userId ? `user:${userId}` : 'anonymous',
+      // anonymous sessions are the client address's (the key the sandbox queue and rate limit
+      // use), so one address's 20-session cap evicts only its own sessions, never another's
+      principal: userId ? `user:${userId}` : `anonymous:ip:${caller.ip}`,
       selection: key,
       openHost: () => openRegistryMcpHost(serverContext(), refs, userId, caller.ip),
       log: (event, fields) => console.error(JSON.stringify({ level: 'error', event, requestId, ...fields })),

@@ -2,6 +2,7 @@
 // pipeline, sandbox, capabilities and token gate as the invoke API; each skill's
 // instructions are an MCP prompt. A tool the caller may not see is answered exactly as
 // an unknown one. A failed call is a tool result with isError and the runtime's code.
+// Prompts come from the skills the caller may still see (McpToolHost.visibleSkills).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -88,14 +89,16 @@ export function createMcpServer(host: McpToolHost, opts: McpServerOptions = {}):
     }
   });
 
+  const currentSkills = async () => (host.visibleSkills ? host.visibleSkills() : skills);
+
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: skills
+    prompts: (await currentSkills())
       .filter((s) => s.instructions)
       .map((s) => ({ name: s.name, title: s.ref, description: `How to use ${s.ref}: ${s.description}`.slice(0, 1024) })),
   }));
 
   server.setRequestHandler(GetPromptRequestSchema, async (req) => {
-    const skill = skills.find((s) => s.name === req.params.name && s.instructions);
+    const skill = (await currentSkills()).find((s) => s.name === req.params.name && s.instructions);
     if (!skill) throw new McpError(ErrorCode.InvalidParams, `prompt/not-found: Unknown prompt: ${req.params.name}`);
     return {
       description: `Instructions of ${skill.ref}`,

@@ -3,6 +3,8 @@
 // principal or selection is answered as if the session did not exist (404, which tells
 // a client to start over). Sessions live in this process, expire when idle and are
 // capped per principal and in all, so a flood of initializations cannot exhaust memory.
+// A session whose principal may no longer see any of its skills (removed from the team
+// of its private skills) is closed at its next request, answered as a missing session.
 import crypto from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -37,7 +39,7 @@ type Session = {
 
 export type McpHttpRequest = {
   req: Request;
-  /** who asks: `user:<id>` or `anonymous` */
+  /** who asks: `user:<id>`, or `anonymous:ip:<address>` (capped and bound per address) */
   principal: string;
   /** which skills: the endpoint's stable description of the selection */
   selection: string;
@@ -125,6 +127,10 @@ export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION
     }
     const s = sessions.get(id);
     if (!s || s.principal !== input.principal || s.selection !== input.selection) {
+      return jsonRpcError(404, -32001, 'Session not found');
+    }
+    if (s.host.visibleSkills && (await s.host.visibleSkills()).length === 0) {
+      close(s);
       return jsonRpcError(404, -32001, 'Session not found');
     }
     s.lastSeen = Date.now();

@@ -273,3 +273,89 @@ describe('the MCP endpoint', () => {
     await client.close();
   });
 });
+
+describe('a private skill over an open MCP session', () => {
+  it('is gone from the session of a member removed from its team: not listed, not called, no prompt; a session of nothing visible ends', async () => {
+    const { createTeam, createInvite, acceptInvite, removeMember } = await import('../teams');
+    const { userPrincipal } = await import('../authz');
+    const { readUpload } = await import('../registry/read-upload');
+    const { publishVersion } = await import('../registry/publish-version');
+    const as = (userId: string) => ({ principal: userPrincipal(userId), ip: '203.0.113.5' });
+    const ann = await newUserToken('mcp-ann');
+    const bob = await newUserToken('mcp-bob');
+    const slug = `mcp-${Date.now().toString(36)}`;
+    await createTeam(testDb(), as(ann.userId), { slug });
+    await acceptInvite(testDb(), as(bob.userId), (await createInvite(testDb(), as(ann.userId), slug, { role: 'member' })).secret);
+    const md = [
+      '---',
+      'name: secret-tool',
+      'description: A private tool of the team, for the MCP removal test.',
+      'metadata:',
+      '  version: 1.0.0',
+      '  params: { type: object, properties: {} }',
+      `  delegate: "inline://code,export default async function () { return { secret: 'acme-private-result' }; }\\n"`,
+      '---',
+      '',
+      'Call secret-tool to read the team secret.',
+      '',
+    ].join('\n');
+    const pkg = readUpload({ kind: 'files', files: [{ path: 'secret-tool.skill.md', content: new TextEncoder().encode(md) }] });
+    if (!pkg.manifest) throw new Error(JSON.stringify(pkg.diagnostics));
+    await publishVersion(testDb(), { scope: slug, manifest: pkg.manifest, files: pkg.files, version: '1.0.0', visibility: 'private' });
+
+    const both = await connect(`/api/mcp?skills=@${slug}/secret-tool,@skillyard/slugify`, bob.token);
+    const only = await connect(`/api/mcp/${slug}/secret-tool`, bob.token);
+    const secretName = (await both.client.listTools()).tools.find((t) => t._meta?.['skillyard/skill'] === 'secret-tool')?.name;
+    expect(secretName).toBe('secret-tool');
+    const before = await both.client.callTool({ name: secretName!, arguments: {} });
+    expect((before.content as Array<{ text: string }>)[0].text).toContain('acme-private-result');
+    expect((await both.client.listPrompts()).prompts.map((p) => p.name)).toContain('secret-tool');
+    expect((await only.client.listTools()).tools.length).toBe(1);
+
+    await removeMember(testDb(), as(ann.userId), slug, bob.userId);
+
+    // the same sessions, right after: the private skill does not exist for bob any more
+    const tools = (await both.client.listTools()).tools;
+    expect(tools.map((t) => t.name)).toContain('slugify');
+    expect(tools.map((t) => t.name)).not.toContain(secretName);
+    await expect(both.client.callTool({ name: secretName!, arguments: {} })).rejects.toThrow(/tool\/not-found/);
+    expect((await both.client.listPrompts()).prompts.map((p) => p.name)).not.toContain('secret-tool');
+    await expect(both.client.getPrompt({ name: 'secret-tool' })).rejects.toThrow(/prompt\/not-found/);
+    // a session of only that skill is answered as a missing one
+    await expect(only.client.callTool({ name: secretName!, arguments: {} })).rejects.toThrow(/Session not found|404/);
+    await expect(only.client.listTools()).rejects.toThrow(/Session not found|404/);
+    await both.client.close();
+  });
+});
+
+describe('anonymous sessions', () => {
+  it('are capped per client address: one address opening many sessions evicts only its own', async () => {
+    const init = (address: string) =>
+      post(
+        '/api/mcp/skillyard/text-stats',
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'anon', version: '1' } } }),
+        { 'x-forwarded-for': address },
+      ).then(async (res) => {
+        expect(res.status).toBe(200);
+        await res.body?.cancel();
+        return res.headers.get('mcp-session-id')!;
+      });
+    const list = (address: string, sessionId: string) =>
+      post('/api/mcp/skillyard/text-stats', JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), {
+        'x-forwarded-for': address,
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      }).then(async (res) => {
+        await res.body?.cancel();
+        return res.status;
+      });
+    const victim = await init('198.51.100.7');
+    const flooder: string[] = [];
+    for (let i = 0; i < 21; i++) flooder.push(await init('198.51.100.66'));
+    expect(await list('198.51.100.7', victim)).toBe(200); // another address's flood left it alone
+    expect(await list('198.51.100.66', flooder[0])).toBe(404); // the flooder's own oldest went
+    expect(await list('198.51.100.66', flooder[20])).toBe(200);
+    // a session is bound to its address too: another anonymous address is answered as for a missing one
+    expect(await list('198.51.100.66', victim)).toBe(404);
+  });
+});

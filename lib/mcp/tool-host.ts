@@ -8,6 +8,11 @@ export type McpSkillInfo = { ref: string; name: string; description: string; ins
 export type McpToolHost = {
   /** the skills served, in the order the caller chose them */
   skills(): McpSkillInfo[];
+  /**
+   * the served skills the caller may still see, asked again on every list, call and prompt
+   * (access can end mid-session: removal from a team, a skill made private); absent: all
+   */
+  visibleSkills?(): Promise<McpSkillInfo[]>;
   /** the tools this caller may see right now (token gate, visibility, allowed-tools applied) */
   listVisibleTools(): Promise<ToolSummary[]>;
   /** runs `ref` (`skill/tool`) through the pipeline; throws a RuntimeError-like `{code, message}` */

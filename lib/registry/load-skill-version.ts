@@ -59,6 +59,7 @@ export async function loadSkillVersion(db: Db, ref: SkillRef, viewer: Viewer, he
     version: version.version,
     scope: ref.scope,
     revision: versionId,
+    identity: skill.id,
     manifest: version.manifest as unknown as SkillManifest,
     readFile(path: string) {
       let pending = cache.get(path);

@@ -1,12 +1,16 @@
 // The MCP tool host for registry skills: the chosen skills' versions are loaded once per
 // MCP session (visibility checked for this caller); each list or call builds the kernel
-// with the caller's current tokens, so a token minted or connected mid-session shows.
+// with the caller's current tokens, so a token minted or connected mid-session shows, and
+// with only the skills the caller may still see, asked again each time as the invoke API
+// does (canSeePrivate): removed from a team, a member's open session no longer lists or
+// calls its private skills (answered as unknown tools and prompts).
 import 'server-only';
 import { AppError } from '../errors';
 import { createToolManager } from '../runtime';
 import type { McpToolHost } from '../mcp';
 import type { ServerContext } from '../server';
 import { loadSkillVersion, parseSkillRef } from './load-skill-version';
+import { canSeePrivate } from './get-skill';
 
 export const MCP_MAX_SKILLS = 20;
 
@@ -30,10 +34,30 @@ export async function openRegistryMcpHost(server: ServerContext, refs: ReturnTyp
   // as the invoke API does: the user's held tokens are read (per list or call) only when a
   // served tool is token-gated; otherwise they cannot change what is listed or allowed
   const heldTokens = skills.some((s) => s.manifest.tools.some((t) => Object.keys(t.inputTokens ?? {}).length > 0));
-  const manager = async () => createToolManager({ skills, ...(anonymous ?? (await server.runtimeFor({ userId, heldTokens }))) });
+  // the loaded skills this caller may see now: the skill still exists, and if private, its scope is still theirs or their team's
+  const visibleNow = async () => {
+    const rows = await server.db.skill.findMany({
+      where: { OR: refs.map((r) => ({ scopeName: r.scope, name: r.name })) },
+      select: { scopeName: true, name: true, visibility: true },
+    });
+    const seesScope = new Map<string, Promise<boolean>>();
+    const sees = (scope: string) => {
+      if (!seesScope.has(scope)) seesScope.set(scope, canSeePrivate(server.db, scope, viewer));
+      return seesScope.get(scope)!;
+    };
+    const visible = await Promise.all(
+      refs.map(async (ref) => {
+        const row = rows.find((r) => r.scopeName === ref.scope && r.name === ref.name);
+        return !!row && (row.visibility !== 'private' || (await sees(ref.scope)));
+      }),
+    );
+    return skills.filter((_, i) => visible[i]);
+  };
+  const manager = async () => createToolManager({ skills: await visibleNow(), ...(anonymous ?? (await server.runtimeFor({ userId, heldTokens }))) });
+  const info = (s: (typeof skills)[number]) => ({ ref: s.ref, name: s.manifest.name, description: s.manifest.description, instructions: s.manifest.instructions });
   return {
-    skills: () =>
-      skills.map((s) => ({ ref: s.ref, name: s.manifest.name, description: s.manifest.description, instructions: s.manifest.instructions })),
+    skills: () => skills.map(info),
+    visibleSkills: async () => (await visibleNow()).map(info),
     listVisibleTools: async () => (await manager()).listVisibleTools().filter((t) => t.role !== 'middleware'),
     invoke: async (ref, args) => {
       const m = await manager();

@@ -1,13 +1,15 @@
 // A run and who may do what with it: anyone with the link sees a public or unlisted run;
 // a private one only its owner, and a private team run (lib/teams/run-team.ts) the team's
-// current members only (its creator too loses it on leaving the team). Control (cancel,
+// current members only (its creator too loses it on leaving the team), and of those only
+// who may see every private skill the run names (defence in depth: run-team.ts never tags
+// such a run with a team, but a skill can change owner or visibility). Control (cancel,
 // manual turns) needs ownership or the run's control token.
 import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { RunConfig } from './run-config';
 import { hashControlToken } from './create-run';
-import { maySeeTeamRun } from '../teams';
+import { maySeeRunSkills, maySeeTeamRun } from '../teams';
 
 export type RunView = {
   id: string;
@@ -34,7 +36,11 @@ export async function getRun(db: Db, id: string, access: RunAccess): Promise<Run
   const run = await findRun(db, id);
   const notFound = new AppError('run/not-found', 'No such run.');
   if (!run) throw notFound;
-  const member = run.teamId !== null && run.visibility === 'private' ? await maySeeTeamRun(db, run.teamId, access.userId) : null;
+  const member =
+    run.teamId !== null && run.visibility === 'private'
+      ? (await maySeeTeamRun(db, run.teamId, access.userId)) &&
+        (await maySeeRunSkills(db, (run.config as { skills?: unknown } | null)?.skills, access.userId))
+      : null;
   const owner = run.userId !== null && run.userId === access.userId && member !== false;
   if (run.visibility === 'private' && !owner && !member) throw notFound;
   const canControl =

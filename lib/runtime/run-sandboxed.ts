@@ -55,7 +55,13 @@ export async function runSandboxed(k: KernelState, call: HandlerCall, cacheKey: 
     prelude: GUEST_PRELUDE,
     limits: { ...k.limits, ...(tool.timeoutMs ? { wallMs: tool.timeoutMs } : {}) },
   };
-  const scope: CapabilityScope = { callerId: caller.id, callerKind: caller.kind, skill: key, tool: tool.name };
+  const scope: CapabilityScope = {
+    callerId: caller.id,
+    callerKind: caller.kind,
+    skill: key,
+    tool: tool.name,
+    ...(skill.identity ? { skillIdentity: skill.identity } : {}),
+  };
   const origin = { skill, depth: frame.depth, tree: frame.tree };
   const onHostCall = async (method: string, callArgs: unknown[]) => {
     try {

@@ -32,6 +32,12 @@ export type LoadedSkill = {
   scope?: string | null;
   /** changes whenever the content does (a stored version's id): lets compiled handlers be shared across managers */
   revision?: string;
+  /**
+   * the stored skill's own id: a skill deleted and later published again under the same
+   * `@scope/name` (a deleted team's name taken by someone else) is a different one, and its
+   * token signing key differs, so it never accepts the tokens the old one signed
+   */
+  identity?: string;
 };
 
 /** Compiled handler modules by key; a manager makes its own unless the server shares one (bounded) across requests. */

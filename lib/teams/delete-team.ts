@@ -1,5 +1,10 @@
 // Deletes a team (owners only). A team with published public or unlisted versions cannot
 // be deleted: others may depend on them (as on npm); transfer or make them private first.
+// Deleting frees the name, so everything keyed by the name `@<team>/…` rather than by the
+// team's id goes in the same transaction: what the team's skills stored for every caller
+// (`KvEntry.skill`) and the tokens they minted (held tokens of issuers `@<team>/…`, by
+// anyone). Otherwise whoever creates a team of that name next, and publishes a skill of
+// the same name, would read the old skill's data and accept its tokens.
 import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
@@ -15,6 +20,9 @@ export async function deleteTeam(db: Db, actor: Actor, slug: string): Promise<vo
   }
   const members = await teamMemberIds(db, team.id);
   await db.$transaction(async (tx) => {
+    const prefix = `@${slug}/`;
+    await tx.kvEntry.deleteMany({ where: { skill: { startsWith: prefix } } });
+    await tx.heldToken.deleteMany({ where: { OR: [{ issuer: { startsWith: prefix } }, { mintedByTool: { startsWith: prefix } }] } });
     await tx.skill.deleteMany({ where: { scopeName: slug } });
     await tx.scope.delete({ where: { name: slug } });
     await tx.team.delete({ where: { id: team.id } });

@@ -7,6 +7,7 @@ import type { Db } from '../db/client';
 import { roleAtLeast } from '../authz';
 import type { Actor } from './actor';
 import { teamForActor } from './team-for-actor';
+import { maySeeRunSkills } from './run-team';
 
 export async function getWorkspace(db: Db, actor: Actor, slug: string) {
   const team = await teamForActor(db, slug, actor, 'member');
@@ -47,7 +48,11 @@ export async function getWorkspace(db: Db, actor: Actor, slug: string) {
       select: { issuer: true, claims: true, expiresAt: true, createdAt: true },
     }),
   ]);
-  const teamRuns = runs.map(({ config, user, ...r }) => {
+  // a private run shows only to a member who may see every private skill it names (as getRun)
+  const visibleRuns = (
+    await Promise.all(runs.map(async (r) => (r.visibility !== 'private' || (await maySeeRunSkills(db, (r.config as { skills?: unknown } | null)?.skills, team.userId)) ? r : null)))
+  ).filter((r) => r !== null);
+  const teamRuns = visibleRuns.map(({ config, user, ...r }) => {
     const skills = (config as { skills?: unknown } | null)?.skills;
     return { ...r, skills: Array.isArray(skills) ? skills.map(String) : [], by: user?.handle ? `@${user.handle}` : (user?.name ?? 'someone') };
   });

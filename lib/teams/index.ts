@@ -23,5 +23,5 @@ export { storeTeamConnection } from './store-team-connection';
 export { removeTeamConnection } from './remove-team-connection';
 export { teamHeldTokens } from './team-held-tokens';
 export { TEAM_CONNECT_COOKIE, TEAM_CONNECT_TTL_S, encodeTeamConnectIntent, parseTeamConnectIntent } from './team-connect-intent';
-export { runTeamFor, maySeeTeamRun, type RunTeam } from './run-team';
+export { runTeamFor, maySeeTeamRun, maySeeRunSkills, type RunTeam } from './run-team';
 export { consumeTeamConnectIntent } from './consume-team-connect';

@@ -2,11 +2,15 @@
 // of their team's skills is a team run (`Run.teamId`): it shows on the team's workspace and
 // every member sees it. A run that uses a private skill its creator may see is private
 // whatever visibility was asked for: its trace shows the skill's tools and results, so a
-// share link must not reach outsiders. Skills the creator may not see count for nothing
-// here (the run then fails like one of a missing skill), so the answer reveals nothing.
+// share link must not reach outsiders. A run is a team's only when every private skill in
+// it is that team's: with private skills of two owners (two teams, or a team and the
+// creator's own scope), no team's members may all see its trace, so it stays the
+// creator's own. Skills the creator may not see count for nothing here (the run then
+// fails like one of a missing skill), so the answer reveals nothing.
 import 'server-only';
 import type { Db } from '../db/client';
 import { parseSkillRef } from '../registry/load-skill-version';
+import { privateScopesOf } from '../authz/private-scopes';
 
 export type RunTeam = { teamId: string | null; hasPrivate: boolean };
 
@@ -21,17 +25,49 @@ export async function runTeamFor(db: Pick<Db, 'skill' | 'membership'>, skillRefs
   const mine = teamIds.length
     ? new Set((await db.membership.findMany({ where: { userId, teamId: { in: teamIds } }, select: { teamId: true } })).map((m) => m.teamId))
     : new Set<string>();
-  let teamId: string | null = null;
-  let hasPrivate = false;
+  let firstTeam: string | null = null;
+  // who owns the private skills the creator may see: `team:<id>` or `user:<id>`
+  const privateOwners = new Set<string>();
   // in the order the run names its skills: the first team the creator belongs to owns the run
   for (const ref of refs) {
     const row = rows.find((r) => r.scopeName === ref.scope && r.name === ref.name);
     if (!row) continue;
     const member = row.scope.teamId !== null && mine.has(row.scope.teamId);
-    if (member && teamId === null) teamId = row.scope.teamId;
-    if (row.visibility === 'private' && (member || row.scope.userId === userId)) hasPrivate = true;
+    if (member && firstTeam === null) firstTeam = row.scope.teamId;
+    if (row.visibility === 'private' && (member || row.scope.userId === userId)) {
+      privateOwners.add(row.scope.teamId !== null ? `team:${row.scope.teamId}` : `user:${row.scope.userId}`);
+    }
   }
+  const hasPrivate = privateOwners.size > 0;
+  if (!hasPrivate) return { teamId: firstTeam, hasPrivate };
+  const [owner] = [...privateOwners];
+  // one team owns every private skill: the run is that team's; anything else: the creator's own
+  const teamId = privateOwners.size === 1 && owner.startsWith('team:') ? owner.slice('team:'.length) : null;
   return { teamId, hasPrivate };
+}
+
+/**
+ * Whether `userId` may see every private skill that a run's configuration names (their own
+ * scope's, or a team's they belong to). A private team run asks this on top of membership,
+ * so a run tagged with a team can never show a member another owner's private skill.
+ */
+export async function maySeeRunSkills(db: Db, skillRefs: unknown, userId: string | null): Promise<boolean> {
+  const refs = (Array.isArray(skillRefs) ? skillRefs : []).flatMap((s) => {
+    try {
+      return [parseSkillRef(String(s))];
+    } catch {
+      return [];
+    }
+  });
+  if (refs.length === 0) return true;
+  const privateRows = await db.skill.findMany({
+    where: { visibility: 'private', OR: refs.map((r) => ({ scopeName: r.scope, name: r.name })) },
+    select: { scopeName: true },
+  });
+  if (privateRows.length === 0) return true;
+  if (!userId) return false;
+  const visible = new Set(await privateScopesOf(db, userId));
+  return privateRows.every((r) => visible.has(r.scopeName));
 }
 
 /** Whether `userId` may see a run that belongs to a team while private: its members only, now. */

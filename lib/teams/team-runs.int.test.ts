@@ -105,6 +105,63 @@ describe('team runs', () => {
   });
 });
 
+describe('runs naming private skills of more than one owner', () => {
+  // ann is in `team` and `two`; cat is in `two` only. A run may be a team's only when every
+  // private skill in it is that team's, whatever order the skills are named in.
+  let two = '';
+  let twoId = '';
+  beforeAll(async () => {
+    two = (await createTeam(testDb(), as(ann), { slug: `tr2-${uniq()}` })).slug;
+    twoId = (await testDb().team.findUniqueOrThrow({ where: { slug: two } })).id;
+    await acceptInvite(testDb(), as(cat), (await createInvite(testDb(), as(ann), two, { role: 'member' })).secret);
+    await publish(two, 'two-pub', 'public');
+    await publish(two, 'two-secret', 'private');
+  }, 60_000);
+  const run = (skills: string[]) => createRun(testDb(), { config: { ...config(skills[0]), skills }, userId: ann });
+  const row = (id: string) => testDb().run.findUniqueOrThrow({ where: { id }, select: { teamId: true, visibility: true } });
+  const onWorkspace = async (slug: string, viewer: string, id: string) => (await getWorkspace(testDb(), as(viewer), slug)).runs.some((r) => r.id === id);
+
+  it("gives a run of one team's public skill and another team's private one to the private skill's team", async () => {
+    const r = await run([`@${two}/two-pub`, `@${team}/secret-tool`]);
+    expect(await row(r.id)).toEqual({ teamId, visibility: 'private' });
+    expect(await sees(r.id, cat)).toBe(false); // in `two` only: never sees `team`'s private tool
+    await expect(forkRun(testDb(), r.id, { userId: cat })).rejects.toMatchObject({ code: 'run/not-found' });
+    expect(await onWorkspace(two, cat, r.id)).toBe(false);
+    expect(await sees(r.id, bob)).toBe(true); // a member of `team`
+  });
+
+  it("makes a run of two teams' private skills, or a team's and the creator's own, the creator's own", async () => {
+    const both = await run([`@${two}/two-secret`, `@${team}/secret-tool`]);
+    expect(await row(both.id)).toEqual({ teamId: null, visibility: 'private' });
+    const annHandle = (await testDb().user.findUniqueOrThrow({ where: { id: ann } })).handle!;
+    await publish(annHandle, 'own-tool', 'private');
+    const mixed = await run([`@${team}/open-tool`, `@${annHandle}/own-tool`]);
+    expect(await row(mixed.id)).toEqual({ teamId: null, visibility: 'private' });
+    for (const id of [both.id, mixed.id]) {
+      expect(await sees(id, ann)).toBe(true);
+      expect(await sees(id, bob)).toBe(false);
+      expect(await sees(id, cat)).toBe(false);
+      expect(await onWorkspace(team, bob, id)).toBe(false);
+      expect(await onWorkspace(two, cat, id)).toBe(false);
+    }
+  });
+
+  it('hides a private team run from a member who cannot see every private skill in it, even if it was tagged with the team', async () => {
+    // a row as the old rule stored it: tagged with `two` by skill order
+    const skills = [`@${two}/two-pub`, `@${team}/secret-tool`];
+    const legacy = await testDb().run.create({
+      data: { userId: ann, principal: `user:${ann}`, teamId: twoId, visibility: 'private', config: { ...config(skills[0], 'private'), skills } },
+      select: { id: true },
+    });
+    expect(await sees(legacy.id, cat)).toBe(false);
+    await expect(forkRun(testDb(), legacy.id, { userId: cat })).rejects.toMatchObject({ code: 'run/not-found' });
+    expect(await onWorkspace(two, cat, legacy.id)).toBe(false);
+    // ann is in both teams: she still sees it, on the workspace too
+    expect(await sees(legacy.id, ann)).toBe(true);
+    expect(await onWorkspace(two, ann, legacy.id)).toBe(true);
+  });
+});
+
 describe('the playground picker', () => {
   it("lists the team's private skill to its members and to nobody else", async () => {
     const names = async (viewerId: string | null) =>

@@ -187,4 +187,23 @@ describe('teams', () => {
     expect(await testDb().team.findUnique({ where: { id: team.id } })).toBeNull();
     expect(await testDb().scope.findUnique({ where: { name: s } })).toBeNull();
   });
+
+  it("purges what the team's skills stored and minted, so whoever takes the name next gets none of it", async () => {
+    const s = slug();
+    await createTeam(testDb(), as(cat), { slug: s });
+    await testDb().skill.create({ data: { scopeName: s, name: 'vault', description: 'x', format: 'skill-md', visibility: 'private' } });
+    const kv = (callerId: string, skill = `@${s}/vault`) => ({ skill, callerId, namespace: 'ns', key: 'k', value: { secret: 'carol-data' } });
+    await testDb().kvEntry.createMany({ data: [kv(`user:${cat}`), kv(`user:${ann}`), kv(`user:${cat}`, `@${s}-other/vault`)] });
+    await testDb().heldToken.create({ data: { userId: ann, issuer: `@${s}/vault`, claims: ['read'], secret: 'sealed', mintedByTool: `@${s}/vault/mint` } });
+    await testDb().heldToken.create({ data: { userId: ann, issuer: `@${s}-other/vault`, claims: ['read'], secret: 'sealed' } });
+
+    await deleteTeam(testDb(), as(cat), s);
+    await createTeam(testDb(), as(bob), { slug: s });
+
+    expect(await testDb().kvEntry.count({ where: { skill: `@${s}/vault` } })).toBe(0);
+    expect(await testDb().heldToken.count({ where: { issuer: { startsWith: `@${s}/` } } })).toBe(0);
+    // a scope whose name merely starts the same keeps its own
+    expect(await testDb().kvEntry.count({ where: { skill: `@${s}-other/vault` } })).toBe(1);
+    expect(await testDb().heldToken.count({ where: { issuer: `@${s}-other/vault` } })).toBe(1);
+  });
 });

@@ -25,6 +25,14 @@ describe('createHmacTokenSigner', () => {
     expect(await signer.verify(scope('@a/notes'), 'not-a-token')).toEqual({ valid: false, reason: 'malformed' });
   });
 
+  it('refuses a token of the same name signed by another stored skill (a deleted scope taken over)', async () => {
+    const signer = createHmacTokenSigner('k');
+    const old = { ...scope('@gamma/vault'), skillIdentity: 'skill-of-carol' };
+    const token = await signer.sign(old, { owner: 'carol' }, {});
+    expect(await signer.verify(old, token)).toEqual({ valid: true, payload: { owner: 'carol' } });
+    expect(await signer.verify({ ...scope('@gamma/vault'), skillIdentity: 'skill-of-bob' }, token)).toEqual({ valid: false, reason: 'bad signature' });
+  });
+
   it('refuses alg=none tokens', async () => {
     const signer = createHmacTokenSigner('k');
     const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"payload":1,"skill":"@a/notes"}').toString('base64url')}.`;

@@ -14,6 +14,8 @@ export type CapabilityScope = {
   callerKind: 'user' | 'team' | 'anonymous';
   skill: string;
   tool: string;
+  /** what the token signer's key is derived from beside `skill` (LoadedSkill.identity) */
+  skillIdentity?: string;
 };
 
 /** Per-skill KV: keys live under (callerId, skill, namespace); nothing is shared across callers or skills. */
