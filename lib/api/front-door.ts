@@ -14,6 +14,7 @@ import 'server-only';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { httpLimits } from './limits';
+import { pinClientAddress } from './pin-client-address';
 import { overLimitForMs } from './rate-limit';
 
 type FrontDoorState = {
@@ -146,7 +147,15 @@ export function installFrontDoor(): void {
   state.installed = true;
   const emit = http.Server.prototype.emit;
   http.Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
-    if (event === 'request' && refuseAtFrontDoor(args[0] as http.IncomingMessage, args[1] as http.ServerResponse)) return true;
+    if (event === 'request') {
+      const req = args[0] as http.IncomingMessage;
+      try {
+        pinClientAddress(req, httpLimits().trustedProxies);
+      } catch {
+        /* never in the way */
+      }
+      if (refuseAtFrontDoor(req, args[1] as http.ServerResponse)) return true;
+    }
     return (emit as (this: http.Server, event: string | symbol, ...rest: unknown[]) => boolean).call(this, event, ...args);
   } as typeof emit;
 }
