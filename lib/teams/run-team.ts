@@ -10,7 +10,7 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import { parseSkillRef } from '../registry/load-skill-version';
-import { privateScopesOf } from '../authz/private-scopes';
+import { privateScopesOf } from '../authz';
 
 export type RunTeam = { teamId: string | null; hasPrivate: boolean };
 
