@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { serverContext } from '@/lib/server';
-import { searchSkills } from '@/lib/registry/search-skills';
+import { COUNT_CAP, searchSkills } from '@/lib/registry/search-skills';
 import { currentUser } from '@/lib/auth/current-user';
 import { privateScopesOf } from '@/lib/authz';
 import { FORMAT_LABELS, FormatBadge } from '../_components/format-badge';
@@ -14,7 +14,10 @@ const FORMATS = ['agent-skill', 'skill-md', 'code-skill', 'malv', 'rye'];
 const SORTS = { relevance: 'Relevance', downloads: 'Downloads', recent: 'Recent', stars: 'Stars' } as const;
 type Sort = keyof typeof SORTS;
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+/** a count search stopped at its cap reads "1,000+" */
+const count = (n: number, capped = n > COUNT_CAP) => (capped ? `${COUNT_CAP.toLocaleString('en-US')}+` : n.toLocaleString('en-US'));
+const pluralCount = (n: number, capped: boolean, one: string, many = `${one}s`) => `${count(n, capped)} ${n === 1 && !capped ? one : many}`;
 
 function hrefWith(current: { q: string; format?: string; sort: Sort }, patch: Partial<{ q: string; format: string | undefined; sort: Sort }>) {
   const next = { ...current, ...patch };
@@ -42,7 +45,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   // one query: the page, the total and the counts per format (private skills of the
   // viewer's own scope and teams included)
   const found = await searchSkills(db, { q, format, sort, perPage: 60, facets: true, viewerScopes: await privateScopesOf(db, user?.id) });
-  const all = { total: found.allFormatsTotal ?? 0 };
+  const all = { total: found.allFormatsTotal ?? 0, capped: found.allFormatsTotalIsCapped ?? false };
   const counts = new Map(FORMATS.map((f) => [f, found.formatCounts?.[f] ?? 0]));
   const skills = found.hits;
   const tags = [...new Set(skills.flatMap((s) => s.tags))].slice(0, 6);
@@ -70,11 +73,11 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         </form>
         <nav aria-label="Format" className="flex flex-wrap gap-2" data-testid="format-filter">
           <Link href={hrefWith(current, { format: undefined })} aria-current={!format ? 'page' : undefined} className={pill(!format)}>
-            All formats <span className="tabular-nums">({all.total})</span>
+            All formats <span className="tabular-nums">({count(all.total, all.capped)})</span>
           </Link>
           {FORMATS.map((f) => (
             <Link key={f} href={hrefWith(current, { format: f })} aria-current={format === f ? 'page' : undefined} className={pill(format === f)} data-format={f}>
-              {FORMAT_LABELS[f]} <span className="tabular-nums">({counts.get(f) ?? 0})</span>
+              {FORMAT_LABELS[f]} <span className="tabular-nums">({count(counts.get(f) ?? 0)})</span>
             </Link>
           ))}
         </nav>
@@ -83,7 +86,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
       <section aria-labelledby="results-heading">
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
           <h2 id="results-heading" className="text-sm text-zinc-700 dark:text-zinc-300" data-testid="skill-count">
-            {plural(found.total, 'skill')}
+            {pluralCount(found.total, found.totalIsCapped, 'skill')}
             {format ? ` in ${FORMAT_LABELS[format]}` : ''}
             {q ? ` matching “${q}”` : ''}
           </h2>
@@ -113,7 +116,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
               {format && (
                 <li>
                   <Link href={hrefWith(current, { format: undefined })} className="inline-block rounded-full border border-zinc-300 px-3 py-1 hover:border-emerald-700 dark:border-zinc-700">
-                    Search every format{all.total ? ` (${plural(all.total, 'match', 'matches')})` : ''}
+                    Search every format{all.total ? ` (${pluralCount(all.total, all.capped, 'match', 'matches')})` : ''}
                   </Link>
                 </li>
               )}
