@@ -1,7 +1,8 @@
 // bench/search: loads 100,000 generated skills (bench/search-corpus.ts) into a throwaway
 // database, builds the search documents, then times searchSkills() over 60+ varied
-// queries (words, two words, typos, tool names, filters, sorts, paging). Prints JSON.
-//   npm run bench:search [-- --skills 100000 --rounds 3] [--keep] [--reuse <database>]
+// queries (words, two words, typos, tool names, filters, sorts, paging; those the home
+// page sends as it sends them: 60 a page with the counts per format). Prints JSON.
+//   npm run bench:search [-- --skills 100000 --rounds 3] [--keep] [--reuse <database>] [--plain]
 // --keep leaves the loaded database in .data/bench (BENCH_PG_PORT, default 54339);
 // --reuse times an earlier --keep database again (pending migrations applied, no load).
 import fs from 'node:fs';
@@ -20,6 +21,8 @@ const arg = (name: string, fallback: number) => {
 };
 const SKILLS = arg('skills', 100_000);
 const ROUNDS = arg('rounds', 3);
+// --plain: the query mix without the home page's 60 a page and facets (as measured before 2026-11-26)
+const PLAIN = process.argv.includes('--plain');
 const REUSE = process.argv.includes('--reuse') ? process.argv[process.argv.indexOf('--reuse') + 1] : undefined;
 // the machine is shared: the load average says how much of it the figures had
 const loadAverage = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
@@ -52,7 +55,7 @@ try {
   await client.end();
 
   const loadBefore = loadAverage();
-  const qs = queries(rng(7), skills);
+  const qs = queries(rng(7), skills, !PLAIN);
   for (const q of qs) await searchSkills(db, q.query); // warm-up
   const samples: number[] = [];
   const byKind = new Map<string, number[]>();
@@ -91,6 +94,7 @@ try {
         loadSeconds: round(loadMs / 1000),
         indexSeconds: round(indexMs / 1000),
         queries: qs.length,
+        homePageQueries: qs.filter((q) => q.query.facets).length,
         rounds: ROUNDS,
         samples: samples.length,
         p50Ms: round(pct(samples, 50)),

@@ -17,6 +17,10 @@ type Sort = keyof typeof SORTS;
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 /** a count search stopped at its cap reads "1,000+" */
 const count = (n: number, capped = n > COUNT_CAP) => (capped ? `${COUNT_CAP.toLocaleString('en-US')}+` : n.toLocaleString('en-US'));
+/** A format's count: past the cap, with words, it comes from the first 1,001 matches (a
+ *  lower bound, "212+"); browsing, each format is capped on its own ("1,000+"). */
+const formatCount = (n: number, lowerBound: boolean) =>
+  lowerBound && n === 0 ? null : <span className="tabular-nums">({lowerBound ? `${n.toLocaleString('en-US')}+` : count(n)})</span>;
 const pluralCount = (n: number, capped: boolean, one: string, many = `${one}s`) => `${count(n, capped)} ${n === 1 && !capped ? one : many}`;
 
 function hrefWith(current: { q: string; format?: string; sort: Sort }, patch: Partial<{ q: string; format: string | undefined; sort: Sort }>) {
@@ -77,7 +81,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
           </Link>
           {FORMATS.map((f) => (
             <Link key={f} href={hrefWith(current, { format: f })} aria-current={format === f ? 'page' : undefined} className={pill(format === f)} data-format={f}>
-              {FORMAT_LABELS[f]} <span className="tabular-nums">({count(counts.get(f) ?? 0)})</span>
+              {FORMAT_LABELS[f]} {formatCount(counts.get(f) ?? 0, found.formatCountsAreLowerBounds ?? false)}
             </Link>
           ))}
         </nav>

@@ -1,7 +1,8 @@
 // Keeps a skill's search row ("SkillSearch") in step with its latest version: the
 // name document (name and tool names, A), the text document (those plus description,
 // tags and tool descriptions, B), the instructions' document (C, matched but not
-// ranked), and on "Skill" the tool count, token gate and signature flags. Called in the
+// ranked; "SkillSearchBody"), and on "Skill" the tool count, token gate and signature
+// flags. Called in the
 // same transaction as whatever changed the latest version; a skill without one has no
 // search row. Downloads, stars, visibility and the like reach the row through the
 // "SkillSearch_copy" trigger on "Skill".
@@ -45,11 +46,8 @@ async function refresh(tx: Tx, which: Prisma.Sql): Promise<void> {
     WHERE ${which} AND v.id = s."latestVersionId"
       AND (s."toolCount", s."tokenGated", s.signed) IS DISTINCT FROM (t.count, t.gated,
         (jsonb_typeof(v.manifest->'signature') = 'object' AND coalesce(v.manifest->'signature'->>'verified', '') <> 'false'))`;
-  await tx.$executeRaw`
-    INSERT INTO "SkillSearch" ("skillId", "scopeName", name, format, visibility, tags, "tokenGated", signed, downloads, stars, "publishedAt",
-                               "nameVector", "textVector", "bodyVector")
-    SELECT s.id, s."scopeName", s.name, s.format, s.visibility, s.tags, s."tokenGated", s.signed, s.downloads, s.stars, s."publishedAt",
-           d.names, d.names || d.text, d.body
+  const documents = Prisma.sql`
+    SELECT s.*, d.*
     FROM "Skill" s
     JOIN "SkillVersion" v ON v.id = s."latestVersionId"
     CROSS JOIN LATERAL (
@@ -58,16 +56,27 @@ async function refresh(tx: Tx, which: Prisma.Sql): Promise<void> {
     ) t
     CROSS JOIN LATERAL (
       SELECT setweight(to_tsvector('english', s.name || ' ' || replace(s.name, '-', ' ')), 'A')
-               || setweight(to_tsvector('english', coalesce(t.names, '')), 'A') AS names,
-             setweight(to_tsvector('english', s.description || ' ' || array_to_string(s.tags, ' ') || ' ' || coalesce(t.descriptions, '')), 'B') AS text,
-             setweight(to_tsvector('english', left(coalesce(v.manifest->>'instructions', ''), 100000)), 'C') AS body
+               || setweight(to_tsvector('english', coalesce(t.names, '')), 'A') AS "nameDoc",
+             setweight(to_tsvector('english', s.description || ' ' || array_to_string(s.tags, ' ') || ' ' || coalesce(t.descriptions, '')), 'B') AS "textDoc",
+             setweight(to_tsvector('english', left(coalesce(v.manifest->>'instructions', ''), 100000)), 'C') AS "bodyDoc"
     ) d
-    WHERE ${which}
-    ON CONFLICT ("skillId") DO UPDATE SET
-      "scopeName" = EXCLUDED."scopeName", name = EXCLUDED.name, format = EXCLUDED.format, visibility = EXCLUDED.visibility,
-      tags = EXCLUDED.tags, "tokenGated" = EXCLUDED."tokenGated", signed = EXCLUDED.signed, downloads = EXCLUDED.downloads,
-      stars = EXCLUDED.stars, "publishedAt" = EXCLUDED."publishedAt",
-      "nameVector" = EXCLUDED."nameVector", "textVector" = EXCLUDED."textVector", "bodyVector" = EXCLUDED."bodyVector"`;
+    WHERE ${which}`;
+  await tx.$executeRaw`
+    WITH doc AS MATERIALIZED (${documents}),
+    row AS (
+      INSERT INTO "SkillSearch" ("skillId", "scopeName", name, format, visibility, tags, "tokenGated", signed, downloads, stars, "publishedAt",
+                                 "nameVector", "textVector")
+      SELECT id, "scopeName", name, format, visibility, tags, "tokenGated", signed, downloads, stars, "publishedAt", "nameDoc", "nameDoc" || "textDoc"
+      FROM doc
+      ON CONFLICT ("skillId") DO UPDATE SET
+        "scopeName" = EXCLUDED."scopeName", name = EXCLUDED.name, format = EXCLUDED.format, visibility = EXCLUDED.visibility,
+        tags = EXCLUDED.tags, "tokenGated" = EXCLUDED."tokenGated", signed = EXCLUDED.signed, downloads = EXCLUDED.downloads,
+        stars = EXCLUDED.stars, "publishedAt" = EXCLUDED."publishedAt", "nameVector" = EXCLUDED."nameVector", "textVector" = EXCLUDED."textVector"
+      RETURNING "skillId"
+    )
+    INSERT INTO "SkillSearchBody" ("skillId", "bodyVector")
+    SELECT doc.id, doc."bodyDoc" FROM doc JOIN row ON row."skillId" = doc.id
+    ON CONFLICT ("skillId") DO UPDATE SET "bodyVector" = EXCLUDED."bodyVector"`;
 }
 
 /**

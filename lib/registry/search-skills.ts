@@ -46,6 +46,8 @@ export type SearchHit = {
   downloads: number;
   stars: number;
   publishedAt: Date;
+  /** relevance of the best name matches (text rank, name similarity, popularity); 0 for
+   *  the matches ranked after them, and for the other sorts */
   score: number;
 };
 
@@ -59,17 +61,24 @@ export type SearchResult = {
   perPage: number;
   /** the words the query was widened to when a word looked misspelled */
   corrections: Record<string, string[]>;
-  /** with `facets`: matches per format (each counted up to COUNT_CAP + 1, so above COUNT_CAP
-   *  means "1,000+"), and in all formats (capped like total), ignoring `format` */
+  /** with `facets`, ignoring `format`: with words, the formats of the first COUNT_CAP + 1
+   *  matches (exact when all formats together are not capped, lower bounds when they are);
+   *  browsing, each format counted up to COUNT_CAP + 1 (above COUNT_CAP: "1,000+") */
   formatCounts?: Record<string, number>;
+  /** with `facets`: matches in all formats, capped like total */
   allFormatsTotal?: number;
   allFormatsTotalIsCapped?: boolean;
+  /** the per-format counts are lower bounds (with words, past the cap) */
+  formatCountsAreLowerBounds?: boolean;
 };
 
 const MAX_WORDS = 8;
 /** Counting stops here: "1,000+" says as much as 6,661 and costs a bounded read. */
 export const COUNT_CAP = 1_000;
-export const SEARCH_FORMATS = ['agent-skill', 'skill-md', 'code-skill', 'malv', 'rye'] as const;
+/** the formats the home page counts when browsing */
+const FORMATS = ['agent-skill', 'skill-md', 'code-skill', 'malv', 'rye'];
+/** Name matches scored in full; the rest of them follow by name prefix and downloads. */
+const RANKED = 200;
 
 /** Lowercase words of a query: letters and digits only (so they are safe in tsquery). */
 export function queryWords(q: string): string[] {
@@ -99,7 +108,6 @@ export function buildTsQuery(words: string[], fixes: Record<string, string[]>): 
   return words.map((w) => `(${[`${w}:*`, ...(fixes[w] ?? [])].join(' | ')})`).join(' & ');
 }
 
-type PageRow = { id: string; score: number };
 type Row = Omit<SearchHit, 'scope' | 'version' | 'publishedAt'> & { scopeName: string; version: string | null; publishedAt: string };
 
 export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<SearchResult> {
@@ -122,10 +130,7 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
   if (query.signed !== undefined) base.push(Prisma.sql`s.signed = ${query.signed}`);
   if (query.scope) base.push(Prisma.sql`s."scopeName" = ${query.scope.replace(/^@/, '')}`);
   const and = (parts: Prisma.Sql[]) => Prisma.join(parts, ' AND ');
-  const match = q ? [Prisma.sql`(s."textVector" @@ ${q} OR s."bodyVector" @@ ${q})`] : [];
-  const common = [...match, ...base];
-  const rest = and(query.format ? [...base, Prisma.sql`s.format = ${query.format}`] : base);
-  const filter = and(query.format ? [...common, Prisma.sql`s.format = ${query.format}`] : common);
+  const withFormat = (parts: Prisma.Sql[]) => and(query.format ? [...parts, Prisma.sql`s.format = ${query.format}`] : parts);
   const need = page * perPage;
 
   const sort = query.sort ?? (q ? 'relevance' : 'downloads');
@@ -133,51 +138,116 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
     sort === 'recent' ? Prisma.sql`s."publishedAt" DESC, s."skillId"`
     : sort === 'stars' ? Prisma.sql`s.stars DESC, s.downloads DESC, s."skillId"`
     : Prisma.sql`s.downloads DESC, s."skillId"`;
-  // the ids of the page (and the rows before it), in order
-  let ordered: Prisma.Sql;
+  const outerKeys =
+    sort === 'recent' ? Prisma.sql`"publishedAt" DESC, id`
+    : sort === 'stars' ? Prisma.sql`stars DESC, downloads DESC, id`
+    : Prisma.sql`downloads DESC, id`;
+  // (A tier's LIMIT is a constant inside and what is left of the page outside: given a
+  // computed LIMIT the planner assumes a tenth of the matches will do, and scans tables.)
+  // The matches of the words are those of the text document and those of the
+  // instructions' document (in its own table) that the text does not match.
+  const textMatches = (cond: Prisma.Sql) => Prisma.sql`FROM "SkillSearch" s WHERE s."textVector" @@ ${q} AND ${cond}`;
+  // The instructions' matches come from one lazily read list of ids ("bodyIds", read
+  // only as far as a tier or a count needs it): the planner cannot cost reading a toasted
+  // document, and would otherwise walk an index of "SkillSearch" testing the document of
+  // every row (seconds for a word no skill has).
+  const bodyOnlyMatches = (cond: Prisma.Sql) =>
+    Prisma.sql`FROM "bodyIds" b JOIN "SkillSearch" s ON s."skillId" = b."skillId"
+      WHERE NOT s."textVector" @@ ${q} AND ${cond}`;
+  // The first `need` instruction-only matches in the sort's order. A common word is found
+  // among the first rows of the sort's index (testing each row's document); when WALK rows
+  // do not give enough (fewer than one row in ten matches), the id list decides.
+  const walkRows = Math.max(500, 10 * need);
+  const bodyOnlyTop = (cond: Prisma.Sql) => Prisma.sql`(
+      WITH walk AS MATERIALIZED (
+        SELECT s.* FROM (SELECT s.* FROM "SkillSearch" s WHERE NOT s."textVector" @@ ${q} AND ${cond} ORDER BY ${keys} LIMIT ${walkRows}) s
+        CROSS JOIN LATERAL (SELECT 1 FROM "SkillSearchBody" b WHERE b."skillId" = s."skillId" AND b."bodyVector" @@ ${q} LIMIT 1) hit
+        ORDER BY ${keys} LIMIT ${need})
+      SELECT * FROM walk WHERE (SELECT count(*) FROM walk) >= ${need}
+      UNION ALL
+      SELECT * FROM (SELECT s.* ${bodyOnlyMatches(cond)} ORDER BY ${keys} LIMIT ${need}) s WHERE (SELECT count(*) FROM walk) < ${need})`;
+  const bodyIds = q
+    ? Prisma.sql`"bodyIds" AS MATERIALIZED (SELECT "skillId" FROM "SkillSearchBody" WHERE "bodyVector" @@ ${q}),`
+    : Prisma.empty;
+  const cols = Prisma.sql`s."skillId" AS id, s.downloads, s.stars, s."publishedAt"`;
+
+  // The page's ids in order: `tier` first, then `ord` within the tier.
+  let ranked: Prisma.Sql;
   if (q && sort === 'relevance') {
-    const tier1 = Prisma.sql`SELECT s."skillId" AS id, s.downloads,
-        (ts_rank(s."textVector", ${q}) + 0.01 + similarity(s.name, ${raw})) * (1 + ln(1 + s.downloads) / 20) AS score
-      FROM "SkillSearch" s WHERE s."nameVector" @@ ${q} AND ${rest}`;
-    ordered = Prisma.sql`
-      t1 AS MATERIALIZED (${tier1}),
+    const rest = withFormat(base);
+    // Name matches: the RANKED most promising (name starting with the query, then
+    // downloads) get the full score (text rank, name similarity, popularity), the rest
+    // follow in that cheap order, so a common word never scores thousands of rows.
+    ranked = Prisma.sql`
+      t1 AS MATERIALIZED (
+        SELECT s."skillId" AS id, row_number() OVER (ORDER BY starts_with(s.name, ${words.join('-')}) DESC, s.downloads DESC, s."skillId") AS pos
+        FROM "SkillSearch" s WHERE s."nameVector" @@ ${q} AND ${rest}),
       n1 AS (SELECT count(*)::int AS n FROM t1),
-      p1 AS (SELECT id, 1 AS tier, score, downloads FROM t1 ORDER BY score DESC, downloads DESC, id LIMIT ${need}),
-      p2 AS MATERIALIZED (
-        SELECT s."skillId" AS id, 2 AS tier, 0::float8 AS score, s.downloads FROM "SkillSearch" s
-        WHERE s."textVector" @@ ${q} AND NOT s."nameVector" @@ ${q} AND ${rest}
-        ORDER BY ${keys} LIMIT greatest(0, ${need} - (SELECT n FROM n1))),
-      p3 AS (
-        SELECT s."skillId" AS id, 3 AS tier, 0::float8 AS score, s.downloads FROM "SkillSearch" s
-        WHERE s."bodyVector" @@ ${q} AND NOT s."textVector" @@ ${q} AND ${rest}
-        ORDER BY ${keys} LIMIT greatest(0, ${need} - (SELECT n FROM n1) - (SELECT count(*) FROM p2))),
+      p1 AS (
+        SELECT t1.id, 1 AS tier, row_number() OVER (ORDER BY x.score DESC, s.downloads DESC, t1.id) AS ord, x.score
+        FROM t1 JOIN "SkillSearch" s ON s."skillId" = t1.id
+        CROSS JOIN LATERAL (SELECT (ts_rank(s."textVector", ${q}) + 0.01 + similarity(s.name, ${raw})) * (1 + ln(1 + s.downloads) / 20) AS score) x
+        WHERE t1.pos <= ${RANKED}),
+      p2 AS (SELECT id, 2 AS tier, pos AS ord, 0::float8 AS score FROM t1 WHERE pos > ${RANKED} AND pos <= ${need}),
+      p3 AS MATERIALIZED (
+        SELECT s."skillId" AS id, 3 AS tier, row_number() OVER (ORDER BY ${keys}) AS ord, 0::float8 AS score
+        FROM (SELECT * FROM (SELECT s.* ${textMatches(Prisma.sql`NOT s."nameVector" @@ ${q} AND ${rest}`)} ORDER BY ${keys} LIMIT ${need}) s
+              LIMIT greatest(0, ${need} - (SELECT n FROM n1))) s),
+      p4 AS (
+        SELECT s."skillId" AS id, 4 AS tier, row_number() OVER (ORDER BY ${keys}) AS ord, 0::float8 AS score
+        FROM (SELECT * FROM ${bodyOnlyTop(rest)} s
+              LIMIT greatest(0, ${need} - (SELECT n FROM n1) - (SELECT count(*) FROM p3))) s),
       page AS (
-        SELECT id, score, row_number() OVER (ORDER BY tier, score DESC, downloads DESC, id) AS rank
-        FROM (SELECT * FROM p1 UNION ALL SELECT * FROM p2 UNION ALL SELECT * FROM p3) t
-        ORDER BY tier, score DESC, downloads DESC, id OFFSET ${need - perPage} LIMIT ${perPage})`;
+        SELECT id, score, row_number() OVER (ORDER BY tier, ord) AS rank
+        FROM (SELECT * FROM p1 UNION ALL SELECT * FROM p2 UNION ALL SELECT * FROM p3 UNION ALL SELECT * FROM p4) t
+        ORDER BY tier, ord OFFSET ${need - perPage} LIMIT ${perPage})`;
+  } else if (q) {
+    const filter = withFormat(base);
+    ranked = Prisma.sql`
+      page AS (
+        SELECT id, 0::float8 AS score, row_number() OVER (ORDER BY ${outerKeys}) AS rank
+        FROM ((SELECT ${cols} ${textMatches(filter)} ORDER BY ${keys} LIMIT ${need})
+              UNION ALL (SELECT ${cols} FROM ${bodyOnlyTop(filter)} s)) t
+        ORDER BY ${outerKeys} OFFSET ${need - perPage} LIMIT ${perPage})`;
   } else {
-    ordered = Prisma.sql`
+    ranked = Prisma.sql`
       page AS (
         SELECT s."skillId" AS id, 0::float8 AS score, row_number() OVER (ORDER BY ${keys}) AS rank
-        FROM "SkillSearch" s WHERE ${filter} ORDER BY ${keys} OFFSET ${need - perPage} LIMIT ${perPage})`;
+        FROM "SkillSearch" s WHERE ${withFormat(base)} ORDER BY ${keys} OFFSET ${need - perPage} LIMIT ${perPage})`;
   }
-  // counted up to the cap: past it the figure would cost a read of every match
-  const capped = (cond: Prisma.Sql) =>
-    Prisma.sql`(SELECT count(*)::int FROM (SELECT 1 FROM "SkillSearch" s WHERE ${cond} LIMIT ${COUNT_CAP + 1}) c)`;
-  const facets = query.facets
-    ? Prisma.sql`(SELECT json_object_agg(f, n) FROM (SELECT f, ${capped(Prisma.sql`${and(common)} AND s.format = f`)} AS n FROM unnest(${[...SEARCH_FORMATS]}::text[]) AS f) c)`
-    : Prisma.sql`NULL::json`;
+  // Counted up to the cap: past it the figure would cost a read of every match. The
+  // instructions' matches are read only while the text's stay under the cap. The facets
+  // count the formats in that capped set: exact up to the cap, lower bounds past it.
+  const cap = COUNT_CAP + 1;
+  const cappedSet = (name: string, cond: Prisma.Sql) => {
+    const [t, all] = [Prisma.raw(`"${name}Text"`), Prisma.raw(`"${name}"`)];
+    return q
+      ? Prisma.sql`${t} AS MATERIALIZED (SELECT s.format ${textMatches(cond)} LIMIT ${cap}),
+          ${all} AS (SELECT format FROM ${t} UNION ALL
+            (SELECT format FROM (SELECT s.format ${bodyOnlyMatches(cond)} LIMIT ${cap}) b LIMIT greatest(0, ${cap} - (SELECT count(*) FROM ${t}))))`
+      : Prisma.sql`${all} AS (SELECT s.format FROM "SkillSearch" s WHERE ${cond} LIMIT ${cap})`;
+  };
+  // Browsing (no words), each format is counted up to the cap on its own index instead.
+  const facets = q
+    ? Prisma.sql`facets AS (SELECT format, count(*)::int AS n FROM "anyFormat" GROUP BY format)`
+    : Prisma.sql`facets AS (
+        SELECT f AS format, (SELECT count(*)::int FROM (SELECT 1 FROM "SkillSearch" s WHERE ${and(base)} AND s.format = f LIMIT ${cap}) c) AS n
+        FROM unnest(${[...FORMATS]}::text[]) AS f)`;
+  const counts = Prisma.sql`
+    ${cappedSet('anyFormat', and(base))},
+    ${facets},
+    ${query.format ? Prisma.sql`${cappedSet('oneFormat', withFormat(base))}, total AS (SELECT count(*)::int AS n FROM "oneFormat")` : Prisma.sql`total AS (SELECT count(*)::int AS n FROM "anyFormat")`}`;
   // one statement, one round trip: the page as JSON, the capped total, the facets
   const [res] = await db.$queryRaw<Array<{ hits: Row[] | null; total: number; facets: Record<string, number> | null }>>`
-    WITH ${ordered}
+    WITH ${bodyIds} ${ranked}, ${counts}
     SELECT
       (SELECT json_agg(json_build_object(
           'scopeName', k."scopeName", 'name', k.name, 'description', k.description, 'format', k.format, 'tags', k.tags,
           'toolCount', k."toolCount", 'tokenGated', k."tokenGated", 'signed', k.signed, 'downloads', k.downloads, 'stars', k.stars,
           'publishedAt', k."publishedAt" AT TIME ZONE 'UTC', 'version', v.version, 'score', p.score) ORDER BY p.rank)
         FROM page p JOIN "Skill" k ON k.id = p.id LEFT JOIN "SkillVersion" v ON v.id = k."latestVersionId") AS hits,
-      ${capped(filter)} AS total,
-      ${facets} AS facets`;
+      (SELECT n FROM total) AS total,
+      ${query.facets ? Prisma.sql`(SELECT json_object_agg(format, n) FROM facets)` : Prisma.sql`NULL::json`} AS facets`;
   const n = res.total;
   const formatCounts = res.facets ?? undefined;
   const allFormats = formatCounts ? Object.values(formatCounts).reduce((a, b) => a + b, 0) : undefined;
@@ -203,7 +273,12 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
     perPage,
     corrections: fixes,
     ...(formatCounts
-      ? { formatCounts, allFormatsTotal: Math.min(allFormats!, COUNT_CAP), allFormatsTotalIsCapped: allFormats! > COUNT_CAP }
+      ? {
+          formatCounts,
+          allFormatsTotal: Math.min(allFormats!, COUNT_CAP),
+          allFormatsTotalIsCapped: allFormats! > COUNT_CAP,
+          formatCountsAreLowerBounds: q !== null && allFormats! > COUNT_CAP,
+        }
       : {}),
   };
 }
