@@ -158,16 +158,25 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
   // among the first rows of the sort's index (testing each row's document); when WALK rows
   // do not give enough (fewer than one row in ten matches), the id list decides.
   const walkRows = Math.max(500, 10 * need);
-  const bodyOnlyTop = (cond: Prisma.Sql) => Prisma.sql`(
+  const bodyOnlyTop = (cond: Prisma.Sql, inSortOrder: boolean) => Prisma.sql`(
       WITH walk AS MATERIALIZED (
         SELECT s.* FROM (SELECT s.* FROM "SkillSearch" s WHERE NOT s."textVector" @@ ${q} AND ${cond} ORDER BY ${keys} LIMIT ${walkRows}) s
         CROSS JOIN LATERAL (SELECT 1 FROM "SkillSearchBody" b WHERE b."skillId" = s."skillId" AND b."bodyVector" @@ ${q} LIMIT 1) hit
         ORDER BY ${keys} LIMIT ${need})
-      SELECT * FROM walk WHERE (SELECT count(*) FROM walk) >= ${need}
+      SELECT *, 0::bigint AS "listPos" FROM walk WHERE (SELECT count(*) FROM walk) >= ${need}
       UNION ALL
-      SELECT * FROM (SELECT s.* ${bodyOnlyMatches(cond)} ORDER BY ${keys} LIMIT ${need}) s WHERE (SELECT count(*) FROM walk) < ${need})`;
+      ${
+        inSortOrder
+          ? Prisma.sql`SELECT *, 0::bigint FROM (SELECT s.* ${bodyOnlyMatches(cond)} ORDER BY ${keys} LIMIT ${need}) s WHERE (SELECT count(*) FROM walk) < ${need}`
+          : // relevance's last tier: past the walk, the list's own order (the list is read in
+            // that order, as the count reads it; "listPos") instead of sorting every match
+            Prisma.sql`SELECT *, 0::bigint FROM walk WHERE (SELECT count(*) FROM walk) < ${need}
+              UNION ALL
+              SELECT * FROM (SELECT s.*, b.pos ${bodyOnlyMatches(Prisma.sql`${cond} AND s."skillId" NOT IN (SELECT "skillId" FROM walk)`)}
+                             LIMIT ${need}) s WHERE (SELECT count(*) FROM walk) < ${need}`
+      })`;
   const bodyIds = q
-    ? Prisma.sql`"bodyIds" AS MATERIALIZED (SELECT "skillId" FROM "SkillSearchBody" WHERE "bodyVector" @@ ${q}),`
+    ? Prisma.sql`"bodyIds" AS MATERIALIZED (SELECT "skillId", row_number() OVER () AS pos FROM "SkillSearchBody" WHERE "bodyVector" @@ ${q}),`
     : Prisma.empty;
   const cols = Prisma.sql`s."skillId" AS id, s.downloads, s.stars, s."publishedAt"`;
 
@@ -194,8 +203,8 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
         FROM (SELECT * FROM (SELECT s.* ${textMatches(Prisma.sql`NOT s."nameVector" @@ ${q} AND ${rest}`)} ORDER BY ${keys} LIMIT ${need}) s
               LIMIT greatest(0, ${need} - (SELECT n FROM n1))) s),
       p4 AS (
-        SELECT s."skillId" AS id, 4 AS tier, row_number() OVER (ORDER BY ${keys}) AS ord, 0::float8 AS score
-        FROM (SELECT * FROM ${bodyOnlyTop(rest)} s
+        SELECT s."skillId" AS id, 4 AS tier, row_number() OVER (ORDER BY s."listPos", ${keys}) AS ord, 0::float8 AS score
+        FROM (SELECT * FROM ${bodyOnlyTop(rest, false)} s
               LIMIT greatest(0, ${need} - (SELECT n FROM n1) - (SELECT count(*) FROM p3))) s),
       page AS (
         SELECT id, score, row_number() OVER (ORDER BY tier, ord) AS rank
@@ -207,7 +216,7 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
       page AS (
         SELECT id, 0::float8 AS score, row_number() OVER (ORDER BY ${outerKeys}) AS rank
         FROM ((SELECT ${cols} ${textMatches(filter)} ORDER BY ${keys} LIMIT ${need})
-              UNION ALL (SELECT ${cols} FROM ${bodyOnlyTop(filter)} s)) t
+              UNION ALL (SELECT ${cols} FROM ${bodyOnlyTop(filter, true)} s)) t
         ORDER BY ${outerKeys} OFFSET ${need - perPage} LIMIT ${perPage})`;
   } else {
     ranked = Prisma.sql`
