@@ -155,8 +155,8 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
     Prisma.sql`FROM "bodyIds" b JOIN "SkillSearch" s ON s."skillId" = b."skillId"
       WHERE NOT s."textVector" @@ ${q} AND ${cond}`;
   // The first `need` instruction-only matches in the sort's order. A common word is found
-  // among the first rows of the sort's index (testing each row's document); when WALK rows
-  // do not give enough (fewer than one row in ten matches), the id list decides.
+  // among the first rows of the sort's index (testing each row's document); when `walkRows`
+  // rows do not give enough (fewer than one row in ten matches), the id list decides.
   const walkRows = Math.max(500, 10 * need);
   const bodyOnlyTop = (cond: Prisma.Sql, inSortOrder: boolean) => Prisma.sql`(
       WITH walk AS MATERIALIZED (
