@@ -64,7 +64,17 @@ export async function load(client: pg.Client, skills: GeneratedSkill[]): Promise
   }
 }
 
-export function queries(r: () => number, skills: GeneratedSkill[]): Array<{ kind: string; query: SearchQuery }> {
+/** The bench's query mix. `homePage`: what the home page asks (q, format, sort) goes as the
+ *  home page sends it, 60 a page with the counts per format; `false` keeps the mix as it
+ *  was measured before (20 a page, no facets). */
+export function queries(r: () => number, skills: GeneratedSkill[], homePage = true): Array<{ kind: string; query: SearchQuery }> {
+  const mix = queryMix(r, skills);
+  if (!homePage) return mix;
+  const fromHome = (q: SearchQuery) => Object.keys(q).every((k) => k === 'q' || k === 'format' || k === 'sort');
+  return mix.map((m) => (fromHome(m.query) ? { ...m, query: { ...m.query, perPage: 60, facets: true } } : m));
+}
+
+function queryMix(r: () => number, skills: GeneratedSkill[]): Array<{ kind: string; query: SearchQuery }> {
   const out: Array<{ kind: string; query: SearchQuery }> = [];
   const word = () => (r() < 0.6 ? pick(r, NOUNS, 1.2) : pick(r, VERBS, 1.2));
   for (let i = 0; i < 12; i++) out.push({ kind: 'word', query: { q: word() } });

@@ -1,7 +1,11 @@
 // bench/search: loads 100,000 generated skills (bench/search-corpus.ts) into a throwaway
 // database, builds the search documents, then times searchSkills() over 60+ varied
-// queries (words, two words, typos, tool names, filters, sorts, paging). Prints JSON.
-//   npm run bench:search [-- --skills 100000 --rounds 3]
+// queries (words, two words, typos, tool names, filters, sorts, paging; those the home
+// page sends as it sends them: 60 a page with the counts per format). Prints JSON.
+//   npm run bench:search [-- --skills 100000 --rounds 3] [--keep] [--reuse <database>] [--plain]
+// --keep leaves the loaded database in .data/bench (BENCH_PG_PORT, default 54339);
+// --reuse times an earlier --keep database again (pending migrations applied, no load).
+import fs from 'node:fs';
 import pg from 'pg';
 import { createDb } from '../lib/db/client';
 import { applyMigrations } from '../lib/db/migrate';
@@ -17,12 +21,17 @@ const arg = (name: string, fallback: number) => {
 };
 const SKILLS = arg('skills', 100_000);
 const ROUNDS = arg('rounds', 3);
+// --plain: the query mix without the home page's 60 a page and facets (as measured before 2026-11-26)
+const PLAIN = process.argv.includes('--plain');
+const REUSE = process.argv.includes('--reuse') ? process.argv[process.argv.indexOf('--reuse') + 1] : undefined;
+// the machine is shared: the load average says how much of it the figures had
+const loadAverage = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const round = (n: number) => Math.round(n * 100) / 100;
 
 const server = await startScratchServer('bench', Number(process.env.BENCH_PG_PORT ?? 54339));
-const name = await createScratchDatabase(server.adminUrl, 'skillyard_bench');
+const name = REUSE ?? (await createScratchDatabase(server.adminUrl, 'skillyard_bench'));
 const url = databaseUrl(server.adminUrl, name);
 try {
   await applyMigrations(url);
@@ -31,19 +40,22 @@ try {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   let t = performance.now();
-  await load(client, skills);
+  if (!REUSE) await load(client, skills);
   const loadMs = performance.now() - t;
   const db = createDb(url);
   t = performance.now();
-  await refreshAllSkillSearch(db);
-  // the steady state of a table that autovacuum keeps, not the bulk load's dead rows
-  await client.query('VACUUM FULL ANALYZE "Skill"');
+  if (!REUSE) {
+    await refreshAllSkillSearch(db);
+    // the steady state of tables that autovacuum keeps, not the bulk load's dead rows
+    await client.query('VACUUM FULL ANALYZE "Skill"');
+  }
   await client.query('VACUUM ANALYZE');
   const indexMs = performance.now() - t;
   const words = Number((await client.query('SELECT count(*) AS n FROM "SearchWord"')).rows[0].n);
   await client.end();
 
-  const qs = queries(rng(7), skills);
+  const loadBefore = loadAverage();
+  const qs = queries(rng(7), skills, !PLAIN);
   for (const q of qs) await searchSkills(db, q.query); // warm-up
   const samples: number[] = [];
   const byKind = new Map<string, number[]>();
@@ -76,10 +88,13 @@ try {
       {
         bench: 'search',
         skills: SKILLS,
+        database: REUSE ? `reused ${name}` : undefined,
+        loadAverage: { before: loadBefore, after: loadAverage() },
         searchWords: words,
         loadSeconds: round(loadMs / 1000),
         indexSeconds: round(indexMs / 1000),
         queries: qs.length,
+        homePageQueries: qs.filter((q) => q.query.facets).length,
         rounds: ROUNDS,
         samples: samples.length,
         p50Ms: round(pct(samples, 50)),
@@ -94,7 +109,7 @@ try {
     ),
   );
 } finally {
-  if (process.argv.includes('--keep')) console.error(`kept ${url} (the embedded server stops with this process)`);
+  if (process.argv.includes('--keep') || REUSE) console.error(`kept ${url} (the embedded server stops with this process)`);
   else await dropScratchDatabase(server.adminUrl, name).catch(() => {});
   await server.stop();
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { serverContext } from '@/lib/server';
-import { searchSkills } from '@/lib/registry/search-skills';
+import { COUNT_CAP, searchSkills } from '@/lib/registry/search-skills';
 import { currentUser } from '@/lib/auth/current-user';
 import { privateScopesOf } from '@/lib/authz';
 import { starredBy } from '@/lib/registry/starred-by';
@@ -17,6 +17,13 @@ const SORTS = { relevance: 'Relevance', downloads: 'Downloads', recent: 'Recent'
 type Sort = keyof typeof SORTS;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+/** a count search stopped at its cap reads "1,000+" */
+const count = (n: number, capped = n > COUNT_CAP) => (capped ? `${COUNT_CAP.toLocaleString('en-US')}+` : n.toLocaleString('en-US'));
+/** A format's count: past the cap, with words, it comes from the first 1,001 matches (a
+ *  lower bound, "212+"); browsing, each format is capped on its own ("1,000+"). */
+const formatCount = (n: number, lowerBound: boolean) =>
+  lowerBound && n === 0 ? null : <span className="tabular-nums">({lowerBound ? `${n.toLocaleString('en-US')}+` : count(n)})</span>;
+const pluralCount = (n: number, capped: boolean, one: string, many = `${one}s`) => `${count(n, capped)} ${n === 1 && !capped ? one : many}`;
 
 const PER_PAGE = 24;
 const MAX_PAGE = 500; // lib/registry/search-skills pages no further
@@ -91,14 +98,16 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
     facets: true,
     viewerScopes: await privateScopesOf(db, user?.id),
   });
-  const all = { total: found.allFormatsTotal ?? 0 };
+  const all = { total: found.allFormatsTotal ?? 0, capped: found.allFormatsTotalIsCapped ?? false };
   const counts = new Map(FORMATS.map((f) => [f, found.formatCounts?.[f] ?? 0]));
   const skills = found.hits;
   const starred = user ? await starredBy(db, user.id, skills) : new Set<string>();
   const here = hrefWith(current, { page });
   const tags = [...new Set(skills.flatMap((s) => s.tags))].filter((t) => t !== tag).slice(0, 6);
   const corrected = Object.values(found.corrections).flat().slice(0, 3);
-  const lastPage = Math.min(Math.max(1, Math.ceil(found.total / perPage)), MAX_PAGE);
+  // a capped count ("1,000+") does not say where the list ends: a full page offers the next one
+  const counted = Math.max(1, Math.ceil(found.total / perPage));
+  const lastPage = Math.min(found.totalIsCapped && skills.length === perPage ? Math.max(counted, page + 1) : counted, MAX_PAGE);
   const from = (page - 1) * perPage + 1;
   const to = from + skills.length - 1;
   const filtered = gated || signed || !!tag;
@@ -129,11 +138,11 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         </form>
         <nav aria-label="Format" className="flex flex-wrap gap-2" data-testid="format-filter">
           <Link href={hrefWith(current, { format: undefined })} aria-current={!format ? 'page' : undefined} className={pill(!format)}>
-            All formats <span className="tabular-nums">({all.total})</span>
+            All formats <span className="tabular-nums">({count(all.total, all.capped)})</span>
           </Link>
           {FORMATS.map((f) => (
             <Link key={f} href={hrefWith(current, { format: f })} aria-current={format === f ? 'page' : undefined} className={pill(format === f)} data-format={f}>
-              {FORMAT_LABELS[f]} <span className="tabular-nums">({counts.get(f) ?? 0})</span>
+              {FORMAT_LABELS[f]} {formatCount(counts.get(f) ?? 0, found.formatCountsAreLowerBounds ?? false)}
             </Link>
           ))}
         </nav>
@@ -156,9 +165,8 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
       <section aria-labelledby="results-heading">
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
           <h2 id="results-heading" className="text-sm text-zinc-700 dark:text-zinc-300" data-testid="skill-count">
-            {skills.length > 0 && found.total > skills.length ? `${from.toLocaleString('en-US')}–${to.toLocaleString('en-US')} of ` : ''}
-            {plural(found.total, 'skill')}
-            {found.totalIsCapped ? '+' : ''}
+            {skills.length > 0 && (found.totalIsCapped || found.total > skills.length) ? `${from.toLocaleString('en-US')}–${to.toLocaleString('en-US')} of ` : ''}
+            {pluralCount(found.total, found.totalIsCapped, 'skill')}
             {format ? ` in ${FORMAT_LABELS[format]}` : ''}
             {tag ? ` tagged “${tag}”` : ''}
             {gated ? ', needing a login' : ''}
@@ -199,7 +207,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
               {format && (
                 <li>
                   <Link href={hrefWith(current, { format: undefined })} className="inline-block rounded-full border border-zinc-300 px-3 py-1 hover:border-emerald-700 dark:border-zinc-700">
-                    Search every format{all.total ? ` (${plural(all.total, 'match', 'matches')})` : ''}
+                    Search every format{all.total ? ` (${pluralCount(all.total, all.capped, 'match', 'matches')})` : ''}
                   </Link>
                 </li>
               )}

@@ -50,7 +50,7 @@ export const search: Command = {
     if (values.signed) q.set('signed', 'true');
     if ([...q.keys()].length === 0) throw new UsageError('give some words to search for (or a filter)');
     const client = registryClient({ registry: values.registry });
-    let res: { hits: Hit[]; total: number; page: number; perPage: number; corrections: Record<string, string[]> };
+    let res: { hits: Hit[]; total: number; totalIsCapped?: boolean; page: number; perPage: number; corrections: Record<string, string[]> };
     try {
       res = await client.json(`/api/v1/skills?${q}`);
     } catch (e) {
@@ -69,7 +69,7 @@ export const search: Command = {
       process.stdout.write(`${s.bold(`@${h.scope}/${h.name}`)} ${s.dim(`${h.version ?? ''} · ${h.format} · ${h.toolCount} tools · ${h.downloads} downloads`)}\n  ${h.description.slice(0, 120)}\n`);
     }
     const from = res.total === 0 ? 0 : (res.page - 1) * res.perPage + 1;
-    process.stdout.write(s.dim(`${res.total === 0 ? 'no skills found' : `${from}-${from + res.hits.length - 1} of ${res.total}`}\n`));
+    process.stdout.write(s.dim(`${res.total === 0 ? 'no skills found' : `${from}-${from + res.hits.length - 1} of ${res.total}${res.totalIsCapped ? '+' : ''}`}\n`));
     return 0;
   },
 };

@@ -39,7 +39,8 @@ export const skillsPaths = {
         200: json({
           type: 'object',
           properties: {
-            hits: { type: 'array', items: hit }, total: { type: 'integer' }, page: { type: 'integer' }, perPage: { type: 'integer' },
+            hits: { type: 'array', items: hit }, total: { type: 'integer', description: 'matches, counted up to 1,000' },
+            totalIsCapped: { type: 'boolean', description: 'more than 1,000 match (total is 1,000)' }, page: { type: 'integer' }, perPage: { type: 'integer' },
             corrections: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'misspelled words and the known words they were widened to' },
           },
         }),

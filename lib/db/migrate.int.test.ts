@@ -51,10 +51,11 @@ describe('migrations', () => {
     await applyMigrations(url);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    await client.query('ALTER TABLE "Skill" DROP COLUMN "downloads"');
+    // (not a column the "SkillSearch_copy" trigger reads: that one cannot be dropped)
+    await client.query('ALTER TABLE "Skill" DROP COLUMN "toolCount"');
     await client.end();
     const engine = await openSchemaEngine(url);
-    expect(await diffDatabaseToSchema(engine)).toMatch(/ADD COLUMN\s+"downloads"/);
+    expect(await diffDatabaseToSchema(engine)).toMatch(/ADD COLUMN\s+"toolCount"/);
   });
 
   it('re-key existing storage rows by full @scope/name (unambiguous names only) and size them', async () => {

@@ -47,7 +47,7 @@ export async function dropScratchDatabase(adminUrl: string, name: string): Promi
 
 /** Runs `fn` with the URL of a new empty database, and drops it afterwards. */
 export async function withScratchDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
-  const server = await startScratchServer('scratch', 54332);
+  const server = await startScratchServer('scratch', Number(process.env.SKILLYARD_SCRATCH_PG_PORT ?? 54332));
   try {
     const name = await createScratchDatabase(server.adminUrl);
     try {

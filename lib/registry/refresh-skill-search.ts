@@ -1,8 +1,11 @@
-// Keeps a skill's search document and facets in step with its latest version: the
-// weighted, ranked tsvector (name and tool names A, description, tags and tool
-// descriptions B), the instructions' tsvector (C, matched but not ranked), tool count,
-// token gate and signature flags. Called in the same
-// transaction as whatever changed the latest version.
+// Keeps a skill's search row ("SkillSearch") in step with its latest version: the
+// name document (name and tool names, A), the text document (those plus description,
+// tags and tool descriptions, B), the instructions' document (C, matched but not
+// ranked; "SkillSearchBody"), and on "Skill" the tool count, token gate and signature
+// flags. Called in the
+// same transaction as whatever changed the latest version; a skill without one has no
+// search row. Downloads, stars, visibility and the like reach the row through the
+// "SkillSearch_copy" trigger on "Skill".
 import 'server-only';
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
@@ -11,12 +14,14 @@ type Tx = Prisma.TransactionClient | Db;
 
 export async function refreshSkillSearch(tx: Tx, skillId: string): Promise<void> {
   await refresh(tx, Prisma.sql`s.id = ${skillId}`);
-  await tx.$executeRaw`UPDATE "Skill" SET "searchVector" = NULL, "searchBody" = NULL, "toolCount" = 0 WHERE id = ${skillId} AND "latestVersionId" IS NULL`;
+  await tx.$executeRaw`UPDATE "Skill" SET "toolCount" = 0 WHERE id = ${skillId} AND "latestVersionId" IS NULL`;
+  await tx.$executeRaw`DELETE FROM "SkillSearch" ss USING "Skill" s WHERE ss."skillId" = ${skillId} AND s.id = ss."skillId" AND s."latestVersionId" IS NULL`;
 }
 
-/** Rebuilds every skill's document (a reindex; the search benchmark's bulk load). */
+/** Rebuilds every skill's documents (a reindex; the search benchmark's bulk load). */
 export async function refreshAllSkillSearch(db: Db): Promise<void> {
   await refresh(db, Prisma.sql`true`);
+  await db.$executeRaw`DELETE FROM "SkillSearch" ss USING "Skill" s WHERE s.id = ss."skillId" AND s."latestVersionId" IS NULL`;
   await db.$executeRaw`INSERT INTO "SearchWord" (word)
     SELECT DISTINCT w FROM (
       SELECT regexp_split_to_table(lower(s.name || ' ' || s.description || ' ' || array_to_string(s.tags, ' ')), '[^a-z0-9]+') AS w FROM "Skill" s
@@ -31,29 +36,52 @@ export async function refreshAllSkillSearch(db: Db): Promise<void> {
 }
 
 async function refresh(tx: Tx, which: Prisma.Sql): Promise<void> {
+  // the facets on "Skill" first: the upsert below copies them
   await tx.$executeRaw`
     UPDATE "Skill" s SET
-      "searchVector" =
-        setweight(to_tsvector('english', s.name || ' ' || replace(s.name, '-', ' ')), 'A')
-        || setweight(to_tsvector('english', coalesce(t.names, '')), 'A')
-        || setweight(to_tsvector('english', s.description || ' ' || array_to_string(s.tags, ' ') || ' ' || coalesce(t.descriptions, '')), 'B'),
-      "searchBody" = setweight(to_tsvector('english', left(coalesce(v.manifest->>'instructions', ''), 100000)), 'C'),
       "toolCount" = t.count,
       "tokenGated" = t.gated,
       "signed" = (jsonb_typeof(v.manifest->'signature') = 'object' AND coalesce(v.manifest->'signature'->>'verified', '') <> 'false')
     FROM "SkillVersion" v,
-      LATERAL (
-        SELECT count(*)::int AS count,
-               coalesce(bool_or("tokenGated"), false) AS gated,
-               string_agg(name || ' ' || replace(name, '-', ' '), ' ') AS names,
-               string_agg(left(description, 2000), ' ') AS descriptions
-        FROM "Tool" WHERE "versionId" = v.id
-      ) t
-    WHERE ${which} AND v.id = s."latestVersionId"`;
+      LATERAL (SELECT count(*)::int AS count, coalesce(bool_or("tokenGated"), false) AS gated FROM "Tool" WHERE "versionId" = v.id) t
+    WHERE ${which} AND v.id = s."latestVersionId"
+      AND (s."toolCount", s."tokenGated", s.signed) IS DISTINCT FROM (t.count, t.gated,
+        (jsonb_typeof(v.manifest->'signature') = 'object' AND coalesce(v.manifest->'signature'->>'verified', '') <> 'false'))`;
+  const documents = Prisma.sql`
+    SELECT s.*, d.*
+    FROM "Skill" s
+    JOIN "SkillVersion" v ON v.id = s."latestVersionId"
+    CROSS JOIN LATERAL (
+      SELECT string_agg(name || ' ' || replace(name, '-', ' '), ' ') AS names, string_agg(left(description, 2000), ' ') AS descriptions
+      FROM "Tool" WHERE "versionId" = v.id
+    ) t
+    CROSS JOIN LATERAL (
+      SELECT setweight(to_tsvector('english', s.name || ' ' || replace(s.name, '-', ' ')), 'A')
+               || setweight(to_tsvector('english', coalesce(t.names, '')), 'A') AS "nameDoc",
+             setweight(to_tsvector('english', s.description || ' ' || array_to_string(s.tags, ' ') || ' ' || coalesce(t.descriptions, '')), 'B') AS "textDoc",
+             setweight(to_tsvector('english', left(coalesce(v.manifest->>'instructions', ''), 100000)), 'C') AS "bodyDoc"
+    ) d
+    WHERE ${which}`;
+  await tx.$executeRaw`
+    WITH doc AS MATERIALIZED (${documents}),
+    row AS (
+      INSERT INTO "SkillSearch" ("skillId", "scopeName", name, format, visibility, tags, "tokenGated", signed, downloads, stars, "publishedAt",
+                                 "nameVector", "textVector")
+      SELECT id, "scopeName", name, format, visibility, tags, "tokenGated", signed, downloads, stars, "publishedAt", "nameDoc", "nameDoc" || "textDoc"
+      FROM doc
+      ON CONFLICT ("skillId") DO UPDATE SET
+        "scopeName" = EXCLUDED."scopeName", name = EXCLUDED.name, format = EXCLUDED.format, visibility = EXCLUDED.visibility,
+        tags = EXCLUDED.tags, "tokenGated" = EXCLUDED."tokenGated", signed = EXCLUDED.signed, downloads = EXCLUDED.downloads,
+        stars = EXCLUDED.stars, "publishedAt" = EXCLUDED."publishedAt", "nameVector" = EXCLUDED."nameVector", "textVector" = EXCLUDED."textVector"
+      RETURNING "skillId"
+    )
+    INSERT INTO "SkillSearchBody" ("skillId", "bodyVector")
+    SELECT doc.id, doc."bodyDoc" FROM doc JOIN row ON row."skillId" = doc.id
+    ON CONFLICT ("skillId") DO UPDATE SET "bodyVector" = EXCLUDED."bodyVector"`;
 }
 
 /**
- * Adds the words of a skill's latest version to the typo-correction vocabulary. Outside
+ * Adds the words of a public skill's latest version to the typo-correction vocabulary. Outside
  * the publish transaction (a missing word only weakens typo correction), in sorted order
  * so concurrent publishes take row locks in one order.
  */
@@ -67,7 +95,9 @@ export async function recordSearchWords(db: Db, skillId: string): Promise<void> 
         || left(coalesce(v.manifest->>'instructions', ''), 20000)
       ), '[^a-z0-9]+') AS w
       FROM "Skill" s JOIN "SkillVersion" v ON v.id = s."latestVersionId"
-      WHERE s.id = ${skillId}
+      -- only public skills teach the vocabulary: a suggestion must never reveal a word of
+      -- a private or unlisted skill to someone who cannot see it
+      WHERE s.id = ${skillId} AND s.visibility = 'public'
     ) words
     WHERE w ~ '^[a-z]{3,32}$'
     ORDER BY w

@@ -1,9 +1,15 @@
-// Registry search: Postgres full text over the weighted document (name and tool names
-// > description and tags > instructions), typo tolerance with pg_trgm (each query word
-// is widened with the nearest known words, and skill names are matched by similarity),
-// filters, sorts, paging, a total count and counts per format. Public skills with a latest
-// version, plus every skill of the scopes the caller may see privately (`viewerScopes`:
-// their own scope and their teams', from lib/authz privateScopesOf).
+// Registry search: Postgres full text over the narrow "SkillSearch" rows, typo tolerance
+// with pg_trgm (a query word that starts no known word is widened with the nearest
+// known words), filters, sorts, paging, a capped total and counts per format. Public
+// skills with a latest version, plus every skill of the scopes the caller may see
+// privately (`viewerScopes`: their own scope and their teams', from lib/authz
+// privateScopesOf).
+//
+// Relevance comes in tiers, so a common word never ranks all of its matches: skills whose
+// name or tool names match (ranked by text rank, name similarity and popularity), then
+// skills whose description, tags or tool descriptions match, then skills that match only
+// in their instructions, each of the last two by downloads and read only as far as the
+// page needs.
 import 'server-only';
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
@@ -40,6 +46,8 @@ export type SearchHit = {
   downloads: number;
   stars: number;
   publishedAt: Date;
+  /** relevance of the best name matches (text rank, name similarity, popularity); 0 for
+   *  the matches ranked after them, and for the other sorts */
   score: number;
 };
 
@@ -47,33 +55,43 @@ export type SearchResult = {
   hits: SearchHit[];
   /** matches, counted up to COUNT_CAP */
   total: number;
-  /** more than COUNT_CAP match ("10,000+") */
+  /** more than COUNT_CAP match (show "1,000+") */
   totalIsCapped: boolean;
   page: number;
   perPage: number;
   /** the words the query was widened to when a word looked misspelled */
   corrections: Record<string, string[]>;
-  /** with `facets`: matches per format, and in all formats (capped like total), ignoring `format` */
+  /** with `facets`, ignoring `format`: with words, the formats of the first COUNT_CAP + 1
+   *  matches (exact when all formats together are not capped, lower bounds when they are);
+   *  browsing, each format counted up to COUNT_CAP + 1 (above COUNT_CAP: "1,000+") */
   formatCounts?: Record<string, number>;
+  /** with `facets`: matches in all formats, capped like total */
   allFormatsTotal?: number;
+  allFormatsTotalIsCapped?: boolean;
+  /** the per-format counts are lower bounds (with words, past the cap) */
+  formatCountsAreLowerBounds?: boolean;
 };
 
 const MAX_WORDS = 8;
-export const COUNT_CAP = 10_000;
+/** Counting stops here: "1,000+" says as much as 6,661 and costs a bounded read. */
+export const COUNT_CAP = 1_000;
+/** the formats the home page counts when browsing */
+const FORMATS = ['agent-skill', 'skill-md', 'code-skill', 'malv', 'rye'];
+/** Name matches scored in full; the rest of them follow by name prefix and downloads. */
+const RANKED = 200;
 
 /** Lowercase words of a query: letters and digits only (so they are safe in tsquery). */
 export function queryWords(q: string): string[] {
   return Array.from(new Set(q.toLowerCase().slice(0, 200).split(/[^a-z0-9]+/).filter(Boolean))).slice(0, MAX_WORDS);
 }
 
-/** For each query word that is not a known word, the known words nearest to it. */
+/** For each query word that starts no known word (it would match by prefix), the known words nearest to it. */
 async function corrections(db: Db, words: string[]): Promise<Record<string, string[]>> {
   const candidates = words.filter((w) => w.length >= 4 && !/^[0-9]+$/.test(w));
   if (candidates.length === 0) return {};
-  // known words skip the trigram search
   const rows = await db.$queryRaw<Array<{ w: string; word: string }>>`
     SELECT q.w, s.word
-    FROM (SELECT w FROM unnest(${candidates}::text[]) AS u(w) WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" k WHERE k.word = u.w)) q
+    FROM (SELECT w FROM unnest(${candidates}::text[]) AS u(w) WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" k WHERE k.word LIKE u.w || '%')) q
     CROSS JOIN LATERAL (
       SELECT word FROM "SearchWord"
       WHERE word % q.w
@@ -90,6 +108,8 @@ export function buildTsQuery(words: string[], fixes: Record<string, string[]>): 
   return words.map((w) => `(${[`${w}:*`, ...(fixes[w] ?? [])].join(' | ')})`).join(' & ');
 }
 
+type Row = Omit<SearchHit, 'scope' | 'version' | 'publishedAt'> & { scopeName: string; version: string | null; publishedAt: string };
+
 export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<SearchResult> {
   const perPage = Math.min(Math.max(Math.trunc(query.perPage ?? 20), 1), 100);
   const page = Math.min(Math.max(Math.trunc(query.page ?? 1), 1), 500);
@@ -102,82 +122,146 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
   const visible = scopes.length
     ? Prisma.sql`(s.visibility = 'public' OR s."scopeName" = ANY(${scopes}::text[]))`
     : Prisma.sql`s.visibility = 'public'`;
-  // every condition but the format: the facet counts ignore it
-  const common: Prisma.Sql[] = [visible, Prisma.sql`s."latestVersionId" IS NOT NULL`];
-  const tsquery = tsq ? Prisma.sql`to_tsquery('english', ${tsq})` : null;
-  if (query.tag) common.push(Prisma.sql`s.tags @> ARRAY[${query.tag}]::text[]`);
-  if (query.gated !== undefined) common.push(Prisma.sql`s."tokenGated" = ${query.gated}`);
-  if (query.signed !== undefined) common.push(Prisma.sql`s.signed = ${query.signed}`);
-  if (query.scope) common.push(Prisma.sql`s."scopeName" = ${query.scope.replace(/^@/, '')}`);
-  const where = query.format ? [...common, Prisma.sql`s.format = ${query.format}`] : common;
-  const filter = Prisma.join(where, ' AND ');
+  const q = tsq ? Prisma.sql`to_tsquery('english', ${tsq})` : null;
+  // the filters, without the words and the format (the facet counts ignore the format)
+  const base: Prisma.Sql[] = [visible];
+  if (query.tag) base.push(Prisma.sql`s.tags @> ARRAY[${query.tag}]::text[]`);
+  if (query.gated !== undefined) base.push(Prisma.sql`s."tokenGated" = ${query.gated}`);
+  if (query.signed !== undefined) base.push(Prisma.sql`s.signed = ${query.signed}`);
+  if (query.scope) base.push(Prisma.sql`s."scopeName" = ${query.scope.replace(/^@/, '')}`);
+  const and = (parts: Prisma.Sql[]) => Prisma.join(parts, ' AND ');
+  const withFormat = (parts: Prisma.Sql[]) => and(query.format ? [...parts, Prisma.sql`s.format = ${query.format}`] : parts);
+  const need = page * perPage;
 
-  // relevance: the rank of name, tool names, description and tags (a match only in the
-  // instructions ranks lowest), plus name similarity, nudged by popularity
-  const score = tsquery
-    ? Prisma.sql`(ts_rank(coalesce(s."searchVector", ''::tsvector), ${tsquery}) + 0.01 + similarity(s.name, ${raw})) * (1 + ln(1 + s.downloads) / 20)`
-    : Prisma.sql`0::float8`;
-  const sort = query.sort ?? (tsq ? 'relevance' : 'downloads');
-  const orderBy = (t: string) => {
-    const c = (col: string) => Prisma.raw(`${t}."${col}"`);
-    if (sort === 'recent') return Prisma.sql`${c('publishedAt')} DESC, ${c('id')}`;
-    if (sort === 'stars') return Prisma.sql`${c('stars')} DESC, ${c('downloads')} DESC, ${c('id')}`;
-    if (sort === 'relevance' && tsquery) return Prisma.sql`${c('score')} DESC, ${c('downloads')} DESC, ${c('id')}`;
-    return Prisma.sql`${c('downloads')} DESC, ${c('id')}`;
-  };
-  // The matching rows with what sorting needs. With words, the ids of a union of two GIN
-  // index scans (name/tools/description, instructions) first, then the filters on those
-  // rows: filters inside the union let the planner scan the table (or another index) and
-  // read every row's long, toasted instructions (800 ms at 20,000 skills, 50 ms without).
-  const cols = Prisma.sql`s.id, ${score} AS score, s.downloads, s."publishedAt", s.stars`;
-  const ids = tsquery
-    ? Prisma.sql`SELECT id FROM "Skill" WHERE "searchVector" @@ ${tsquery} UNION SELECT id FROM "Skill" WHERE "searchBody" @@ ${tsquery}`
-    : null;
-  const matches = ids
-    ? Prisma.sql`SELECT ${cols} FROM (${ids}) ids JOIN "Skill" s ON s.id = ids.id WHERE ${filter}`
-    : Prisma.sql`SELECT ${cols} FROM "Skill" s WHERE ${filter}`;
+  const sort = query.sort ?? (q ? 'relevance' : 'downloads');
+  const keys =
+    sort === 'recent' ? Prisma.sql`s."publishedAt" DESC, s."skillId"`
+    : sort === 'stars' ? Prisma.sql`s.stars DESC, s.downloads DESC, s."skillId"`
+    : Prisma.sql`s.downloads DESC, s."skillId"`;
+  const outerKeys =
+    sort === 'recent' ? Prisma.sql`"publishedAt" DESC, id`
+    : sort === 'stars' ? Prisma.sql`stars DESC, downloads DESC, id`
+    : Prisma.sql`downloads DESC, id`;
+  // (A tier's LIMIT is a constant inside and what is left of the page outside: given a
+  // computed LIMIT the planner assumes a tenth of the matches will do, and scans tables.)
+  // The matches of the words are those of the text document and those of the
+  // instructions' document (in its own table) that the text does not match.
+  const textMatches = (cond: Prisma.Sql) => Prisma.sql`FROM "SkillSearch" s WHERE s."textVector" @@ ${q} AND ${cond}`;
+  // The instructions' matches come from one lazily read list of ids ("bodyIds", read
+  // only as far as a tier or a count needs it): the planner cannot cost reading a toasted
+  // document, and would otherwise walk an index of "SkillSearch" testing the document of
+  // every row (seconds for a word no skill has).
+  const bodyOnlyMatches = (cond: Prisma.Sql) =>
+    Prisma.sql`FROM "bodyIds" b JOIN "SkillSearch" s ON s."skillId" = b."skillId"
+      WHERE NOT s."textVector" @@ ${q} AND ${cond}`;
+  // The first `need` instruction-only matches in the sort's order. A common word is found
+  // among the first rows of the sort's index (testing each row's document); when `walkRows`
+  // rows do not give enough (fewer than one row in ten matches), the id list decides.
+  const walkRows = Math.max(500, 10 * need);
+  const bodyOnlyTop = (cond: Prisma.Sql, inSortOrder: boolean) => Prisma.sql`(
+      WITH walk AS MATERIALIZED (
+        SELECT s.* FROM (SELECT s.* FROM "SkillSearch" s WHERE NOT s."textVector" @@ ${q} AND ${cond} ORDER BY ${keys} LIMIT ${walkRows}) s
+        CROSS JOIN LATERAL (SELECT 1 FROM "SkillSearchBody" b WHERE b."skillId" = s."skillId" AND b."bodyVector" @@ ${q} LIMIT 1) hit
+        ORDER BY ${keys} LIMIT ${need})
+      SELECT *, 0::bigint AS "listPos" FROM walk WHERE (SELECT count(*) FROM walk) >= ${need}
+      UNION ALL
+      ${
+        inSortOrder
+          ? Prisma.sql`SELECT *, 0::bigint FROM (SELECT s.* ${bodyOnlyMatches(cond)} ORDER BY ${keys} LIMIT ${need}) s WHERE (SELECT count(*) FROM walk) < ${need}`
+          : // relevance's last tier: past the walk, the list's own order (the list is read in
+            // that order, as the count reads it; "listPos") instead of sorting every match
+            Prisma.sql`SELECT *, 0::bigint FROM walk WHERE (SELECT count(*) FROM walk) < ${need}
+              UNION ALL
+              SELECT * FROM (SELECT s.*, b.pos ${bodyOnlyMatches(Prisma.sql`${cond} AND s."skillId" NOT IN (SELECT "skillId" FROM walk)`)}
+                             LIMIT ${need}) s WHERE (SELECT count(*) FROM walk) < ${need}`
+      })`;
+  const bodyIds = q
+    ? Prisma.sql`"bodyIds" AS MATERIALIZED (SELECT "skillId", row_number() OVER () AS pos FROM "SkillSearchBody" WHERE "bodyVector" @@ ${q}),`
+    : Prisma.empty;
+  const cols = Prisma.sql`s."skillId" AS id, s.downloads, s.stars, s."publishedAt"`;
 
-  type Row = Omit<SearchHit, 'scope' | 'version'> & { scopeName: string; version: string | null; total: bigint | null };
-  // With words every match is ranked anyway, so the page carries the total (a window count
-  // over the same rows) instead of a second pass; browsing stays on the sort's index.
-  const pageQuery = db.$queryRaw<Row[]>`
-    WITH m AS (${matches}),
-    p AS (SELECT *, ${ids ? Prisma.sql`count(*) OVER ()` : Prisma.sql`NULL::bigint`} AS total FROM m ORDER BY ${orderBy('m')} LIMIT ${perPage} OFFSET ${(page - 1) * perPage})
-    SELECT s."scopeName", s.name, s.description, s.format, s.tags, s."toolCount", s."tokenGated", s.signed,
-           s.downloads, s.stars, s."publishedAt", v.version, p.score, p.total
-    FROM p JOIN "Skill" s ON s.id = p.id
-    LEFT JOIN "SkillVersion" v ON v.id = s."latestVersionId"
-    ORDER BY ${orderBy('p')}`;
-  // capped, so that browsing most of the registry does not count all of it
-  const countQuery = () => db.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM (SELECT 1 FROM (${matches}) m LIMIT ${COUNT_CAP + 1}) c`;
-  // per format over the matches without the format filter
-  const facetFilter = Prisma.join(common, ' AND ');
-  const facetQuery = db.$queryRaw<Array<{ format: string; n: bigint }>>(
-    ids
-      ? Prisma.sql`SELECT s.format, count(*) AS n FROM (${ids}) ids JOIN "Skill" s ON s.id = ids.id WHERE ${facetFilter} GROUP BY s.format`
-      : Prisma.sql`SELECT s.format, count(*) AS n FROM "Skill" s WHERE ${facetFilter} GROUP BY s.format`,
-  );
-  let rows: Row[];
-  let n: number;
-  let facetRows: Array<{ format: string; n: bigint }> | undefined;
-  if (ids) {
-    // The planner underrates reading toasted tsvectors and would rather scan the table
-    // than the instructions' GIN index for a common word; this keeps it on the indexes.
-    const [, r, f] = await db.$transaction([db.$executeRaw`SET LOCAL enable_seqscan = off`, pageQuery, ...(query.facets ? [facetQuery] : [])]);
-    rows = r as Row[];
-    facetRows = f as typeof facetRows;
-    // a page past the end has no row to carry the total
-    n = rows.length ? Number(rows[0].total) : page > 1 ? Number((await countQuery())[0].n) : 0;
+  // The page's ids in order: `tier` first, then `ord` within the tier.
+  let ranked: Prisma.Sql;
+  if (q && sort === 'relevance') {
+    const rest = withFormat(base);
+    // Name matches: the RANKED most promising (name starting with the query, then
+    // downloads) get the full score (text rank, name similarity, popularity), the rest
+    // follow in that cheap order, so a common word never scores thousands of rows.
+    ranked = Prisma.sql`
+      t1 AS MATERIALIZED (
+        SELECT s."skillId" AS id, row_number() OVER (ORDER BY starts_with(s.name, ${words.join('-')}) DESC, s.downloads DESC, s."skillId") AS pos
+        FROM "SkillSearch" s WHERE s."nameVector" @@ ${q} AND ${rest}),
+      n1 AS (SELECT count(*)::int AS n FROM t1),
+      p1 AS (
+        SELECT t1.id, 1 AS tier, row_number() OVER (ORDER BY x.score DESC, s.downloads DESC, t1.id) AS ord, x.score
+        FROM t1 JOIN "SkillSearch" s ON s."skillId" = t1.id
+        CROSS JOIN LATERAL (SELECT (ts_rank(s."textVector", ${q}) + 0.01 + similarity(s.name, ${raw})) * (1 + ln(1 + s.downloads) / 20) AS score) x
+        WHERE t1.pos <= ${RANKED}),
+      p2 AS (SELECT id, 2 AS tier, pos AS ord, 0::float8 AS score FROM t1 WHERE pos > ${RANKED} AND pos <= ${need}),
+      p3 AS MATERIALIZED (
+        SELECT s."skillId" AS id, 3 AS tier, row_number() OVER (ORDER BY ${keys}) AS ord, 0::float8 AS score
+        FROM (SELECT * FROM (SELECT s.* ${textMatches(Prisma.sql`NOT s."nameVector" @@ ${q} AND ${rest}`)} ORDER BY ${keys} LIMIT ${need}) s
+              LIMIT greatest(0, ${need} - (SELECT n FROM n1))) s),
+      p4 AS (
+        SELECT s."skillId" AS id, 4 AS tier, row_number() OVER (ORDER BY s."listPos", ${keys}) AS ord, 0::float8 AS score
+        FROM (SELECT * FROM ${bodyOnlyTop(rest, false)} s
+              LIMIT greatest(0, ${need} - (SELECT n FROM n1) - (SELECT count(*) FROM p3))) s),
+      page AS (
+        SELECT id, score, row_number() OVER (ORDER BY tier, ord) AS rank
+        FROM (SELECT * FROM p1 UNION ALL SELECT * FROM p2 UNION ALL SELECT * FROM p3 UNION ALL SELECT * FROM p4) t
+        ORDER BY tier, ord OFFSET ${need - perPage} LIMIT ${perPage})`;
+  } else if (q) {
+    const filter = withFormat(base);
+    ranked = Prisma.sql`
+      page AS (
+        SELECT id, 0::float8 AS score, row_number() OVER (ORDER BY ${outerKeys}) AS rank
+        FROM ((SELECT ${cols} ${textMatches(filter)} ORDER BY ${keys} LIMIT ${need})
+              UNION ALL (SELECT ${cols} FROM ${bodyOnlyTop(filter, true)} s)) t
+        ORDER BY ${outerKeys} OFFSET ${need - perPage} LIMIT ${perPage})`;
   } else {
-    const [r, c, f] = await Promise.all([pageQuery, countQuery(), query.facets ? facetQuery : undefined]);
-    rows = r;
-    n = Number(c[0].n);
-    facetRows = f;
+    ranked = Prisma.sql`
+      page AS (
+        SELECT s."skillId" AS id, 0::float8 AS score, row_number() OVER (ORDER BY ${keys}) AS rank
+        FROM "SkillSearch" s WHERE ${withFormat(base)} ORDER BY ${keys} OFFSET ${need - perPage} LIMIT ${perPage})`;
   }
-  const formatCounts = facetRows ? Object.fromEntries(facetRows.map((r) => [r.format, Number(r.n)])) : undefined;
+  // Counted up to the cap: past it the figure would cost a read of every match. The
+  // instructions' matches are read only while the text's stay under the cap. The facets
+  // count the formats in that capped set: exact up to the cap, lower bounds past it.
+  const cap = COUNT_CAP + 1;
+  const cappedSet = (name: string, cond: Prisma.Sql) => {
+    const [t, all] = [Prisma.raw(`"${name}Text"`), Prisma.raw(`"${name}"`)];
+    return q
+      ? Prisma.sql`${t} AS MATERIALIZED (SELECT s.format ${textMatches(cond)} LIMIT ${cap}),
+          ${all} AS (SELECT format FROM ${t} UNION ALL
+            (SELECT format FROM (SELECT s.format ${bodyOnlyMatches(cond)} LIMIT ${cap}) b LIMIT greatest(0, ${cap} - (SELECT count(*) FROM ${t}))))`
+      : Prisma.sql`${all} AS (SELECT s.format FROM "SkillSearch" s WHERE ${cond} LIMIT ${cap})`;
+  };
+  // Browsing (no words), each format is counted up to the cap on its own index instead.
+  const facets = q
+    ? Prisma.sql`facets AS (SELECT format, count(*)::int AS n FROM "anyFormat" GROUP BY format)`
+    : Prisma.sql`facets AS (
+        SELECT f AS format, (SELECT count(*)::int FROM (SELECT 1 FROM "SkillSearch" s WHERE ${and(base)} AND s.format = f LIMIT ${cap}) c) AS n
+        FROM unnest(${[...FORMATS]}::text[]) AS f)`;
+  const counts = Prisma.sql`
+    ${cappedSet('anyFormat', and(base))},
+    ${facets},
+    ${query.format ? Prisma.sql`${cappedSet('oneFormat', withFormat(base))}, total AS (SELECT count(*)::int AS n FROM "oneFormat")` : Prisma.sql`total AS (SELECT count(*)::int AS n FROM "anyFormat")`}`;
+  // one statement, one round trip: the page as JSON, the capped total, the facets
+  const [res] = await db.$queryRaw<Array<{ hits: Row[] | null; total: number; facets: Record<string, number> | null }>>`
+    WITH ${bodyIds} ${ranked}, ${counts}
+    SELECT
+      (SELECT json_agg(json_build_object(
+          'scopeName', k."scopeName", 'name', k.name, 'description', k.description, 'format', k.format, 'tags', k.tags,
+          'toolCount', k."toolCount", 'tokenGated', k."tokenGated", 'signed', k.signed, 'downloads', k.downloads, 'stars', k.stars,
+          'publishedAt', k."publishedAt" AT TIME ZONE 'UTC', 'version', v.version, 'score', p.score) ORDER BY p.rank)
+        FROM page p JOIN "Skill" k ON k.id = p.id LEFT JOIN "SkillVersion" v ON v.id = k."latestVersionId") AS hits,
+      (SELECT n FROM total) AS total,
+      ${query.facets ? Prisma.sql`(SELECT json_object_agg(format, n) FROM facets)` : Prisma.sql`NULL::json`} AS facets`;
+  const n = res.total;
+  const formatCounts = res.facets ?? undefined;
   const allFormats = formatCounts ? Object.values(formatCounts).reduce((a, b) => a + b, 0) : undefined;
   return {
-    hits: rows.map((r) => ({
+    hits: (res.hits ?? []).map((r) => ({
       scope: r.scopeName,
       name: r.name,
       description: r.description,
@@ -189,7 +273,7 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
       signed: r.signed,
       downloads: r.downloads,
       stars: r.stars,
-      publishedAt: r.publishedAt,
+      publishedAt: new Date(r.publishedAt),
       score: Number(r.score),
     })),
     total: Math.min(n, COUNT_CAP),
@@ -197,6 +281,13 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
     page,
     perPage,
     corrections: fixes,
-    ...(formatCounts ? { formatCounts, allFormatsTotal: Math.min(allFormats!, COUNT_CAP) } : {}),
+    ...(formatCounts
+      ? {
+          formatCounts,
+          allFormatsTotal: Math.min(allFormats!, COUNT_CAP),
+          allFormatsTotalIsCapped: allFormats! > COUNT_CAP,
+          formatCountsAreLowerBounds: q !== null && allFormats! > COUNT_CAP,
+        }
+      : {}),
   };
 }

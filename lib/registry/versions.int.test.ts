@@ -19,8 +19,8 @@ const skillMd = (name: string, body = 'Say hello politely.', description = `A te
   `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\n${body}\n`;
 
 /** A folder package read the way an upload is read. */
-function upload(name: string, body?: string, extra: Array<{ path: string; content: string }> = []) {
-  const files = [{ path: `${name}/SKILL.md`, content: enc.encode(skillMd(name, body)) }, ...extra.map((f) => ({ path: `${name}/${f.path}`, content: enc.encode(f.content) }))];
+function upload(name: string, body?: string, extra: Array<{ path: string; content: string }> = [], description?: string) {
+  const files = [{ path: `${name}/SKILL.md`, content: enc.encode(skillMd(name, body, description)) }, ...extra.map((f) => ({ path: `${name}/${f.path}`, content: enc.encode(f.content) }))];
   const pkg = readUpload({ kind: 'files', files });
   if (!pkg.manifest) throw new Error(JSON.stringify(pkg.diagnostics));
   return { manifest: pkg.manifest, files: pkg.files };
@@ -262,6 +262,16 @@ describe('search', () => {
     expect(names(await searchSkills(testDb(), { q: 'zzzyyyxxx' }))).toEqual([]);
   });
 
+  it('suggests no word that only a private skill holds', async () => {
+    const secret = upload('vault-notes', 'Keep the nightingalexq ledger and the zumbrelax plans.');
+    await publishVersion(testDb(), { scope: 'carol', manifest: secret.manifest, files: secret.files, version: '1.0.0', visibility: 'private' });
+    const open = upload('open-notes', 'The zumbrelax plans are public.');
+    await publishVersion(testDb(), { scope: 'dave', manifest: open.manifest, files: open.files, version: '1.0.0' });
+    expect(Object.values((await searchSkills(testDb(), { q: 'nightingalexz' })).corrections).flat()).not.toContain('nightingalexq');
+    // the same kind of typo finds a word a public skill holds
+    expect((await searchSkills(testDb(), { q: 'zumbrelaz' })).corrections.zumbrelaz).toContain('zumbrelax');
+  });
+
   it('filters, sorts and pages with a total', async () => {
     const byScope = await searchSkills(testDb(), { scope: '@dave' });
     expect(byScope.hits.every((h) => h.scope === 'dave')).toBe(true);
@@ -308,6 +318,29 @@ describe('search', () => {
     expect(await privateScopesOf(testDb(), carol)).toContain('carol');
     expect(await privateScopesOf(testDb(), dave)).not.toContain('carol');
     expect(await privateScopesOf(testDb(), null)).toEqual([]);
+  });
+
+  it('ranks name matches, then description matches, then instruction-only matches (those two by downloads), across pages', async () => {
+    const put = async (name: string, description: string, body: string) => {
+      const u = upload(name, body, [], description);
+      await publishVersion(testDb(), { scope: 'dave', manifest: u.manifest, files: u.files, version: '1.0.0' });
+    };
+    await put('quokka-tracker', 'Tracks animals.', 'Say hello.');
+    await put('zoo-keeper', 'Feeds the quokka daily.', 'Say hello.');
+    await put('wild-notes', 'Keeps notes.', 'Watch for a quokka at dawn.');
+    expect(names(await searchSkills(testDb(), { q: 'quokka' }))).toEqual(['dave/quokka-tracker', 'dave/zoo-keeper', 'dave/wild-notes']);
+    const pages = await Promise.all([1, 2, 3, 4].map((page) => searchSkills(testDb(), { q: 'quokka', perPage: 1, page })));
+    expect(pages.map(names)).toEqual([['dave/quokka-tracker'], ['dave/zoo-keeper'], ['dave/wild-notes'], []]);
+    expect(pages.map((p) => [p.total, p.totalIsCapped])).toEqual(Array(4).fill([3, false]));
+    // downloads reach the search row (the "SkillSearch_copy" trigger) and order the description tier
+    await put('zoo-cleaner', 'Cleans the quokka enclosure.', 'Say hello.');
+    await testDb().skill.update({ where: { scopeName_name: { scopeName: 'dave', name: 'zoo-cleaner' } }, data: { downloads: 50 } });
+    expect(names(await searchSkills(testDb(), { q: 'quokka' }))).toEqual(['dave/quokka-tracker', 'dave/zoo-cleaner', 'dave/zoo-keeper', 'dave/wild-notes']);
+    expect(names(await searchSkills(testDb(), { q: 'quokka', sort: 'downloads' }))[0]).toBe('dave/zoo-cleaner');
+    const hit = (await searchSkills(testDb(), { q: 'quokka' })).hits.find((h) => h.name === 'zoo-cleaner');
+    expect(hit).toMatchObject({ downloads: 50, version: '1.0.0', toolCount: 0, description: 'Cleans the quokka enclosure.' });
+    expect(hit?.publishedAt).toBeInstanceOf(Date);
+    expect(Math.abs(hit!.publishedAt.getTime() - Date.now())).toBeLessThan(60_000);
   });
 
   it('leaves a skill whose every version is yanked out of search', async () => {
