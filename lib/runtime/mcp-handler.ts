@@ -101,12 +101,7 @@ async function callStdioTool(server: McpServerConfig, toolName: string, args: un
     }, server.timeoutMs);
     const client = new Client({ name: 'skillyard', version: '0.1.0' });
     try {
-      await client.connect(transport, { signal: deadline.signal, timeout: server.timeoutMs });
-      const res = (await client.callTool({ name: toolName, arguments: (args ?? {}) as Record<string, unknown> }, undefined, {
-        signal: deadline.signal,
-        timeout: server.timeoutMs,
-      })) as CallToolResult;
-      return resultOf(res, label);
+      return await connectAndCall(client, transport, toolName, args, label, deadline.signal, server.timeoutMs);
     } catch (err) {
       if (err instanceof RuntimeError) throw err;
       if (deadline.signal.aborted) throw new RuntimeError('runtime/timeout', `${label}: the stdio server did not answer within ${server.timeoutMs} ms`);
@@ -117,6 +112,21 @@ async function callStdioTool(server: McpServerConfig, toolName: string, args: un
       await client.close().catch(() => {});
     }
   });
+}
+
+/** One tools/call over a connected transport, both bounded by the server's deadline. */
+async function connectAndCall(
+  client: Client,
+  transport: Parameters<Client['connect']>[0],
+  toolName: string,
+  args: unknown,
+  label: string,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<unknown> {
+  await client.connect(transport, { signal, timeout: timeoutMs });
+  const res = (await client.callTool({ name: toolName, arguments: (args ?? {}) as Record<string, unknown> }, undefined, { signal, timeout: timeoutMs })) as CallToolResult;
+  return resultOf(res, label);
 }
 
 export async function callMcpTool(
@@ -152,12 +162,7 @@ export async function callMcpTool(
   const client = new Client({ name: 'skillyard', version: '0.1.0' });
   const transport = new StreamableHTTPClientTransport(url, { fetch: fetchOnlyTo(url.origin, opts.net?.fetch ?? globalThis.fetch, deadline.signal) });
   try {
-    await client.connect(transport, { signal: deadline.signal, timeout: server.timeoutMs });
-    const res = (await client.callTool({ name: toolName, arguments: (args ?? {}) as Record<string, unknown> }, undefined, {
-      signal: deadline.signal,
-      timeout: server.timeoutMs,
-    })) as CallToolResult;
-    return resultOf(res, label);
+    return await connectAndCall(client, transport, toolName, args, label, deadline.signal, server.timeoutMs);
   } catch (err) {
     if (err instanceof RuntimeError) throw err;
     if (deadline.signal.aborted) throw new RuntimeError('net/timeout', `${label}: no answer from ${url.origin} within ${server.timeoutMs} ms`);
