@@ -7,6 +7,7 @@ import { testDatabaseUrl, testDb } from './db';
 import { createApiToken } from '../lib/auth/api-tokens';
 import { createRun } from '../lib/runs/create-run';
 import { flushRateLimits, resetRateLimitMemoryForTests } from '../lib/api/rate-limit';
+import { visitorIdOf, type Principal } from '../lib/api/principal';
 
 process.env.SKILLYARD_SECRET_KEY ??= 'f'.repeat(64);
 process.env.SKILLYARD_RATE_LIMIT_ANONYMOUS = '5';
@@ -199,9 +200,13 @@ describe('identity and errors', () => {
     const again = await route(req('/x', { headers: { cookie: value } }), params({}));
     expect(again.headers.get('set-cookie')).toBeNull();
     expect(seen).toEqual({ kind: 'anonymous', anonymousId: value.split('=')[1]!.split('.')[0] });
+    expect(visitorIdOf(seen as Principal)).toBe(value.split('=')[1]!.split('.')[0]);
     const forged = await route(req('/x', { headers: { cookie: value.replace(/\.(.)/, (_m, c) => `.${c === 'A' ? 'B' : 'A'}`) } }), params({}));
     expect(forged.headers.get('set-cookie')).toMatch(/^sy_anon=/);
     expect((seen as { anonymousId: string }).anonymousId).not.toBe(value.split('=')[1]!.split('.')[0]);
+    // an id minted for this request is no visitor yet: no storage, no warm isolate under it
+    expect(seen).toMatchObject({ kind: 'anonymous', fresh: true });
+    expect(visitorIdOf(seen as Principal)).toBeNull();
   });
 
   it('answers an unexpected error as internal with the request id, logged, without internals', async () => {

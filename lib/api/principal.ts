@@ -11,7 +11,7 @@ export type Principal =
   // teamId: a team's token, acting as the team's service account (userId)
   | { kind: 'token'; userId: string; tokenId: string; scopes: string[]; teamId?: string | null }
   | { kind: 'user'; userId: string }
-  | { kind: 'anonymous'; anonymousId: string };
+  | { kind: 'anonymous'; anonymousId: string; /** minted for this request: not yet a visitor we could recognise again */ fresh?: true };
 
 export type Caller = {
   principal: Principal;
@@ -36,7 +36,7 @@ export async function identifyCaller(db: Db, req: Request, trustedProxies: numbe
   const existing = verifyAnonymousCookie(readCookie(req, ANONYMOUS_COOKIE));
   if (existing) return { principal: { kind: 'anonymous', anonymousId: existing }, ip, newAnonymousCookie: null };
   const minted = mintAnonymousId();
-  return { principal: { kind: 'anonymous', anonymousId: minted.id }, ip, newAnonymousCookie: minted.cookieValue };
+  return { principal: { kind: 'anonymous', anonymousId: minted.id, fresh: true }, ip, newAnonymousCookie: minted.cookieValue };
 }
 
 /** The user behind a principal (null for anonymous visitors). */
@@ -52,9 +52,13 @@ export function requireUser(p: Principal): string {
   return p.userId;
 }
 
-/** An anonymous visitor's stable id (signed cookie), for storage quotas and warm isolates; null otherwise. */
+/**
+ * An anonymous visitor's stable id (a signed cookie they sent back), for storage quotas and
+ * warm isolates; null otherwise. An id minted for this very request is not one: a caller
+ * that never keeps its cookie would get a fresh storage quota with every request.
+ */
 export function visitorIdOf(p: Principal): string | null {
-  return p.kind === 'anonymous' ? p.anonymousId : null;
+  return p.kind === 'anonymous' && !p.fresh ? p.anonymousId : null;
 }
 
 /** API tokens carry scopes; a session or an anonymous visitor is limited by what it owns. */

@@ -25,6 +25,8 @@ export type ServerConfig = {
   storageQuota: StorageQuota;
   /** storage quotas of anonymous visitors with a stable (cookie) identity */
   anonymousStorageQuota: StorageQuota;
+  /** all anonymous visitors together: a cookie is free to mint, so each one's quota alone bounds nothing */
+  anonymousStoragePool: { maxRows: number; maxBytes: number };
 };
 
 const MiB = 1024 * 1024;
@@ -57,6 +59,10 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
       maxBytes: anonBytes,
       maxRowsPerSkill: Math.min(anonRows, storageQuota.maxRowsPerSkill),
       maxBytesPerSkill: Math.min(anonBytes, storageQuota.maxBytesPerSkill),
+    },
+    anonymousStoragePool: {
+      maxRows: intFrom(env, 'SKILLYARD_STORAGE_ANON_TOTAL_MAX_ROWS', 20_000),
+      maxBytes: intFrom(env, 'SKILLYARD_STORAGE_ANON_TOTAL_MAX_BYTES', 64 * MiB),
     },
   };
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
 import { sealSecret } from '../auth/secret-box';
 import type { CapabilityScope } from '../runtime';
+import { createPgStorage } from './capabilities/pg-storage';
 import { createServerContext, type ServerContext } from './server-context';
 import { readServerConfig } from './server-config';
 
@@ -93,6 +94,21 @@ describe('storage of anonymous callers', () => {
     expect(await second.providers!.storage!.get(s, 'default', 'k')).toBe('v');
     await first.providers!.storage!.put(s, 'default', 'k2', 'v');
     await expect(first.providers!.storage!.put(s, 'default', 'k3', 'v')).rejects.toMatchObject({ code: 'storage/quota-exceeded' });
+  });
+
+  it('all visitors together share a pool on top of their own quotas (a visitor cookie is free to mint)', async () => {
+    const prefix = `visitor:pool-${unique()}-`;
+    const quota = { maxRows: 2, maxBytes: 1000, maxRowsPerSkill: 2, maxBytesPerSkill: 1000 };
+    const storage = createPgStorage(testDb(), quota, { callerPrefix: prefix, maxRows: 3, maxBytes: 10_000 });
+    // three visitors, each well within their own quota, fill the pool's three rows
+    for (const v of ['a', 'b', 'c']) await storage.put(scope(`${prefix}${v}`, '@a/notes', 'anonymous'), 'default', 'k', 'v');
+    await expect(storage.put(scope(`${prefix}d`, '@a/notes', 'anonymous'), 'default', 'k', 'v')).rejects.toMatchObject({
+      code: 'storage/quota-exceeded',
+      message: expect.stringContaining('storage for visitors who are not signed in is full'),
+    });
+    // replacing a value of the same size still works; callers outside the pool are not counted
+    await storage.put(scope(`${prefix}a`, '@a/notes', 'anonymous'), 'default', 'k', 'w');
+    await storage.put(scope(`user:${unique()}`, '@a/notes'), 'default', 'k', 'v');
   });
 
   it('without one, storage lasts one call and nothing reaches the database', async () => {

@@ -48,7 +48,7 @@ export function createServerContext(opts: { db: Db; config?: ServerConfig; sandb
     },
     providers: {
       storage: createPgStorage(opts.db, config.storageQuota),
-      visitorStorage: createPgStorage(opts.db, config.anonymousStorageQuota),
+      visitorStorage: createPgStorage(opts.db, config.anonymousStorageQuota, { callerPrefix: 'visitor:', ...config.anonymousStoragePool }),
       vault: createPgTokenVault(opts.db),
       environment: createPgEnvironment(opts.db),
       signer: createHmacTokenSigner(opts.signingKey ?? deriveKey('tool-token-signer')),

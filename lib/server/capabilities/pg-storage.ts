@@ -11,7 +11,13 @@ import { checkStorageQuota } from './storage-quota';
 const MAX_VALUE_BYTES = 256 * 1024;
 const MAX_LIST = 1000;
 
-export function createPgStorage(db: Db, quota: StorageQuota): StorageProvider {
+/**
+ * A pool several callers share on top of their own quotas: all anonymous visitors together
+ * (`callerPrefix` 'visitor:'), since a visitor cookie costs one request to mint.
+ */
+export type StoragePool = { callerPrefix: string; maxRows: number; maxBytes: number };
+
+export function createPgStorage(db: Db, quota: StorageQuota, pool?: StoragePool): StorageProvider {
   const id = (scope: CapabilityScope, namespace: string, key: string) => ({
     skill: scope.skill,
     callerId: scope.callerId,
@@ -44,6 +50,7 @@ export function createPgStorage(db: Db, quota: StorageQuota): StorageProvider {
           existing ? existing.bytes : null,
           bytes,
         );
+        if (pool && scope.callerId.startsWith(pool.callerPrefix)) await checkPool(tx, pool, existing ? existing.bytes : null, bytes);
         await tx.kvEntry.upsert({ where, create: { ...id(scope, namespace, key), value: parsed, bytes }, update: { value: parsed, bytes } });
       });
     },
@@ -61,4 +68,24 @@ export function createPgStorage(db: Db, quota: StorageQuota): StorageProvider {
       return rows.map((r) => r.key);
     },
   };
+}
+
+type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+
+/** Throws `storage/quota-exceeded` when the pool's callers together would pass its limits. */
+async function checkPool(tx: Tx, pool: StoragePool, replacedBytes: number | null, newBytes: number): Promise<void> {
+  const addRows = replacedBytes === null ? 1 : 0;
+  const addBytes = newBytes - (replacedBytes ?? 0);
+  if (addRows <= 0 && addBytes <= 0) return;
+  await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`kv-pool:${pool.callerPrefix}`}, 0))`;
+  // LIKE on the escaped prefix: right under any collation (a range on the index is not)
+  const like = `${pool.callerPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const [used] = await tx.$queryRaw<Array<{ rows: number; bytes: bigint }>>`
+    SELECT count(*)::int AS rows, COALESCE(sum(bytes), 0)::bigint AS bytes FROM "KvEntry" WHERE "callerId" LIKE ${like}`;
+  if (used.rows + addRows > pool.maxRows || Number(used.bytes) + addBytes > pool.maxBytes) {
+    throw new RuntimeError(
+      'storage/quota-exceeded',
+      `storage for visitors who are not signed in is full on this server (${used.rows} entries, ${Number(used.bytes)} bytes together); sign in to keep data`,
+    );
+  }
 }
