@@ -15,6 +15,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import { httpLimits } from './limits';
 import { pinClientAddress } from './pin-client-address';
+import { actionBodyVerdict } from './action-body-limit';
 import { overLimitForMs } from './rate-limit';
 
 type FrontDoorState = {
@@ -137,6 +138,21 @@ export function refuseAtFrontDoor(req: http.IncomingMessage, res: http.ServerRes
   return true;
 }
 
+/** Answers a server action whose body is larger than its page needs (action-body-limit.ts); true when it did. */
+export function refuseOversizedAction(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  let verdict: ReturnType<typeof actionBodyVerdict>;
+  try {
+    verdict = actionBodyVerdict(req);
+  } catch {
+    return false;
+  }
+  if (!verdict) return false;
+  const body = JSON.stringify({ error: { code: verdict.code, message: verdict.message } });
+  res.writeHead(verdict.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  res.end(body);
+  return true;
+}
+
 /**
  * Puts the door in front of every HTTP server of this process (instrumentation.ts, once):
  * Next.js creates its server itself, so the door wraps the servers' `request` event.
@@ -154,6 +170,7 @@ export function installFrontDoor(): void {
       } catch {
         /* never in the way */
       }
+      if (refuseOversizedAction(req, args[1] as http.ServerResponse)) return true;
       if (refuseAtFrontDoor(req, args[1] as http.ServerResponse)) return true;
     }
     return (emit as (this: http.Server, event: string | symbol, ...rest: unknown[]) => boolean).call(this, event, ...args);
