@@ -50,6 +50,8 @@ const seesPrivate = (ok: number, scope?: 'invoke' | 'runs'): Expect => ({
 const everyone = (ok: number): Expect => ({ default: ok });
 /** routes for people managing teams: no team token, whatever its scopes (a team token holding `teams` included) */
 const PEOPLE_ONLY: Expect = { anonymous: 401, memberNoScope: 403, teamToken: 403, teamTokenInvokeOnly: 403, teamTokenWithTeams: 403 };
+/** a star is a person's: no team token stars (teams are free, so their tokens would be extra votes) */
+const TEAM_TOKENS_REFUSED: Expect = { teamToken: 403, teamTokenInvokeOnly: 403, teamTokenWithTeams: 403 };
 /** publishing-type actions: publishers and up (and the team token); other members 403; outsiders 404 on private, 403 on public */
 const publishers = (ok: number, onPrivate: boolean): Expect => ({
   default: onPrivate ? 404 : 403,
@@ -180,11 +182,11 @@ const ROUTES: Record<string, Entry> = {
   },
   'PUT /api/v1/skills/[scope]/[name]/star': {
     cases: () =>
-      (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'PUT', path: `${skill(v)}/star`, expect: onPrivate(v) ? { ...seesPrivate(200), anonymous: 401 } : { default: 200, anonymous: 401 } })),
+      (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'PUT', path: `${skill(v)}/star`, expect: { ...(onPrivate(v) ? { ...seesPrivate(200), anonymous: 401 } : { default: 200, anonymous: 401 }), ...TEAM_TOKENS_REFUSED } })),
   },
   'DELETE /api/v1/skills/[scope]/[name]/star': {
     cases: () =>
-      (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'DELETE', path: `${skill(v)}/star`, expect: onPrivate(v) ? { ...seesPrivate(200), anonymous: 401 } : { default: 200, anonymous: 401 } })),
+      (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'DELETE', path: `${skill(v)}/star`, expect: { ...(onPrivate(v) ? { ...seesPrivate(200), anonymous: 401 } : { default: 200, anonymous: 401 }), ...TEAM_TOKENS_REFUSED } })),
   },
   'POST /api/v1/tools/[name]/invoke': {
     cases: () =>

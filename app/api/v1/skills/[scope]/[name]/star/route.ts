@@ -3,6 +3,7 @@ import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
 import { requireUser } from '@/lib/api/principal';
+import { AppError } from '@/lib/errors';
 import { starSkill } from '@/lib/registry/star-skill';
 import { SkillParams } from '@/lib/registry/skill-route-params';
 
@@ -13,6 +14,8 @@ type P = { scope: string; name: string };
 const star = (starred: boolean) =>
   withApi<P>({}, async ({ params, principal }) => {
     const userId = requireUser(principal);
+    // a star is a person's: a team is free to create, so its tokens would be as many extra votes
+    if (principal.kind === 'token' && principal.teamId) throw new AppError('auth/forbidden', 'Stars are given by people; a team API token cannot star.');
     return NextResponse.json(await starSkill(serverContext().db, SkillParams.parse(params), userId, starred));
   });
 
