@@ -3,6 +3,7 @@
 // back as a message for the form; unexpected ones are logged and answered generically.
 import 'server-only';
 import { headers } from 'next/headers';
+import { clientAddressOf } from '../api/principal';
 import { currentUser } from '../auth/current-user';
 import { assertSameOrigin } from '../auth/same-origin';
 import { db, type Db } from '../db/client';
@@ -20,7 +21,7 @@ export async function teamAction(run: (db: Db, actor: Actor) => Promise<Partial<
     const user = await currentUser();
     if (!user) return { ok: false, error: 'Sign in first.' };
     const h = await headers();
-    const ip = (h.get('x-forwarded-for') ?? '').split(',')[0].trim() || h.get('x-real-ip') || null;
+    const ip = clientAddressOf(h);
     const out = await run(db(), { principal: userPrincipal(user.id), ip });
     return { ok: true, error: null, ...(out ?? {}) };
   } catch (err) {

@@ -13,6 +13,7 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import http from 'node:http';
+import { addressBucket } from './address-bucket';
 import { httpLimits } from './limits';
 import { pinClientAddress } from './pin-client-address';
 import { actionBodyVerdict } from './action-body-limit';
@@ -73,7 +74,7 @@ function addressOf(req: http.IncomingMessage, trustedProxies: number): string {
   const given = (Array.isArray(xff) ? xff.join(',') : (xff ?? '')).split(',').map((s) => s.trim()).filter(Boolean);
   const parts = given.length ? given : [req.socket?.remoteAddress ?? 'unknown'];
   const ip = parts[parts.length - Math.max(1, trustedProxies)] ?? parts[0] ?? 'unknown';
-  return ip.replace(/^::ffff:/, '').slice(0, 64);
+  return addressBucket(ip.slice(0, 64));
 }
 
 /** Why the request is refused at the door ({retryAfterS, message}), or null to let withApi decide. */

@@ -2,6 +2,8 @@
 // or an anonymous visitor (signed cookie), plus the client address for per-IP limits.
 import 'server-only';
 import type { Db } from '../db/client';
+import { addressBucket } from './address-bucket';
+import { httpLimits } from './limits';
 import { authenticateApiToken, type ApiTokenScope } from '../auth/api-tokens';
 import { AppError } from '../errors';
 import { ANONYMOUS_COOKIE, mintAnonymousId, readCookie, verifyAnonymousCookie } from './anonymous-id';
@@ -24,7 +26,13 @@ export type Caller = {
 export function clientIp(req: Request, trustedProxies: number): string {
   const parts = (req.headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   const ip = parts[parts.length - Math.max(1, trustedProxies)] ?? parts[0] ?? 'unknown';
-  return ip.replace(/^::ffff:/, '').slice(0, 64);
+  return addressBucket(ip.slice(0, 64));
+}
+
+/** The client address of a request known only by its headers (a server action's `headers()`), as withApi sees it. */
+export function clientAddressOf(headers: Pick<Headers, 'get'>): string | null {
+  const ip = clientIp({ headers } as Request, httpLimits().trustedProxies);
+  return ip === 'unknown' ? null : ip;
 }
 
 export async function identifyCaller(db: Db, req: Request, trustedProxies: number): Promise<Caller> {

@@ -5,6 +5,7 @@
 // the cap on all anonymous runs together (SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS) bounds that.
 import 'server-only';
 import crypto from 'node:crypto';
+import { clientAddressOf } from '../api/principal';
 
 export const ANONYMOUS_PREFIX = 'anon:';
 
@@ -20,7 +21,5 @@ export function anonymousPrincipal(clientAddress: string | null): string {
 /** `headers`: the request's (a route's `req.headers`, a server action's `await headers()`). */
 export function runPrincipalFor(headers: Pick<Headers, 'get'>, userId: string | null): string {
   if (userId) return userPrincipal(userId);
-  const forwarded = headers.get('x-forwarded-for');
-  const last = forwarded?.split(',').at(-1)?.trim() || headers.get('x-real-ip');
-  return anonymousPrincipal(last ?? null);
+  return anonymousPrincipal(clientAddressOf(headers));
 }

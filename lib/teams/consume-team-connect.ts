@@ -4,6 +4,7 @@
 // nothing for the user). The cookie is spent either way.
 import 'server-only';
 import { cookies, headers } from 'next/headers';
+import { clientAddressOf } from '../api/principal';
 import type { Db } from '../db/client';
 import type { ProviderTokens } from '../auth/oauth-connections';
 import { log } from '../log';
@@ -18,7 +19,7 @@ export async function consumeTeamConnectIntent(db: Db, userId: string, tokens: P
   const slug = parseTeamConnectIntent(raw, userId);
   if (!slug) return false;
   const h = await headers();
-  const ip = (h.get('x-forwarded-for') ?? '').split(',')[0].trim() || null;
+  const ip = clientAddressOf(h);
   try {
     await storeTeamConnection(db, userId, slug, tokens, ip);
   } catch (err) {
