@@ -25,11 +25,13 @@ export async function refreshAllSkillSearch(db: Db): Promise<void> {
   await db.$executeRaw`INSERT INTO "SearchWord" (word)
     SELECT DISTINCT w FROM (
       SELECT regexp_split_to_table(lower(s.name || ' ' || s.description || ' ' || array_to_string(s.tags, ' ')), '[^a-z0-9]+') AS w FROM "Skill" s
+      WHERE s.visibility = 'public'
       UNION ALL
-      SELECT regexp_split_to_table(lower(t.name || ' ' || t.description), '[^a-z0-9]+') FROM "Tool" t
+      SELECT regexp_split_to_table(lower(t.name || ' ' || t.description), '[^a-z0-9]+')
+      FROM "Tool" t JOIN "Skill" s ON s."latestVersionId" = t."versionId" WHERE s.visibility = 'public'
       UNION ALL
       SELECT regexp_split_to_table(lower(left(coalesce(v.manifest->>'instructions', ''), 20000)), '[^a-z0-9]+')
-      FROM "Skill" s JOIN "SkillVersion" v ON v.id = s."latestVersionId"
+      FROM "Skill" s JOIN "SkillVersion" v ON v.id = s."latestVersionId" WHERE s.visibility = 'public'
     ) words
     WHERE w ~ '^[a-z]{3,32}$'
     ON CONFLICT DO NOTHING`;
