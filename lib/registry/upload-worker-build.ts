@@ -17,7 +17,8 @@ const SOURCES = [path.join('lib', 'registry'), path.join('lib', 'skills'), path.
 export function uploadWorkerRoot(): string {
   const candidates = [process.env.SKILLYARD_ROOT, process.cwd()];
   try {
-    candidates.push(path.resolve(path.dirname(fileURLToPath(new URL('.', import.meta.url))), '..', '..'));
+    // import.meta.url alone (not new URL('.', …), which a bundler takes for an asset to resolve)
+    candidates.push(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..'));
   } catch {
     // bundled: import.meta.url is not a file: URL
   }
