@@ -3,6 +3,7 @@
 // `workers` reads run at once (SKILLYARD_UPLOAD_WORKERS; default one per two CPUs, at
 // least one) and at most `queueLimit` wait (SKILLYARD_UPLOAD_QUEUE, default 4 per
 // worker); past that a read is refused with `publish/busy` (503, Retry-After).
+import 'server-only';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AppError, isErrorCode } from '../errors';
