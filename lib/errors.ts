@@ -71,6 +71,7 @@ export const ERROR_CODES = {
   'publish/unsafe-path': { status: 400, meaning: 'A path in the archive leaves the package folder.' },
   'publish/symlink': { status: 400, meaning: 'The archive holds a symbolic link.' },
   'publish/bad-archive': { status: 400, meaning: 'The upload is not a readable .tar.gz, .tgz, .zip or single skill file.' },
+  'publish/busy': { status: 503, meaning: 'The server is reading too many other uploads; retry after the Retry-After header.' },
   // playground runs
   'run/not-found': { status: 404, meaning: 'No run with this id that the caller may see.' },
   'run/not-manual': { status: 409, meaning: 'Only manual runs take turns from a person.' },

@@ -22,6 +22,10 @@ const ALLOWED: Record<string, string> = {
   'lib/registry/package-tarball.ts': 'the CLI (publish, add) packs and unpacks tarballs: dist/cli runs under plain Node',
   'lib/registry/read-upload.ts': 'the CLI reads the package it publishes with it',
   'lib/registry/scan-package.ts': 'the CLI scans a package for secrets before it publishes',
+  'lib/registry/read-and-scan.ts': 'the upload worker thread (lib/registry/upload-worker.ts, plain Node) reads and scans with it',
+  'lib/registry/upload-worker.ts': 'runs as a worker thread under plain Node (dist/registry/upload-worker.mjs)',
+  'lib/registry/upload-worker-build.ts': '`npm run build` (lib/registry/build-upload-worker.ts) bundles the upload worker under plain Node',
+  'lib/registry/build-upload-worker.ts': 'the `npm run build` step that bundles the upload worker (plain tsx)',
   'lib/api/content-security-policy.ts': "proxy.ts (Next's proxy, not a Server Components layer) builds the header with it",
 };
 
@@ -117,6 +121,8 @@ function plainNodeEntries(): string[] {
     ...benches,
     path.join(ROOT, 'lib/sandbox/worker.ts'),
     path.join(ROOT, 'lib/sandbox/build-worker.ts'),
+    path.join(ROOT, 'lib/registry/upload-worker.ts'),
+    path.join(ROOT, 'lib/registry/build-upload-worker.ts'),
     path.join(ROOT, 'playwright.config.ts'),
     path.join(ROOT, 'proxy.ts'),
   ].filter((f) => !/\.test\.ts$/.test(f) && !skip.has(rel(f)));

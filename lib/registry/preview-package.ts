@@ -8,8 +8,9 @@ import type { Diagnostic, SkillManifest } from '../skills';
 import { AppError, isAppError, isErrorCode } from '../errors';
 import { assertScopeOwner, defaultScopeOf } from './assert-scope-owner';
 import { publishableVersion } from './publish-version';
-import { readUpload, type ReadUploadOptions, type UploadInput } from './read-upload';
-import { scanPackage, isBlockingFinding, type ScanFinding } from './scan-package';
+import type { ReadUploadOptions, UploadInput } from './read-upload';
+import { isBlockingFinding, type ScanFinding } from './scan-package';
+import { readUploadOffThread } from './upload-reader';
 import type { PackageFile } from './package-tarball';
 
 export type PreviewInput = {
@@ -38,7 +39,9 @@ export type PackagePreview = {
 export async function previewPackage(db: Db, input: PreviewInput): Promise<PackagePreview> {
   const scope = (input.scope?.replace(/^@/, '') || (await defaultScopeOf(db, input.userId))).toLowerCase();
   await assertScopeOwner(db, scope, input.userId);
-  const pkg = readUpload(input.upload, input.options);
+  // unpacking, reading and scanning run in a worker thread (upload-reader.ts): a large
+  // archive never blocks this process's event loop
+  const { pkg, findings } = await readUploadOffThread(input.upload, input.options);
   const problems: PackagePreview['problems'] = [];
   const errors = pkg.diagnostics.filter((d) => d.severity === 'error');
   if (!pkg.manifest && errors.length === 0) problems.push({ code: 'publish/no-skill', message: 'No skill was found in the upload.' });
@@ -62,7 +65,6 @@ export async function previewPackage(db: Db, input: PreviewInput): Promise<Packa
       problems.push({ code: 'publish/version-exists', message: `@${scope}/${pkg.manifest.name}@${version} was published before; version numbers are never reused${next ? ` (try ${next})` : ''}.` });
     }
   }
-  const findings = scanPackage(pkg.files);
   for (const f of findings.filter(isBlockingFinding)) {
     problems.push({ code: 'publish/blocked-by-scan', message: `${f.file}:${f.line}: ${f.message} [${f.rule}]` });
   }

@@ -18,6 +18,8 @@ export async function publishPackage(db: Db, input: PublishPackageInput): Promis
     scope: preview.scope,
     manifest: preview.manifest,
     files: preview.packageFiles,
+    // the preview scanned these very files (in a worker thread): no second scan here
+    findings: preview.findings,
     version: preview.version,
     tag: input.tag,
     changelog: input.changelog,

@@ -27,6 +27,8 @@ export type PublishInput = {
   changelog?: string | null;
   visibility?: 'public' | 'unlisted' | 'private';
   publishedById?: string | null;
+  /** scanPackage(files), when the caller already has it (a publish after its preview) */
+  findings?: ScanFinding[];
 };
 
 export type PublishedVersion = {
@@ -98,7 +100,7 @@ export async function publishVersion(db: Db, input: PublishInput): Promise<Publi
   if (!isValidDistTag(tag)) {
     throw new AppError('publish/invalid-tag', `"${tag.slice(0, 64)}" is not a dist-tag: letters, digits, '-', '.', '_', not a version or range.`);
   }
-  const findings = scanPackage(input.files);
+  const findings = input.findings ?? scanPackage(input.files);
   const blocking = findings.filter(isBlockingFinding);
   if (blocking.length) {
     const where = blocking.slice(0, 10).map((f) => `${f.file}:${f.line}: ${f.message} [${f.rule}]`).join('\n');

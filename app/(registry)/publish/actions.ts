@@ -4,9 +4,11 @@
 // origin and the signed-in user, parses its form, and publishes only into the user's
 // own scope (lib/registry checks that again).
 import { revalidatePath } from 'next/cache';
+import { headers } from 'next/headers';
 import { z } from 'zod';
 import { currentUser } from '@/lib/auth/current-user';
 import { assertSameOrigin } from '@/lib/auth/same-origin';
+import { limitActionCall } from '@/lib/auth/action-rate-limit';
 import { actionFailure, type ActionFailure } from '@/lib/api/action-failure';
 import { AppError } from '@/lib/errors';
 import { serverContext } from '@/lib/server';
@@ -54,10 +56,15 @@ const Fields = z.object({
   changelog: z.string().max(20_000).optional(),
 });
 
+/** What one preview or publish costs from the user's API budget: as POST /api/v1/skills. */
+const PUBLISH_COST = 5;
+
 async function signedInUser() {
   await assertSameOrigin();
   const user = await currentUser();
   if (!user) throw new AppError('auth/unauthenticated', 'Sign in to publish.');
+  // reading an upload is as costly here as through the API: one budget for both
+  await limitActionCall(serverContext().db, await headers(), user.id, PUBLISH_COST);
   return user;
 }
 

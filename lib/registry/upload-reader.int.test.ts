@@ -1,0 +1,117 @@
+// Reading an upload runs in a worker thread (upload-reader.ts): while a large package is
+// unpacked, read and scanned, the web process's event loop keeps answering; past the
+// reader's queue a publish is refused with 503 publish/busy and Retry-After.
+// The reader of this file: one worker, one waiting read (set before the first read).
+process.env.SKILLYARD_UPLOAD_WORKERS = '1';
+process.env.SKILLYARD_UPLOAD_QUEUE = '1';
+
+import path from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseUrl, testDb } from '../../test/db';
+import { createApiToken } from '../auth/api-tokens';
+import { packTarball } from './package-tarball';
+import { previewPackage } from './preview-package';
+import { readAndScanUpload } from './read-and-scan';
+import { uploadReader } from './upload-reader';
+
+const handle = `big-${Date.now().toString(36)}`;
+let userId = '';
+let token = '';
+
+/** A valid skill with ~1,900 text files, ~27 MB unpacked: seconds of reading in one thread. */
+function largePackage(): Uint8Array {
+  const enc = new TextEncoder();
+  const files = [{ path: 'SKILL.md', content: enc.encode(`---\nname: big\ndescription: A large package for the upload reader test.\nversion: 1.0.0\n---\n\nSay hello.\n`) }];
+  const line = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.\n';
+  for (let i = 0; i < 1_900; i++) {
+    files.push({ path: `docs/part-${i}.md`, content: enc.encode(`# Part ${i} ${Math.random()}\n` + line.repeat(140)) });
+  }
+  return packTarball(files, 'big');
+}
+
+let archive: Uint8Array;
+
+beforeAll(async () => {
+  process.env.DATABASE_URL = testDatabaseUrl();
+  const db = testDb();
+  const u = await db.user.create({ data: { handle, name: handle } });
+  await db.scope.create({ data: { name: handle, kind: 'user', userId: u.id } });
+  userId = u.id;
+  token = (await createApiToken(db, { userId, name: 'big', scopes: ['publish'] })).token;
+  archive = largePackage();
+}, 120_000);
+
+describe('reading an upload off the event loop', () => {
+  it('the read runs in another thread and the event loop stays responsive meanwhile', async () => {
+    // what the read would cost in this thread (for the log only)
+    const t0 = performance.now();
+    const inline = readAndScanUpload({ kind: 'bytes', bytes: archive, fileName: 'big.tgz' });
+    const inlineMs = performance.now() - t0;
+    expect(inline.pkg.files.length).toBe(1_901);
+
+    await previewPackage(testDb(), { upload: { kind: 'bytes', bytes: archive, fileName: 'big.tgz' }, userId }); // warm the worker
+    let worstDelay = 0;
+    let ticks = 0;
+    let reading = true;
+    const tick = () => {
+      const scheduled = performance.now();
+      setTimeout(() => {
+        worstDelay = Math.max(worstDelay, performance.now() - scheduled - 10);
+        ticks++;
+        if (reading) tick();
+      }, 10);
+    };
+    const readStart = performance.now();
+    tick();
+    const preview = await uploadReader().read({ kind: 'bytes', bytes: archive, fileName: 'big.tgz' });
+    const readMs = performance.now() - readStart;
+    reading = false;
+    console.log(`[upload-reader] in-thread read ${Math.round(inlineMs)} ms; worker read ${Math.round(readMs)} ms, ${ticks} timer ticks, worst timer delay ${Math.round(worstDelay)} ms`);
+    expect(preview.threadId).not.toBe(threadId);
+    expect(preview.pkg.manifest?.name).toBe('big');
+    expect(preview.pkg.files.length).toBe(1_901);
+    expect(preview.findings).toEqual(inline.findings);
+    expect(worstDelay).toBeLessThan(200);
+    // the timer kept firing through the read
+    expect(ticks).toBeGreaterThanOrEqual(Math.floor(readMs / 50));
+  }, 120_000);
+
+  it('the preview answers as before: manifest, diagnostics, scan findings', async () => {
+    const p = await previewPackage(testDb(), { upload: { kind: 'bytes', bytes: archive, fileName: 'big.tgz' }, userId });
+    expect(p.name).toBe('big');
+    expect(p.version).toBe('1.0.0');
+    expect(p.problems).toEqual([]);
+    expect(p.files).toHaveLength(1_901);
+  }, 120_000);
+
+  it('an invalid upload is refused with its coded error from the worker', async () => {
+    await expect(uploadReader().read({ kind: 'bytes', bytes: new TextEncoder().encode('hello'), fileName: 'x.txt' })).rejects.toMatchObject({ code: 'publish/bad-archive' });
+  });
+
+  it('past the queue bound a publish answers 503 publish/busy with Retry-After, and the reader keeps working', async () => {
+    const reader = uploadReader();
+    expect({ workers: reader.workers, queueLimit: reader.queueLimit }).toEqual({ workers: 1, queueLimit: 1 });
+    const mod = (await import(path.join(import.meta.dirname, '../../app/api/v1/skills/route.ts'))) as { POST: (req: Request, ctx: { params: Promise<unknown> }) => Promise<Response> };
+    const post = () =>
+      mod.POST(
+        new Request(`http://127.0.0.1/api/v1/skills?dryRun=1&filename=big.tgz`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/gzip', 'x-forwarded-for': '198.51.100.77' },
+          body: archive as unknown as BodyInit,
+        }),
+        { params: Promise.resolve({}) },
+      );
+    // one runs, one waits, the third is refused
+    const answers = await Promise.all([post(), post(), post()]);
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 200, 503]);
+    const busy = answers.find((r) => r.status === 503)!;
+    expect(Number(busy.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await busy.json()).error.code).toBe('publish/busy');
+    for (const ok of answers.filter((r) => r.status === 200)) expect((await ok.json()).name).toBe('big');
+    expect(reader.load).toEqual({ running: 0, queued: 0 });
+    const again = await post();
+    expect(again.status).toBe(200);
+  }, 120_000);
+});
