@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createDb } from '../lib/db/client';
-import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchServer } from '../lib/db/scratch-database';
+import { startBenchApp } from './bench-app';
 import { createApiToken } from '../lib/auth/api-tokens';
 
 const appPort = process.env.ABUSE_TARGET_PORT ?? process.env.PORT ?? '3212';
@@ -201,34 +201,16 @@ function attackerProcess(): { stop: () => Promise<Record<string, Record<string, 
   };
 }
 
-const scratch = await startScratchServer('bench-abuse', pgPort);
-const name = await createScratchDatabase(scratch.adminUrl, 'skillyard_bench_abuse');
-const url = databaseUrl(scratch.adminUrl, name);
-const env: NodeJS.ProcessEnv = { ...process.env, PORT: appPort, DATABASE_URL: url, NODE_ENV: 'production', SKILLYARD_LOG_LEVEL: 'error' };
 // ABUSE_CPU_PROF=<dir>: the server's processes write V8 CPU profiles there when they stop
-if (process.env.ABUSE_CPU_PROF) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${process.env.ABUSE_CPU_PROF}`.trim();
+const env: Record<string, string> = { SKILLYARD_LOG_LEVEL: 'error' };
+if (process.env.ABUSE_CPU_PROF) env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${process.env.ABUSE_CPU_PROF}`.trim();
 // the server's log (errors only) goes to a file, for a look at what the attack caused
 const serverLog = process.env.ABUSE_SERVER_LOG ?? '.data/bench-abuse-server.log';
 fs.mkdirSync('.data', { recursive: true });
 const logFd = fs.openSync(serverLog, 'w');
-const child = spawn(process.execPath, ['scripts/start.mjs', '--port', appPort], { env, stdio: ['ignore', logFd, logFd], detached: true });
-const stop = async () => {
-  try {
-    process.kill(-child.pid!, 'SIGTERM');
-  } catch {
-    // already gone
-  }
-  await new Promise((r) => setTimeout(r, 1000));
-  await dropScratchDatabase(scratch.adminUrl, name).catch(() => {});
-  await scratch.stop();
-};
+const { url, stop } = await startBenchApp({ name: 'abuse', pgPort, appPort, env, stdio: ['ignore', logFd, logFd], settleMs: 1000 });
 
 try {
-  const deadline = Date.now() + 600_000; // the first start may run next build
-  while (!(await fetch(`${base}/api/health`).then((r) => r.ok, () => false))) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the app did not answer /api/health in time');
-    await new Promise((r) => setTimeout(r, 300));
-  }
   const db = createDb(url);
   const user = await db.user.create({ data: { name: 'innocent' } });
   const { token } = await createApiToken(db, { userId: user.id, name: 'innocent', scopes: ['invoke'] });

@@ -3,9 +3,8 @@
 // with 16 clients, for POST /api/v1/tools/count-words/invoke anonymous and with an API
 // token. Prints JSON with the targets of issue 16 (p50 within health + 1 ms; rps at least
 // 60% of health's). Run: npm run bench:http   (BENCH_PORT, BENCH_PG_PORT, BENCH_SECONDS)
-import { spawn } from 'node:child_process';
 import { createDb } from '../lib/db/client';
-import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchServer } from '../lib/db/scratch-database';
+import { startBenchApp } from './bench-app';
 import { createApiToken } from '../lib/auth/api-tokens';
 
 const appPort = process.env.BENCH_PORT ?? process.env.PORT ?? '3212';
@@ -51,31 +50,14 @@ async function rps(call: Call, clients = 16): Promise<{ rps: number; errors: num
   return { rps: Math.round(done / seconds), errors };
 }
 
-const scratch = await startScratchServer('bench-http', pgPort);
-const name = await createScratchDatabase(scratch.adminUrl, 'skillyard_bench_http');
-const url = databaseUrl(scratch.adminUrl, name);
-const env: NodeJS.ProcessEnv = { ...process.env, PORT: appPort, DATABASE_URL: url, NODE_ENV: 'production',
+const { url, stop } = await startBenchApp({ name: 'http', pgPort, appPort, env: {
   // measures speed, not the rate limiter (bench/abuse measures that): limits out of the way
   SKILLYARD_RATE_LIMIT_ANONYMOUS: '100000000',
-  SKILLYARD_RATE_LIMIT_AUTHENTICATED: '100000000', SKILLYARD_LOG_LEVEL: 'warn' };
-const child = spawn(process.execPath, ['scripts/start.mjs', '--port', appPort], { env, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
-const stop = async () => {
-  try {
-    process.kill(-child.pid!, 'SIGTERM');
-  } catch {
-    // already gone
-  }
-  await new Promise((r) => setTimeout(r, 500));
-  await dropScratchDatabase(scratch.adminUrl, name).catch(() => {});
-  await scratch.stop();
-};
+  SKILLYARD_RATE_LIMIT_AUTHENTICATED: '100000000',
+  SKILLYARD_LOG_LEVEL: 'warn',
+}, startTimeoutMs: 600_000 });
 
 try {
-  const deadline = Date.now() + 600_000; // the first start may run next build
-  while (!(await fetch(`${base}/api/health`).then((r) => r.ok, () => false))) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the app did not answer /api/health in time');
-    await new Promise((r) => setTimeout(r, 200));
-  }
   const db = createDb(url);
   const user = await db.user.create({ data: { name: 'bench' } });
   const { token } = await createApiToken(db, { userId: user.id, name: 'bench', scopes: ['invoke'] });

@@ -12,14 +12,13 @@
 // by design; bench/http measures it), so it is not compared here.
 // Prints JSON: p50/p95 of each, the added p50 (target: under 1 ms) and the load average.
 // Run: npm run bench:mcp   (BENCH_PORT or PORT, BENCH_PG_PORT, BENCH_CALLS)
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createApiToken } from '../lib/auth/api-tokens';
 import { createDb } from '../lib/db/client';
-import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchServer } from '../lib/db/scratch-database';
+import { startBenchApp } from './bench-app';
 
 const appPort = process.env.BENCH_PORT ?? process.env.PORT ?? '3211';
 const pgPort = Number(process.env.BENCH_PG_PORT ?? 54338);
@@ -57,37 +56,14 @@ async function compare(invoke: Call, mcpCall: Call) {
   };
 }
 
-const scratch = await startScratchServer('bench-mcp', pgPort);
-const name = await createScratchDatabase(scratch.adminUrl, 'skillyard_bench_mcp');
-const url = databaseUrl(scratch.adminUrl, name);
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  PORT: appPort,
-  DATABASE_URL: url,
-  NODE_ENV: 'production',
+const { url, stop } = await startBenchApp({ name: 'mcp', pgPort, appPort, env: {
   // measures speed, not the rate limiter (bench/abuse measures that): limits out of the way
   SKILLYARD_RATE_LIMIT_ANONYMOUS: '100000000',
   SKILLYARD_RATE_LIMIT_AUTHENTICATED: '100000000',
   SKILLYARD_LOG_LEVEL: 'warn',
-};
-const child = spawn(process.execPath, ['scripts/start.mjs', '--port', appPort], { env, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
-const stop = async () => {
-  try {
-    process.kill(-child.pid!, 'SIGTERM');
-  } catch {
-    // already gone
-  }
-  await new Promise((r) => setTimeout(r, 500));
-  await dropScratchDatabase(scratch.adminUrl, name).catch(() => {});
-  await scratch.stop();
-};
+}, startTimeoutMs: 900_000 });
 
 try {
-  const deadline = Date.now() + 900_000; // the first start may run next build
-  while (!(await fetch(`${base}/api/health`).then((r) => r.ok, () => false))) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the app did not answer /api/health in time');
-    await new Promise((r) => setTimeout(r, 200));
-  }
   const loadBefore = loadAverage();
   const db = createDb(url);
   const user = await db.user.create({ data: { name: 'bench' } });

@@ -6,14 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/client';
 import { sealSecret } from '../auth/secret-box';
 import { publishVersion } from '../registry/publish-version';
-import { createServerContext, type ServerContext } from '../server';
 import { readSkillsFromFiles, type SkillManifest } from '../skills';
 import { createRun } from './create-run';
 import { forkRun } from './fork-run';
 import { listRunEvents } from './list-run-events';
-import { runEventBus } from './run-event-bus';
-import { startRunWorker, type RunWorker } from './run-worker';
-import { isolatedRunDb } from './testing/isolated-db';
+import { startIsolatedRunWorker, type IsolatedRunWorker } from './testing/isolated-run-worker';
 
 const SHARER_SECRET = `gho_${'S3cr3tOfTheSharer'.repeat(3)}Zq9X`;
 const FORKER_SECRET = `gho_${'F0rk3rsOwnT0ken'.repeat(3)}Wv7K`;
@@ -44,22 +41,14 @@ const SCRIPT = [
 ];
 
 let db: Db;
-let url: string;
-let drop: () => Promise<void>;
-let server: ServerContext;
-let worker: RunWorker;
+let env: IsolatedRunWorker;
 
 beforeAll(async () => {
-  ({ db, url, drop } = await isolatedRunDb());
-  await runEventBus().connect(url);
-  server = createServerContext({ db });
-  worker = startRunWorker(server, { concurrency: 1 });
+  env = await startIsolatedRunWorker();
+  ({ db } = env);
 });
 afterAll(async () => {
-  await worker?.stop();
-  await runEventBus().close();
-  await server?.close();
-  await drop();
+  await env?.stop();
 });
 
 async function waitForEnd(id: string) {

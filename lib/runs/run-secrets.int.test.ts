@@ -7,16 +7,14 @@ import type { Db } from '../db/client';
 import { sealSecret } from '../auth/secret-box';
 import { invokeRegistryTool } from '../registry/invoke-registry-tool';
 import { publishVersion } from '../registry/publish-version';
-import { createServerContext, type ServerContext } from '../server';
+import type { ServerContext } from '../server';
 import { readSkillsFromFiles, type SkillManifest } from '../skills';
 import { createRun } from './create-run';
 import { listRunEvents } from './list-run-events';
-import { runEventBus } from './run-event-bus';
 import { openRunEventLog } from './run-event-log';
-import { startRunWorker, type RunWorker } from './run-worker';
 import { createSecretScrubber } from './secret-scrubber';
 import { streamRunEvents } from './stream-run-events';
-import { isolatedRunDb } from './testing/isolated-db';
+import { startIsolatedRunWorker, type IsolatedRunWorker } from './testing/isolated-run-worker';
 import { readSse } from './testing/read-sse';
 
 const BEARER = `gho_${'A1b2C3d4'.repeat(5)}`;
@@ -52,22 +50,15 @@ const FILES: Record<string, string> = {
 };
 
 let db: Db;
-let url: string;
-let drop: () => Promise<void>;
 let server: ServerContext;
-let worker: RunWorker;
+let env: IsolatedRunWorker;
 
 beforeAll(async () => {
-  ({ db, url, drop } = await isolatedRunDb());
-  await runEventBus().connect(url);
-  server = createServerContext({ db });
-  worker = startRunWorker(server, { concurrency: 1 });
+  env = await startIsolatedRunWorker();
+  ({ db, server } = env);
 });
 afterAll(async () => {
-  await worker?.stop();
-  await runEventBus().close();
-  await server?.close();
-  await drop();
+  await env?.stop();
 });
 
 async function teamSkillAndMember() {

@@ -1,0 +1,29 @@
+// An isolated database (isolated-db.ts) with the event bus connected to it, a server
+// context and a run worker executing one run at a time: what an integration test of
+// whole runs needs; `stop()` takes it all down again.
+import type { Db } from '../../db/client';
+import { createServerContext, type ServerContext } from '../../server';
+import { runEventBus } from '../run-event-bus';
+import { startRunWorker, type RunWorker } from '../run-worker';
+import { isolatedRunDb } from './isolated-db';
+
+export type IsolatedRunWorker = { db: Db; url: string; server: ServerContext; worker: RunWorker; stop(): Promise<void> };
+
+export async function startIsolatedRunWorker(): Promise<IsolatedRunWorker> {
+  const { db, url, drop } = await isolatedRunDb();
+  await runEventBus().connect(url);
+  const server = createServerContext({ db });
+  const worker = startRunWorker(server, { concurrency: 1 });
+  return {
+    db,
+    url,
+    server,
+    worker,
+    async stop() {
+      await worker.stop();
+      await runEventBus().close();
+      await server.close();
+      await drop();
+    },
+  };
+}
