@@ -37,7 +37,7 @@ function newestSourceMs(p: string): number {
   }
   if (!stat.isDirectory()) return p.endsWith('.ts') && !p.endsWith('.test.ts') ? stat.mtimeMs : 0;
   let newest = 0;
-  for (const name of readdirSync(p)) if (name !== 'fixtures') newest = Math.max(newest, newestSourceMs(path.join(p, name)));
+  for (const name of readdirSync(p)) if (name !== 'fixtures') newest = Math.max(newest, newestSourceMs(path.join(/*turbopackIgnore: true*/ p, name)));
   return newest;
 }
 
@@ -71,6 +71,6 @@ export function resolveUploadWorkerFile(): string {
   } catch {
     // not built yet
   }
-  if (builtMs < Math.max(...SOURCES.map((s) => newestSourceMs(path.join(root, s))))) buildUploadWorker(root, built);
+  if (builtMs < Math.max(...SOURCES.map((s) => newestSourceMs(path.join(/*turbopackIgnore: true*/ root, s))))) buildUploadWorker(root, built);
   return built;
 }
