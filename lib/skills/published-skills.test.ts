@@ -106,6 +106,12 @@ describe('false alarms removed', () => {
     expect(find(one({ 'p/.ai/tools/c/a.yaml': `${head}requires: fs.write\n` }), 'rye/field-invalid')).toMatchObject({ severity: 'error', path: '/requires' });
   });
 
+  it('a description the YAML parser stopped inside is one yaml/invalid at its line, not also description-invalid', () => {
+    const m = one({ 'x/SKILL.md': skillMd('name: x\ndescription: Use it for marketing work: copy, ads and emails.') });
+    expect(codes(m)).toEqual(['yaml/invalid']);
+    expect(m.diagnostics[0]).toMatchObject({ line: 3 });
+  });
+
   it("Claude Code's SKILL.md fields and common registry fields are not unknown", () => {
     const fm = [
       'name: x',

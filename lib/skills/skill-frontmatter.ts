@@ -139,7 +139,10 @@ function checkNameAndDescription(raw: Record<string, unknown>, pkg: Pkg, scope: 
   }
   if (raw.description === undefined || raw.description === null || (typeof raw.description === 'string' && raw.description.trim() === '')) {
     if (!partial || !Object.prototype.hasOwnProperty.call(raw, 'description')) scope.error('skill/description-missing', 'frontmatter has no description (agents choose skills by it)', '');
-  } else if (typeof raw.description !== 'string') scope.error('skill/description-invalid', 'description must be a string', '/description');
+  } else if (typeof raw.description !== 'string') {
+    // in a frontmatter the YAML parser gave up on, a non-string is that same fault, already reported at its line
+    if (!partial) scope.error('skill/description-invalid', 'description must be a string', '/description');
+  }
   else {
     description = raw.description.trim();
     const chars = codePoints(description);
