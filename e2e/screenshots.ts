@@ -1,4 +1,4 @@
-// Screenshots of every page at 1280 and 390 px, to look at (not a test). Against a running
+// Screenshots of every page at 1280 and 390 px (SHOT_WIDTHS=1440,390 picks others), to look at (not a test). Against a running
 // e2e server (`node --import tsx scripts/e2e-server.ts`, it writes .data/e2e-database-url):
 //   node --import tsx e2e/screenshots.ts [outDir]        (E2E_PORT picks the server)
 // Writes <outDir>/<page>-<width>.png and prints, per shot, the document width when it
@@ -60,7 +60,7 @@ const sessionToken = await createSession(userId);
   if (!dep.ok) throw new Error(`deprecate: ${dep.status} ${await dep.text()}`);
 }
 
-for (const width of [1280, 390]) {
+for (const width of (process.env.SHOT_WIDTHS ?? "1280,390").split(",").map(Number)) {
   const ctx = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await ctx.newPage();
   const anonymous = [

@@ -6,12 +6,12 @@
 import 'server-only';
 import type http from 'node:http';
 import { sessionTokenFrom } from '../auth/session-from-request';
-import { limitsFromEnv, resolveLimits } from '../skills';
+import { limitsFromEnv, resolveLimits, uploadBodyBytes } from '../skills';
 
 /** what any other action's form may send */
 export const ACTION_BODY_BYTES = 1024 * 1024;
 /** the publish page: the package plus its multipart framing (next.config.ts allows the same) */
-export const uploadActionBodyBytes = () => resolveLimits(limitsFromEnv(process.env)).maxPackageBytes + 4 * 1024 * 1024;
+export const uploadActionBodyBytes = () => uploadBodyBytes(resolveLimits(limitsFromEnv(process.env)));
 
 export function actionBodyVerdict(req: http.IncomingMessage): { status: number; code: string; message: string } | null {
   if (req.method !== 'POST' || req.headers['next-action'] === undefined) return null;

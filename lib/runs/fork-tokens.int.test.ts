@@ -51,15 +51,7 @@ afterAll(async () => {
   await env?.stop();
 });
 
-async function waitForEnd(id: string) {
-  const deadline = Date.now() + 45_000;
-  for (;;) {
-    const run = await db.run.findUniqueOrThrow({ where: { id } });
-    if (['succeeded', 'failed', 'cancelled'].includes(run.status)) return run;
-    if (Date.now() > deadline) throw new Error(`run ${id} did not end`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitForEnd = (id: string) => env.waitForEnd(id);
 
 describe('a fork', () => {
   it("runs as the forker with the forker's tokens: the sharer's token never reaches it", async () => {

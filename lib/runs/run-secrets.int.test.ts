@@ -77,15 +77,7 @@ async function teamSkillAndMember() {
   return { user, skill: `@${slug}/echo-secrets` };
 }
 
-async function waitForEnd(id: string) {
-  const deadline = Date.now() + 45_000;
-  for (;;) {
-    const run = await db.run.findUniqueOrThrow({ where: { id } });
-    if (['succeeded', 'failed', 'cancelled'].includes(run.status)) return run;
-    if (Date.now() > deadline) throw new Error(`run ${id} did not end`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitForEnd = (id: string) => env.waitForEnd(id);
 
 describe('secrets handed to a run', () => {
   it('never reach its stored events, its event stream, its result or the server log', async () => {

@@ -2,7 +2,7 @@
 // Pure library: imports only npm packages and node: builtins.
 
 export type { Diagnostic, HandlerKind, SkillFormat, SkillManifest, SkillSignature, ToolManifest } from './types';
-export { DEFAULT_LIMITS, LIMIT_ENV, limitsFromEnv, resolveLimits, type ReadLimits } from './limits';
+export { DEFAULT_LIMITS, LIMIT_ENV, limitsFromEnv, resolveLimits, uploadBodyBytes, type ReadLimits } from './limits';
 export { readSkillsFromFiles, normalizeTreePath, type ReadOptions, type ReadResult, type InputFile } from './read';
 export { readSkillsFromPath } from './read-path';
 export { readPackageFolder, type PackageFolder } from './disk';

@@ -65,3 +65,8 @@ export function limitsFromEnv(env: Record<string, string | undefined>): Partial<
   }
   return out;
 }
+
+/** A package sent as a multipart form (the web publish): the package limit plus room for the part headers and the paths list. */
+export function uploadBodyBytes(limits: Pick<ReadLimits, 'maxPackageBytes'>): number {
+  return limits.maxPackageBytes + 4 * 1024 * 1024;
+}

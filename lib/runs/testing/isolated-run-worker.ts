@@ -7,7 +7,15 @@ import { runEventBus } from '../run-event-bus';
 import { startRunWorker, type RunWorker } from '../run-worker';
 import { isolatedRunDb } from './isolated-db';
 
-export type IsolatedRunWorker = { db: Db; url: string; server: ServerContext; worker: RunWorker; stop(): Promise<void> };
+export type IsolatedRunWorker = {
+  db: Db;
+  url: string;
+  server: ServerContext;
+  worker: RunWorker;
+  /** the run once it has ended (succeeded, failed or cancelled); throws after 45 s */
+  waitForEnd(id: string): Promise<Awaited<ReturnType<Db['run']['findUniqueOrThrow']>>>;
+  stop(): Promise<void>;
+};
 
 export async function startIsolatedRunWorker(): Promise<IsolatedRunWorker> {
   const { db, url, drop } = await isolatedRunDb();
@@ -19,6 +27,15 @@ export async function startIsolatedRunWorker(): Promise<IsolatedRunWorker> {
     url,
     server,
     worker,
+    async waitForEnd(id) {
+      const deadline = Date.now() + 45_000;
+      for (;;) {
+        const run = await db.run.findUniqueOrThrow({ where: { id } });
+        if (['succeeded', 'failed', 'cancelled'].includes(run.status)) return run;
+        if (Date.now() > deadline) throw new Error(`run ${id} did not end`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
     async stop() {
       await worker.stop();
       await runEventBus().close();
