@@ -142,7 +142,7 @@ export const skillsPaths = {
     delete: { summary: 'Remove a dist-tag (not latest)', security: publishToken, parameters: [scope, name, p('tag', 'tag name')], responses: { 200: json({ type: 'object' }), 400: error, 403: error } },
   },
   '/api/v1/skills/{scope}/{name}/star': {
-    put: { summary: 'Star a skill (signed in)', security: [{ apiToken: [] }], parameters: [scope, name], responses: { 200: json({ type: 'object' }), 401: error } },
-    delete: { summary: 'Remove your star', security: [{ apiToken: [] }], parameters: [scope, name], responses: { 200: json({ type: 'object' }), 401: error } },
+    put: { summary: 'Star a skill (a person: signed in or a personal API token; a team token gets 403)', security: [{ apiToken: [] }], parameters: [scope, name], responses: { 200: json({ type: 'object' }), 401: error, 403: error, 404: error } },
+    delete: { summary: 'Remove your star', security: [{ apiToken: [] }], parameters: [scope, name], responses: { 200: json({ type: 'object' }), 401: error, 403: error, 404: error } },
   },
 } as const;
