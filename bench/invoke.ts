@@ -12,8 +12,12 @@
 //   subprocessUs             `node -e` per call
 //   quickjs.warmUs/freshUs   quickjs-emscripten (WebAssembly): a call in a warm context / a fresh
 //                            context per call (new context + eval + call + dispose)
+//   floor.pipeRoundTripUs    a bare round trip between two node processes over a pipe (an echo,
+//                            no work): the floor under any call through a worker process, with the
+//                            echo sleeping in its event loop / polling (as the pool's workers do)
 //   targets                  warm via workers <= 20x sync, in process <= 5x sync, cold <= 2x bare
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import type { Duplex } from 'node:stream';
 import ivm from 'isolated-vm';
 import { getQuickJS } from 'quickjs-emscripten';
 import { createToolManager } from '../lib/runtime';
@@ -74,6 +78,29 @@ function subprocess(): Promise<number> {
   }, 1);
 }
 
+
+/** µs per round trip of a small message to a node process that echoes it on fd 3. */
+async function pipeRoundTrip(polling: boolean): Promise<number> {
+  const echo = polling
+    ? "const fs = require('fs'); const b = Buffer.alloc(65536); for (;;) { let n = -1; try { n = fs.readSync(3, b); } catch (e) { if (e.code !== 'EAGAIN') throw e; } if (n === 0) process.exit(0); if (n > 0) fs.writeSync(3, b, 0, n); }"
+    : "const s = new (require('net').Socket)({ fd: 3, readable: true, writable: true }); s.on('data', (d) => s.write(d));";
+  const child = spawn(process.execPath, ['-e', echo], { stdio: ['ignore', 'inherit', 'inherit', 'pipe'] });
+  const pipe = child.stdio[3] as Duplex;
+  const message = Buffer.alloc(512, 'x');
+  const n = quick ? 500 : 3000;
+  const us = await new Promise<number>((resolve) => {
+    let i = 0;
+    let t0 = 0n;
+    pipe.on('data', () => {
+      if (++i === 100) t0 = process.hrtime.bigint();
+      if (i === 100 + n) return resolve(Number(process.hrtime.bigint() - t0) / 1e3 / n);
+      pipe.write(message);
+    });
+    pipe.write(message);
+  });
+  child.kill('SIGKILL');
+  return us;
+}
 
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
@@ -179,6 +206,8 @@ const coldNoSpareP = await paired(C, 1, coldTimed(noSpares), bareTimed);
 const pauseUs = await batchUs(20, pause);
 
 const sub = await subprocess();
+const pipeSleeping = await pipeRoundTrip(false);
+const pipePolling = await pipeRoundTrip(true);
 await inProcess.close();
 await noSpares.close();
 await workers.close();
@@ -203,6 +232,7 @@ const result = {
   },
   bare: { coldUs: round(minusPause(coldP.baseUs)) },
   subprocessUs: round(sub, 0),
+  floor: { pipeRoundTripUs: { sleeping: round(pipeSleeping), polling: round(pipePolling) } },
   quickjs: { warmUs: round(quickWarmP.us, 2), freshUs: round(quickFreshP.us) },
   ratios: {
     asyncOverSync: round(asyncP.ratio, 1),
@@ -215,6 +245,8 @@ const result = {
     coldOverBare: round(coldRatio(coldP), 2),
     coldWithoutSpareOverBare: round(coldRatio(coldNoSpareP), 2),
     subprocessOverWarmViaWorkers: round(sub / warmWorkersP.us, 0),
+    pipeRoundTripSleepingOverSync: round(pipeSleeping / warmInP.baseUs, 1),
+    pipeRoundTripPollingOverSync: round(pipePolling / warmInP.baseUs, 1),
   },
   targets: {
     warmViaWorkersWithin20xSync: warmWorkersP.ratio <= 20,

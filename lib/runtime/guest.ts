@@ -177,7 +177,7 @@ export function wrapGuestModule(cjs: string): string {
     '(function (module, exports, require) {',
     cjs,
     '})(module, exports, require);',
-    `export async function ${GUEST_ENTRY}(payload) { return globalThis.__skillyard.run(module.exports, payload); }`,
+    `export function ${GUEST_ENTRY}(payload) { return globalThis.__skillyard.run(module.exports, payload); }`,
     '',
   ].join('\n');
 }

@@ -10,6 +10,7 @@ import { reportFailure } from '../log';
 import { failed } from './errors';
 import { FairQueue, principalOf } from './fair-queue';
 import { encodeFrame, FrameReader } from './frame';
+import { createIdleSpin, loopMostlyIdle, type IdleSpin, type PipeSource } from './idle-spin';
 import { createInProcessSandbox } from './in-process';
 import { resolveLimits } from './limits';
 import type { FromWorker, JobFrame, ToWorker } from './protocol';
@@ -38,6 +39,12 @@ export type SandboxPoolOptions = {
   maxIdleIsolates?: number;
   /** blank isolates kept ready per worker for cold jobs (default 1) */
   spareIsolates?: number;
+  /**
+   * µs a worker polls its pipe after answering, and the pool its workers' pipes after
+   * sending (while its event loop is mostly idle), before sleeping: default 200, 0 = never;
+   * env SKILLYARD_SANDBOX_SPIN_US; see idle-spin.ts
+   */
+  spinUs?: number;
   /** worker entry file; default the built dist/sandbox/worker.mjs (built from lib/sandbox/worker.ts when stale) */
   workerFile?: string;
 };
@@ -53,6 +60,8 @@ export interface SandboxPool extends Sandbox {
 type Worker = {
   child: ChildProcess;
   channel: Duplex;
+  /** the pipe's descriptor (-1 when unknown or closed) and reader, for polling it (idle-spin.ts) */
+  pipe: PipeSource;
   pid: number;
   ready: boolean;
   alive: boolean;
@@ -97,6 +106,12 @@ const MIN_RETRY_AFTER_MS = 1_000;
 const MAX_CODES_PER_WORKER = 512;
 const MAX_RETRY_AFTER_MS = 60_000;
 
+/** The descriptor under a child's pipe (libuv's handle), or -1: then the pool never polls it. */
+function pipeFd(channel: Duplex): number {
+  const fd = (channel as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+  return typeof fd === 'number' && fd >= 0 ? fd : -1;
+}
+
 /** Only what node needs: never the server's secrets. */
 function workerEnv(): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { SKILLYARD_SANDBOX_WORKER: '1' };
@@ -136,6 +151,9 @@ class WorkerPool implements SandboxPool {
   /** moving average of the time a job holds a slot (ms), for the wait estimate */
   private slotMs = 0;
   private samples = 0;
+  private readonly spinUs: number;
+  /** after sending a job or a host call's answer, the pool polls the pipes of workers that owe it a frame */
+  private readonly spin: IdleSpin;
 
   constructor(
     private readonly workerFile: string,
@@ -144,6 +162,8 @@ class WorkerPool implements SandboxPool {
   ) {
     this.root = opts.workerFile ? process.cwd() : sandboxRoot();
     this.slots = sizing.workers * sizing.concurrency;
+    this.spinUs = Math.max(0, opts.spinUs ?? Number(process.env.SKILLYARD_SANDBOX_SPIN_US ?? 200)) || 0;
+    this.spin = createIdleSpin({ sources: () => this.owing(), maxUs: this.spinUs, gate: loopMostlyIdle() });
     for (let i = 0; i < sizing.workers; i++) this.spawn();
   }
 
@@ -252,12 +272,11 @@ class WorkerPool implements SandboxPool {
         ...workerEnv(),
         SKILLYARD_SANDBOX_MAX_IDLE: String(this.opts.maxIdleIsolates ?? 32),
         SKILLYARD_SANDBOX_SPARES: String(this.opts.spareIsolates ?? 1),
+        SKILLYARD_SANDBOX_SPIN_US: String(this.spinUs),
       } as unknown as NodeJS.ProcessEnv,
       stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
     });
     const channel = child.stdio[3] as Duplex;
-    const w: Worker = { child, channel, pid: child.pid ?? -1, ready: false, alive: true, jobs: new Map(), culprit: null, why: null, codes: new Map() };
-    this.live.add(w);
     const reader = new FrameReader(
       (message) => this.onMessage(w, message as FromWorker),
       (why) => {
@@ -265,7 +284,14 @@ class WorkerPool implements SandboxPool {
         child.kill('SIGKILL');
       },
     );
-    channel.on('data', (chunk: Buffer) => reader.push(chunk));
+    // the descriptor is read at each poll: once libuv closed the pipe, its number may name another file
+    const pipe: PipeSource = { get fd() { return channel.destroyed ? -1 : pipeFd(channel); }, onBytes: (chunk) => reader.push(chunk) };
+    const w: Worker = { child, channel, pipe, pid: child.pid ?? -1, ready: false, alive: true, jobs: new Map(), culprit: null, why: null, codes: new Map() };
+    this.live.add(w);
+    channel.on('data', (chunk: Buffer) => {
+      this.spin.heard();
+      reader.push(chunk);
+    });
     channel.on('error', () => child.kill('SIGKILL'));
     child.on('error', () => {
       // spawn errors end in 'exit' as well; nothing else to do here
@@ -482,6 +508,20 @@ class WorkerPool implements SandboxPool {
   private send(w: Worker, message: ToWorker): void {
     if (!w.alive || w.channel.destroyed) return;
     w.channel.write(encodeFrame(message));
+    if (message.t !== 'cancel') this.spin.idle();
+  }
+
+  /** Pipes of live workers running a job that is not waiting on its host: they owe a frame. */
+  private *owing(): Generator<PipeSource> {
+    for (const w of this.live) {
+      if (!w.alive) continue;
+      for (const p of w.jobs.values()) {
+        if (p.hostCalls === 0) {
+          yield w.pipe;
+          break;
+        }
+      }
+    }
   }
 
   private settle(p: Pending, result: SandboxResult): void {

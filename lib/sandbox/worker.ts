@@ -8,13 +8,16 @@ import { Socket } from 'node:net';
 import { SandboxEngine, type RawResult } from './engine';
 import { encodeFrame, FrameReader } from './frame';
 import type { FromWorker, JobFrame, ToWorker } from './protocol';
+import { createIdleSpin } from './idle-spin';
 import type { SandboxJob } from './types';
 import { startWatchdog } from './watchdog';
 
 const FD = 3;
 const channel = new Socket({ fd: FD, readable: true, writable: true });
 const send = (message: FromWorker) => {
-  if (!channel.destroyed) channel.write(encodeFrame(message));
+  if (channel.destroyed) return;
+  channel.write(encodeFrame(message));
+  spin.idle();
 };
 const die = () => process.kill(process.pid, 'SIGKILL');
 
@@ -95,7 +98,13 @@ const reader = new FrameReader(
   },
   () => die(),
 );
-channel.on('data', (chunk: Buffer) => reader.push(chunk));
+// after each frame it sends, the worker polls the pipe briefly (idle-spin.ts)
+const pipe = [{ fd: FD, onBytes: (chunk: Buffer) => reader.push(chunk) }];
+const spin = createIdleSpin({ sources: () => pipe, maxUs: Number(process.env.SKILLYARD_SANDBOX_SPIN_US ?? 200) });
+channel.on('data', (chunk: Buffer) => {
+  spin.heard();
+  reader.push(chunk);
+});
 // The parent went away: nobody can use our results, and we must not outlive it.
 channel.on('end', () => process.exit(0));
 channel.on('close', () => process.exit(0));

@@ -1,0 +1,113 @@
+// The adaptive pipe poll (idle-spin.ts) on a real pipe: a child's stdout, written by the
+// child when the test asks it to on stdin.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createIdleSpin, loopMostlyIdle, type PipeSource } from './idle-spin';
+
+let child: ChildProcessWithoutNullStreams | null = null;
+afterEach(() => {
+  child?.kill('SIGKILL');
+  child = null;
+});
+
+/** A child that echoes each stdin chunk to stdout; its stdout pipe as a poll source. */
+function echo(): { write(text: string): void; source: PipeSource; heard: string[]; eventLoop: string[] } {
+  child = spawn(process.execPath, ['-e', "process.stdin.on('data', (d) => process.stdout.write(d))"], { stdio: 'pipe' });
+  const heard: string[] = [];
+  const eventLoop: string[] = [];
+  child.stdout.on('data', (d: Buffer) => eventLoop.push(d.toString()));
+  const handle = (child.stdout as unknown as { _handle: { fd: number } })._handle;
+  const proc = child;
+  return { write: (text) => proc.stdin.write(text), source: { fd: handle.fd, onBytes: (chunk) => heard.push(chunk.toString()) }, heard, eventLoop };
+}
+const immediate = () => new Promise((resolve) => setImmediate(resolve));
+const settle = (ms = 50) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.skipIf(process.platform === 'win32')('idle spin', () => {
+  it('hears a frame sent back while it polls, without the event loop', async () => {
+    const pipe = echo();
+    await settle(300); // the child is up
+    // a budget long enough for a process round trip on a loaded machine
+    const spin = createIdleSpin({ sources: () => [pipe.source], maxUs: 200_000 });
+    pipe.write('ping');
+    spin.idle();
+    await immediate();
+    expect(pipe.heard).toEqual(['ping']);
+    expect(pipe.eventLoop).toEqual([]);
+    expect(spin.budgetUs).toBe(200_000);
+  });
+
+  it('halves its budget on each poll that hears nothing, and stops below a few µs', async () => {
+    const pipe = echo();
+    const spin = createIdleSpin({ sources: () => [pipe.source], maxUs: 100 });
+    const budgets: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      spin.idle();
+      await immediate();
+      budgets.push(spin.budgetUs);
+    }
+    expect(budgets).toEqual([50, 25, 12, 6, 6, 6]);
+    expect(pipe.heard).toEqual([]);
+  });
+
+  it('raises the budget again when a frame arrives through the event loop soon after going idle', async () => {
+    const pipe = echo();
+    const spin = createIdleSpin({ sources: () => [], maxUs: 10_000 });
+    // no source owes anything: the poll returns at once and keeps its budget
+    spin.idle();
+    await immediate();
+    expect(spin.budgetUs).toBe(10_000);
+    // 20 ms, halved by misses to below the minimum (~40 ms of polling in all)
+    const sparse = createIdleSpin({ sources: () => [pipe.source], maxUs: 20_000 });
+    for (let i = 0; i < 13; i++) {
+      sparse.idle();
+      await immediate();
+    }
+    expect(sparse.budgetUs).toBe(4);
+    sparse.idle();
+    sparse.heard(); // a frame arrived right after going idle: polling would have heard it
+    expect(sparse.budgetUs).toBeGreaterThanOrEqual(16);
+    await immediate();
+  });
+
+  it('does not poll while the gate says the event loop is busy, nor with a budget of 0', async () => {
+    const pipe = echo();
+    await settle(300);
+    const gated = createIdleSpin({ sources: () => [pipe.source], maxUs: 200_000, gate: { check: () => false, exclude: () => {} } });
+    const off = createIdleSpin({ sources: () => [pipe.source], maxUs: 0 });
+    pipe.write('one');
+    gated.idle();
+    off.idle();
+    await immediate();
+    expect(pipe.heard).toEqual([]);
+    await settle();
+    expect(pipe.eventLoop.join('')).toBe('one');
+  });
+
+  it('skips a source whose descriptor is gone (-1)', async () => {
+    const spin = createIdleSpin({ sources: () => [{ fd: -1, onBytes: () => expect.unreachable() }], maxUs: 1_000 });
+    spin.idle();
+    await immediate();
+    expect(spin.budgetUs).toBe(1_000);
+  });
+});
+
+describe('loopMostlyIdle', () => {
+  it('is idle while the loop waits, busy while callbacks hold it, and does not count the polling itself', async () => {
+    const gate = loopMostlyIdle(0.5, 20);
+    await settle(30);
+    expect(gate.check()).toBe(true);
+    const until = performance.now() + 40;
+    while (performance.now() < until);
+    await settle(0);
+    expect(gate.check()).toBe(false);
+    // the same busy time, declared as polling, leaves the loop idle
+    await settle(25);
+    gate.check();
+    const again = performance.now() + 40;
+    while (performance.now() < again);
+    gate.exclude(40);
+    await settle(0);
+    expect(gate.check()).toBe(true);
+  });
+});

@@ -1,0 +1,135 @@
+// The pool and its worker processes talk over pipes, and their replies often come back
+// within tens of microseconds (a warm tool call, the answer to a host call, the next call
+// of an agent's loop). Waking a process that sleeps in epoll costs more than that on
+// small virtual machines (an interrupt to a halted CPU: most of the ~70 µs pipe round
+// trip measured here; with the reader polling it is ~25 µs). So after a side sends a frame
+// it expects an answer to, it polls its pipes with non-blocking reads for a short,
+// adaptive while before it goes back to sleep in the event loop:
+//   - a poll that hears a frame keeps the full budget (`maxUs`);
+//   - a poll that hears nothing halves it, so a side whose traffic is sparse soon stops
+//     polling (a few misses, then nothing);
+//   - a frame that arrives through the event loop soon after the side went idle (a poll
+//     would have heard it) raises the budget again.
+// Polling runs in a setImmediate callback, after the side's own promise jobs; timers wait
+// at most `maxUs`. A `gate` can veto a poll (the web process polls only while its event
+// loop is mostly idle: see loopMostlyIdle). Not on Windows.
+import { readSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+
+export type PipeSource = { fd: number; onBytes(chunk: Buffer): void };
+
+export type IdleSpin = {
+  /** a frame was sent and an answer is expected: poll soon */
+  idle(): void;
+  /** a frame arrived through the event loop */
+  heard(): void;
+  /** the current budget in µs */
+  readonly budgetUs: number;
+};
+
+/** below this a poll is not worth starting */
+const MIN_US = 8;
+const EAGAIN = 'EAGAIN';
+
+export type PollGate = { check(): boolean; exclude(ms: number): void };
+
+export function createIdleSpin(options: { sources: () => Iterable<PipeSource>; maxUs: number; gate?: PollGate }): IdleSpin {
+  const { sources, maxUs, gate } = options;
+  let budget = maxUs;
+  let scheduled: NodeJS.Immediate | null = null;
+  let idleSince = 0n;
+  const buffer = Buffer.allocUnsafe(64 * 1024);
+  const enabled = maxUs >= MIN_US && process.platform !== 'win32';
+
+  /** bytes read from one source (n > 0), 0 at end of file, -1 when there is nothing */
+  const readOne = (fd: number): number => {
+    try {
+      return readSync(fd, buffer, 0, buffer.length, null);
+    } catch (error) {
+      // any other error is the event loop's to report (it reads the same pipe)
+      return (error as NodeJS.ErrnoException).code === EAGAIN ? -1 : 0;
+    }
+  };
+
+  const poll = () => {
+    scheduled = null;
+    if (budget < MIN_US || (gate && !gate.check())) return;
+    const started = process.hrtime.bigint();
+    const until = started + BigInt(Math.round(budget * 1000));
+    // EAGAIN is thrown as an error: without stack traces a read costs ~3 µs instead of ~6
+    const traces = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    let heard: { source: PipeSource; n: number } | null = null;
+    try {
+      outer: do {
+        let any = false;
+        for (const source of sources()) {
+          const fd = source.fd;
+          if (fd < 0) continue;
+          any = true;
+          const n = readOne(fd);
+          if (n >= 0) {
+            heard = { source, n };
+            break outer;
+          }
+        }
+        if (!any) return; // nothing is expected any more
+      } while (process.hrtime.bigint() < until);
+    } finally {
+      Error.stackTraceLimit = traces;
+      gate?.exclude(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+    if (!heard) {
+      budget = Math.floor(budget / 2);
+      return;
+    }
+    budget = maxUs;
+    // end of file or an error: the event loop reports it on its own read
+    if (heard.n > 0) heard.source.onBytes(buffer.subarray(0, heard.n));
+  };
+
+  return {
+    idle() {
+      if (!enabled) return;
+      idleSince = process.hrtime.bigint();
+      scheduled ??= setImmediate(poll);
+    },
+    heard() {
+      if (!enabled || idleSince === 0n) return;
+      const gapUs = Number(process.hrtime.bigint() - idleSince) / 1000;
+      if (gapUs < maxUs) budget = Math.min(maxUs, Math.max(budget * 2, MIN_US * 2, gapUs * 2));
+    },
+    get budgetUs() {
+      return budget;
+    },
+  };
+}
+
+/**
+ * True while this process's event loop spent at most `threshold` of the last window
+ * running callbacks (not counting `excludedMs`, the polling itself): a poll then takes
+ * time nobody else wanted, and a busy loop wakes cheaply anyway (its CPU is not halted).
+ */
+export function loopMostlyIdle(threshold = 0.8, windowMs = 20): PollGate {
+  let mark = performance.eventLoopUtilization();
+  let excluded = 0;
+  let idle = true;
+  let since = performance.now();
+  return {
+    check() {
+      const now = performance.now();
+      if (now - since >= windowMs) {
+        const d = performance.eventLoopUtilization(mark);
+        const active = Math.max(0, d.active - excluded);
+        idle = active <= threshold * Math.max(1e-6, d.active + d.idle);
+        mark = performance.eventLoopUtilization();
+        excluded = 0;
+        since = now;
+      }
+      return idle;
+    },
+    exclude(ms) {
+      excluded += ms;
+    },
+  };
+}
