@@ -4,6 +4,7 @@ import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
+import { apiTokenEpoch, cachedApiToken, rememberApiToken } from './api-token-cache';
 
 export const API_TOKEN_SCOPES = ['publish', 'invoke', 'runs', 'teams'] as const;
 export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
@@ -36,13 +37,25 @@ export async function authenticateApiToken(db: Db, authorization: string | null)
   if (!authorization) return null;
   const m = /^Bearer\s+(sy_[0-9a-f]{8}_[A-Za-z0-9_-]{20,})$/.exec(authorization.trim());
   if (!m) throw new AppError('auth/unauthenticated', 'The Authorization header must be "Bearer <API token>".');
-  const row = await db.apiToken.findUnique({ where: { hash: hashToken(m[1]) } });
-  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= new Date())) {
-    throw new AppError('auth/unauthenticated', 'The API token is unknown, revoked or expired.');
+  const hash = hashToken(m[1]);
+  let token = cachedApiToken(hash);
+  if (!token) {
+    const epoch = apiTokenEpoch();
+    const row = await db.apiToken.findUnique({ where: { hash } });
+    if (!row || row.revokedAt || expired(row.expiresAt)) throw unauthenticated();
+    token = { id: row.id, userId: row.userId, teamId: row.teamId ?? null, scopes: row.scopes, expiresAt: row.expiresAt, lastUsedAt: row.lastUsedAt?.getTime() ?? null };
+    rememberApiToken(hash, token, epoch);
+  } else if (expired(token.expiresAt)) {
+    throw unauthenticated();
   }
   // best effort, at most once a minute per token (a write per request would cost every call a round trip)
-  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
-    void db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } }).catch(() => {});
+  const now = Date.now();
+  if (token.lastUsedAt === null || now - token.lastUsedAt > 60_000) {
+    token.lastUsedAt = now;
+    void db.apiToken.update({ where: { id: token.id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
   }
-  return { userId: row.userId, tokenId: row.id, scopes: row.scopes, teamId: row.teamId ?? null };
+  return { userId: token.userId, tokenId: token.id, scopes: [...token.scopes], teamId: token.teamId };
 }
+
+const expired = (expiresAt: Date | null) => expiresAt !== null && expiresAt.getTime() <= Date.now();
+const unauthenticated = () => new AppError('auth/unauthenticated', 'The API token is unknown, revoked or expired.');

@@ -3,6 +3,7 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
+import { forgetApiTokenId } from './api-token-cache';
 import { API_TOKEN_SCOPES, createApiToken, type ApiTokenScope } from './api-tokens';
 
 export const MAX_TOKENS_PER_USER = 50;
@@ -40,5 +41,7 @@ export async function issueApiToken(
 /** Revokes one of the user's tokens; another user's token id is "not found". */
 export async function revokeApiToken(db: Db, userId: string, id: string): Promise<void> {
   const { count } = await db.apiToken.updateMany({ where: { id, userId, revokedAt: null }, data: { revokedAt: new Date() } });
+  // every instance forgets it when the database's notice arrives; this one at once
+  forgetApiTokenId(id);
   if (count === 0) throw new AppError('token/not-found', 'No such token.');
 }

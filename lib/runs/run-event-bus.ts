@@ -1,6 +1,8 @@
 // Live delivery of run events and control messages. In-process listeners get the event
 // object at once; other app instances hear a Postgres NOTIFY and read the event from
-// the database (which always has it before it is announced).
+// the database (which always has it before it is announced). Its LISTEN connection also
+// carries other channels (`listenTo`: the API token cache hears revocations on it), and
+// `onLive` tells whether notices are being heard right now.
 import 'server-only';
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
@@ -27,6 +29,9 @@ class RunEventBus {
   private listener: pg.Client | null = null;
   private notifier: pg.Pool | null = null;
   private connecting: Promise<void> | null = null;
+  /** other channels heard on the LISTEN connection, and who hears them */
+  private readonly channels = new Map<string, Set<(payload: string) => void>>();
+  private readonly liveHandlers = new Set<(live: boolean) => void>();
 
   constructor() {
     this.emitter.setMaxListeners(0);
@@ -54,6 +59,7 @@ class RunEventBus {
     const retry = () => {
       if (this.closed || this.listener !== client) return;
       this.listener = null;
+      this.setLive(false);
       client.end().catch((err) => runsLog.warn('closing the LISTEN connection failed', errorContext(err)));
       runsLog.warn('LISTEN connection dropped; reconnecting', { reconnectInMs: 1_000 });
       setTimeout(() => !this.closed && this.listen(databaseUrl).catch(retryLater), 1_000).unref();
@@ -63,7 +69,11 @@ class RunEventBus {
       setTimeout(() => !this.closed && this.listen(databaseUrl).catch(retryLater), 5_000).unref();
     };
     client.on('notification', (n) => {
-      if (n.channel !== CHANNEL || !n.payload) return;
+      if (n.channel !== CHANNEL) {
+        for (const handler of this.channels.get(n.channel) ?? []) handler(n.payload ?? '');
+        return;
+      }
+      if (!n.payload) return;
       let msg: Message;
       try {
         msg = JSON.parse(n.payload) as Message;
@@ -79,7 +89,46 @@ class RunEventBus {
     await client.connect();
     await client.query(`LISTEN ${CHANNEL}`);
     this.listener = client;
+    // a channel added meanwhile is LISTENed by listenTo itself, or reached by this loop
+    try {
+      for (const channel of this.channels.keys()) await client.query(`LISTEN ${channel}`);
+    } catch (err) {
+      // the caller reconnects (retryLater), not the 'error' handler as well
+      this.listener = null;
+      client.end().catch(() => {});
+      throw err;
+    }
     workerHealth.ok('listen');
+    this.setLive(true);
+  }
+
+  private isLive = false;
+
+  /** True while the LISTEN connection is up: notices sent now are heard. */
+  get live(): boolean {
+    return this.isLive;
+  }
+
+  private setLive(live: boolean) {
+    if (this.isLive === live) return;
+    this.isLive = live;
+    for (const handler of this.liveHandlers) handler(live);
+  }
+
+  /** Hears NOTIFYs on `channel` (a lowercase name) from now on, also after reconnecting. */
+  async listenTo(channel: string, handler: (payload: string) => void): Promise<void> {
+    if (!/^[a-z_][a-z0-9_]*$/.test(channel) || channel === CHANNEL) throw new Error(`not a channel of its own: ${channel}`);
+    const known = this.channels.get(channel);
+    if (known) return void known.add(handler);
+    this.channels.set(channel, new Set([handler]));
+    await this.listener?.query(`LISTEN ${channel}`);
+  }
+
+  /** `handler(live)` now and whenever the LISTEN connection comes up or drops. */
+  onLive(handler: (live: boolean) => void): () => void {
+    this.liveHandlers.add(handler);
+    handler(this.live);
+    return () => this.liveHandlers.delete(handler);
   }
 
   private deliver(msg: Message) {
@@ -159,6 +208,7 @@ class RunEventBus {
     this.closed = true;
     const listener = this.listener;
     this.listener = null;
+    if (listener) this.setLive(false);
     await listener?.end().catch((err) => runsLog.warn('closing the LISTEN connection failed', errorContext(err)));
     await this.notifier?.end().catch((err) => runsLog.warn('closing the notify pool failed', errorContext(err)));
     this.listener = null;

@@ -5,6 +5,7 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
+import { forgetApiTokenId } from '../auth/api-token-cache';
 import { TEAM_API_TOKEN_SCOPES, createApiToken, type ApiTokenScope } from '../auth/api-tokens';
 import type { Actor } from './actor';
 import { recordAudit } from './record-audit';
@@ -31,6 +32,8 @@ export async function createTeamApiToken(db: Db, actor: Actor, slug: string, inp
 export async function revokeTeamApiToken(db: Db, actor: Actor, slug: string, tokenId: string): Promise<void> {
   const team = await teamForActor(db, slug, actor, 'admin');
   const res = await db.apiToken.updateMany({ where: { id: tokenId, teamId: team.id, revokedAt: null }, data: { revokedAt: new Date() } });
+  // every instance forgets it when the database's notice arrives; this one at once
+  forgetApiTokenId(tokenId);
   if (res.count !== 1) throw new AppError('team/token-not-found', 'No active token with that id in this team.');
   await recordAudit(db, team.id, actor, 'token.revoke', tokenId);
 }
