@@ -10,6 +10,11 @@ export type RunSlot = {
   acquire(signal: AbortSignal): Promise<void>;
   /** the run ended: gives the slot back if it holds one */
   end(): void;
+  /**
+   * The slot was taken for a claim that found no run: it goes back without `onFree` (which
+   * would make the worker claim again at once, and an empty queue would be asked in a loop).
+   */
+  unused(): void;
 };
 
 export class RunSlots {
@@ -35,12 +40,12 @@ export class RunSlots {
     return this.handle();
   }
 
-  private give() {
+  private give(quietly = false) {
     const next = this.waiters.shift();
     if (next) next();
     else {
       this.free++;
-      this.onFree();
+      if (!quietly) this.onFree();
     }
   }
 
@@ -82,6 +87,11 @@ export class RunSlots {
         if (!holding) return;
         holding = false;
         this.give();
+      },
+      unused: () => {
+        if (!holding) return;
+        holding = false;
+        this.give(true);
       },
     };
   }

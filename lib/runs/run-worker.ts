@@ -72,7 +72,7 @@ export function startRunWorker(server: ServerContext, opts: RunWorkerOptions = {
           try {
             run = await claimNextRun(db, workerId);
           } finally {
-            if (!run) slot.end();
+            if (!run) slot.unused();
           }
           if (!run) break;
           const claimed = run;
