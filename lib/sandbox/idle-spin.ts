@@ -110,7 +110,7 @@ export function createIdleSpin(options: { sources: () => Iterable<PipeSource>; m
  * running callbacks (not counting `excludedMs`, the polling itself): a poll then takes
  * time nobody else wanted, and a busy loop wakes cheaply anyway (its CPU is not halted).
  */
-export function loopMostlyIdle(threshold = 0.8, windowMs = 20): PollGate {
+export function loopMostlyIdle(threshold = 0.8, windowMs = 5): PollGate {
   let mark = performance.eventLoopUtilization();
   let excluded = 0;
   let idle = true;
