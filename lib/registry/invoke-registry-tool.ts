@@ -6,6 +6,7 @@ import { AppError } from '../errors';
 import { createToolManager } from '../runtime';
 import type { ServerContext } from '../server';
 import { loadSkillVersion, parseSkillRef, type SkillHead } from './load-skill-version';
+import { cachedHead, skillHead } from './skill-heads';
 import { createSecretScrubber } from '../runs/secret-scrubber';
 import { learnRunSecrets } from '../runs/run-secrets';
 
@@ -13,33 +14,7 @@ import { learnRunSecrets } from '../runs/run-secrets';
 export type InvokeInput = { tool: string; skill?: string; args: unknown; userId: string | null; visitorId?: string | null; ip?: string | null };
 export type InvokeOutput = { skill: string; version: string; tool: string; result: unknown; ms: number };
 
-// The skill row (id, visibility, latest version) a call starts from, per skill and per
-// tool name, kept for HEAD_TTL_MS: a tight loop of calls reads it once a second instead of
-// once a call. The version it names is cached by id (load-skill-version.ts), so a call
-// usually needs no database round trip at all. A publish, visibility change or yank is
-// seen by every instance within HEAD_TTL_MS (docs/security.md). Not-found is not cached.
-const HEAD_TTL_MS = 1_000;
-let headTtlMs = HEAD_TTL_MS;
-const MAX_HEADS = 1_000;
-const heads = new Map<string, { until: number; value: Promise<{ ref: string; head: SkillHead } | null> }>();
-
-function cachedHead(key: string, read: () => Promise<{ ref: string; head: SkillHead } | null>): Promise<{ ref: string; head: SkillHead } | null> {
-  const now = Date.now();
-  const hit = heads.get(key);
-  if (hit && hit.until > now) return hit.value;
-  if (heads.size >= MAX_HEADS) heads.clear();
-  const value = read();
-  heads.set(key, { until: now + headTtlMs, value });
-  // failures and not-found are asked again next time
-  value.then((v) => v === null && heads.get(key)?.value === value && heads.delete(key), () => heads.get(key)?.value === value && heads.delete(key));
-  return value;
-}
-
-/** Only for tests: forget the cached skill rows (and keep new ones `ttlMs`, default 1 s). */
-export function forgetCachedSkillHeads(ttlMs = HEAD_TTL_MS): void {
-  heads.clear();
-  headTtlMs = ttlMs;
-}
+export { forgetCachedSkillHeads } from './skill-heads';
 
 /** Which public skill's latest version has a tool of this name (the caller may name one), with its row. */
 function findSkillForTool(db: Db, tool: string): Promise<{ ref: string; head: SkillHead }> {
@@ -61,21 +36,13 @@ async function readSkillForTool(db: Db, tool: string): Promise<{ ref: string; he
   return { ref: `@${scopeName}/${name}`, head };
 }
 
-async function readHead(db: Db, ref: { scope: string; name: string }): Promise<{ ref: string; head: SkillHead } | null> {
-  const head = await db.skill.findUnique({
-    where: { scopeName_name: { scopeName: ref.scope, name: ref.name } },
-    select: { id: true, visibility: true, latestVersionId: true },
-  });
-  return head && { ref: `@${ref.scope}/${ref.name}`, head };
-}
-
 export async function invokeRegistryTool(server: ServerContext, input: InvokeInput): Promise<InvokeOutput> {
   const { db } = server;
   // one query finds the skill by its tool when the caller names none; its latest version's manifest is cached
   const found = input.skill ? null : await findSkillForTool(db, input.tool);
   const skillRef = parseSkillRef(input.skill ?? found!.ref);
   const viewer = input.userId ? { userId: input.userId } : null;
-  const head = found?.head ?? (skillRef.version ? undefined : ((await cachedHead(`skill:${skillRef.scope}/${skillRef.name}`, () => readHead(db, skillRef)))?.head));
+  const head = found?.head ?? (skillRef.version ? undefined : (await skillHead(db, skillRef))?.head);
   const skill = await loadSkillVersion(db, skillRef, viewer, head);
   // a signed-in caller's held tokens are read only when a tool of the skill declares input tokens
   const heldTokens = skill.manifest.tools.some((t) => Object.keys(t.inputTokens ?? {}).length > 0);

@@ -1,8 +1,8 @@
 // The MCP tool host for registry skills: the chosen skills' versions are loaded once per
 // MCP session (visibility checked for this caller); each list or call builds the kernel
 // with the caller's current tokens, so a token minted or connected mid-session shows, and
-// with only the skills the caller may still see, asked again each time as the invoke API
-// does (canSeePrivate): removed from a team, a member's open session no longer lists or
+// with only the skills the caller may still see, asked as the invoke API does (the skill's
+// row at most 1 s old, a private skill's scope membership each time: canSeePrivate): removed from a team, a member's open session no longer lists or
 // calls its private skills (answered as unknown tools and prompts).
 import 'server-only';
 import { AppError } from '../errors';
@@ -11,6 +11,7 @@ import type { McpToolHost } from '../mcp';
 import type { ServerContext } from '../server';
 import { loadSkillVersion, parseSkillRef } from './load-skill-version';
 import { canSeePrivate } from './get-skill';
+import { skillHead } from './skill-heads';
 
 export const MCP_MAX_SKILLS = 20;
 
@@ -35,11 +36,8 @@ export async function openRegistryMcpHost(server: ServerContext, refs: ReturnTyp
   // served tool is token-gated; otherwise they cannot change what is listed or allowed
   const heldTokens = skills.some((s) => s.manifest.tools.some((t) => Object.keys(t.inputTokens ?? {}).length > 0));
   // the loaded skills this caller may see now: the skill still exists, and if private, its scope is still theirs or their team's
+  // (the rows as the invoke API reads them: at most 1 s old, skill-heads.ts; membership of a private skill's scope on every call)
   const visibleNow = async () => {
-    const rows = await server.db.skill.findMany({
-      where: { OR: refs.map((r) => ({ scopeName: r.scope, name: r.name })) },
-      select: { scopeName: true, name: true, visibility: true },
-    });
     const seesScope = new Map<string, Promise<boolean>>();
     const sees = (scope: string) => {
       if (!seesScope.has(scope)) seesScope.set(scope, canSeePrivate(server.db, scope, viewer));
@@ -47,7 +45,7 @@ export async function openRegistryMcpHost(server: ServerContext, refs: ReturnTyp
     };
     const visible = await Promise.all(
       refs.map(async (ref) => {
-        const row = rows.find((r) => r.scopeName === ref.scope && r.name === ref.name);
+        const row = (await skillHead(server.db, ref))?.head;
         return !!row && (row.visibility !== 'private' || (await sees(ref.scope)));
       }),
     );
