@@ -11,9 +11,11 @@
 //   - a frame that arrives through the event loop soon after the side went idle (a poll
 //     would have heard it) raises the budget again.
 // Polling runs in a setImmediate callback, after the side's own promise jobs; timers wait
-// at most `maxUs`. A `gate` can veto a poll (the web process polls only while its event
-// loop is mostly idle: see loopMostlyIdle). Not on Windows.
-import { readSync } from 'node:fs';
+// at most `maxUs`. A `gate` can veto a poll: nobody polls while tasks wait for a CPU
+// (cpuNotContended: polling would take their time), and the web process polls only while
+// its event loop is mostly idle (loopMostlyIdle). Not on Windows.
+import { openSync, readSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 
 export type PipeSource = { fd: number; onBytes(chunk: Buffer): void };
@@ -131,5 +133,52 @@ export function loopMostlyIdle(threshold = 0.8, windowMs = 5): PollGate {
     exclude(ms) {
       excluded += ms;
     },
+  };
+}
+
+/**
+ * True while (nearly) no task waits for a CPU: the running count of /proc/loadavg (read at
+ * most every `everyMs`) is at most the number of CPUs plus one, so a poll takes time nobody
+ * else wants (under an attack or any other load it is not, and polling would only make it
+ * worse).
+ * Without /proc (not Linux) always true.
+ */
+export function cpuNotContended(everyMs = 5): PollGate {
+  let fd = -1;
+  try {
+    fd = openSync('/proc/loadavg', 'r');
+  } catch {
+    return { check: () => true, exclude: () => {} };
+  }
+  const cpus = availableParallelism();
+  const buffer = Buffer.alloc(128);
+  let free = true;
+  let at = 0;
+  return {
+    check() {
+      const now = performance.now();
+      if (now - at < everyMs) return free;
+      at = now;
+      try {
+        const text = buffer.toString('latin1', 0, readSync(fd, buffer, 0, buffer.length, 0));
+        // "0.52 0.58 0.59 2/345 12345": running/total scheduling entities, this one included
+        const running = Number(/ (\d+)\//.exec(text)?.[1] ?? 0);
+        // one over: the two sides of a round trip each hold a CPU, and a third task that
+        // woke for a moment (a timer, the kernel) should not stop a tight loop's polling
+        free = running <= cpus + 1;
+      } catch {
+        free = true;
+      }
+      return free;
+    },
+    exclude: () => {},
+  };
+}
+
+/** A gate that allows a poll when every one of `gates` does. */
+export function allGates(...gates: PollGate[]): PollGate {
+  return {
+    check: () => gates.every((g) => g.check()),
+    exclude: (ms) => gates.forEach((g) => g.exclude(ms)),
   };
 }

@@ -10,7 +10,7 @@ import { reportFailure } from '../log';
 import { failed } from './errors';
 import { FairQueue, principalOf } from './fair-queue';
 import { encodeFrame, FrameReader } from './frame';
-import { createIdleSpin, loopMostlyIdle, type IdleSpin, type PipeSource } from './idle-spin';
+import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, type IdleSpin, type PipeSource } from './idle-spin';
 import { createInProcessSandbox } from './in-process';
 import { resolveLimits } from './limits';
 import type { FromWorker, JobFrame, ToWorker } from './protocol';
@@ -163,7 +163,7 @@ class WorkerPool implements SandboxPool {
     this.root = opts.workerFile ? process.cwd() : sandboxRoot();
     this.slots = sizing.workers * sizing.concurrency;
     this.spinUs = Math.max(0, opts.spinUs ?? Number(process.env.SKILLYARD_SANDBOX_SPIN_US ?? 200)) || 0;
-    this.spin = createIdleSpin({ sources: () => this.owing(), maxUs: this.spinUs, gate: loopMostlyIdle() });
+    this.spin = createIdleSpin({ sources: () => this.owing(), maxUs: this.spinUs, gate: allGates(cpuNotContended(), loopMostlyIdle()) });
     for (let i = 0; i < sizing.workers; i++) this.spawn();
   }
 
