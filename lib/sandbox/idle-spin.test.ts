@@ -2,7 +2,7 @@
 // child when the test asks it to on stdin.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createIdleSpin, loopMostlyIdle, type PipeSource } from './idle-spin';
+import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, type PipeSource } from './idle-spin';
 
 let child: ChildProcessWithoutNullStreams | null = null;
 afterEach(() => {
@@ -109,5 +109,23 @@ describe('loopMostlyIdle', () => {
     gate.exclude(40);
     await settle(0);
     expect(gate.check()).toBe(true);
+  });
+});
+
+describe('gates', () => {
+  it('allGates allows a poll only when every gate does, and tells each the time polled', () => {
+    const excluded: number[] = [];
+    const gate = (open: boolean) => ({ check: () => open, exclude: (ms: number) => excluded.push(ms) });
+    expect(allGates(gate(true), gate(true)).check()).toBe(true);
+    expect(allGates(gate(true), gate(false)).check()).toBe(false);
+    allGates(gate(true), gate(false)).exclude(3);
+    expect(excluded).toEqual([3, 3]);
+  });
+
+  it('cpuNotContended reads the run queue at most once per window', () => {
+    const gate = cpuNotContended(60_000);
+    const first = gate.check();
+    expect(typeof first).toBe('boolean');
+    for (let i = 0; i < 100; i++) expect(gate.check()).toBe(first);
   });
 });
