@@ -1,17 +1,36 @@
 // API tokens are kept in memory while the process hears the database's notices, and a
 // token that stops being valid (revoked here or by another instance, expiry moved, user
-// deleted) is refused at the next call. Real Postgres: the trigger in migration
-// 20261126070000_api_token_notices and the run event bus's LISTEN connection.
+// deleted, table truncated) is refused at the next call; a LISTEN connection that drops
+// or silently stops hearing empties the cache until it hears again. Real Postgres, in a
+// database of its own (this file truncates): the triggers of migrations
+// 20261126070000_api_token_notices and 20261126071000_api_token_truncate_notice and the
+// run event bus's LISTEN connection.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDb, testDatabaseUrl } from '../../test/db';
+import type { Db } from '../db/client';
 import { runEventBus } from '../runs/run-event-bus';
+import { isolatedRunDb } from '../runs/testing/isolated-db';
 import { apiTokenEpoch, cachedApiToken, forgetApiToken, hearApiTokenChanges, rememberApiToken, setApiTokenCacheLive } from './api-token-cache';
 import { authenticateApiToken, createApiToken } from './api-tokens';
 import { revokeApiToken } from './manage-api-tokens';
+import { userPrincipal } from '../authz';
+import { createTeam, createTeamApiToken, revokeTeamApiToken } from '../teams';
 
 const hashOf = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 let userId: string;
+let db: Db;
+let url: string;
+let drop: () => Promise<void>;
+const testDb = () => db;
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+const live = () => until('the LISTEN connection to hear its probe', () => runEventBus().live);
 
 /** Waits until the notice about `token` made this process forget it. */
 async function forgotten(token: string): Promise<void> {
@@ -21,11 +40,16 @@ async function forgotten(token: string): Promise<void> {
 }
 
 beforeAll(async () => {
+  ({ db, url, drop } = await isolatedRunDb());
   await hearApiTokenChanges(runEventBus());
-  await runEventBus().connect(testDatabaseUrl());
+  await runEventBus().connect(url);
+  await live();
   userId = (await testDb().user.create({ data: { name: 'cached-token-user' } })).id;
 });
-afterAll(() => runEventBus().close());
+afterAll(async () => {
+  await runEventBus().close();
+  await drop();
+});
 
 describe('the API token cache', () => {
   it('keeps a valid token after its first use, so later calls need no query', async () => {
@@ -34,8 +58,7 @@ describe('the API token cache', () => {
     await authenticateApiToken(testDb(), `Bearer ${token}`);
     expect(cachedApiToken(hashOf(token))).toMatchObject({ id, userId, scopes: ['invoke'] });
     // a database that cannot be asked about tokens: the cached answer needs none
-    const db = testDb();
-    const noTokenQueries = new Proxy(db, {
+    const noTokenQueries = new Proxy(testDb(), {
       get: (target, prop) => (prop === 'apiToken' ? { findUnique: () => Promise.reject(new Error('queried')), update: () => Promise.resolve() } : Reflect.get(target, prop)),
     });
     expect(await authenticateApiToken(noTokenQueries, `Bearer ${token}`)).toMatchObject({ tokenId: id, scopes: ['invoke'] });
@@ -45,6 +68,19 @@ describe('the API token cache', () => {
     const { id, token } = await createApiToken(testDb(), { userId, name: 'revoke-here', scopes: ['invoke'] });
     await authenticateApiToken(testDb(), `Bearer ${token}`);
     await revokeApiToken(testDb(), userId, id);
+    await expect(authenticateApiToken(testDb(), `Bearer ${token}`)).rejects.toMatchObject({ code: 'auth/unauthenticated' });
+  });
+
+  it("refuses a team's token revoked on this instance at once", async () => {
+    const admin = await testDb().user.create({ data: { handle: `cache-admin-${Date.now().toString(36)}`, name: 'admin' } });
+    await testDb().scope.create({ data: { name: admin.handle!, kind: 'user', userId: admin.id } });
+    const actor = { principal: userPrincipal(admin.id), ip: '203.0.113.9' };
+    const slug = `cache-team-${Date.now().toString(36)}`;
+    await createTeam(testDb(), actor, { slug, name: 'cache team' });
+    const { id, token } = await createTeamApiToken(testDb(), actor, slug, { name: 'ci', scopes: ['invoke'] });
+    await authenticateApiToken(testDb(), `Bearer ${token}`);
+    expect(cachedApiToken(hashOf(token))).not.toBeNull();
+    await revokeTeamApiToken(testDb(), actor, slug, id);
     await expect(authenticateApiToken(testDb(), `Bearer ${token}`)).rejects.toMatchObject({ code: 'auth/unauthenticated' });
   });
 
@@ -96,5 +132,45 @@ describe('the API token cache', () => {
     forgetApiToken('some-other-hash');
     rememberApiToken(hashOf(token), { id, userId, teamId: null, scopes: ['invoke'], expiresAt: null, lastUsedAt: null }, epoch);
     expect(cachedApiToken(hashOf(token))).toBeNull();
+  });
+
+  it('forgets every token when the table is truncated', async () => {
+    const { token } = await createApiToken(testDb(), { userId, name: 'truncated', scopes: ['invoke'] });
+    await authenticateApiToken(testDb(), `Bearer ${token}`);
+    await testDb().$executeRawUnsafe('TRUNCATE "ApiToken"');
+    await forgotten(token);
+    await expect(authenticateApiToken(testDb(), `Bearer ${token}`)).rejects.toMatchObject({ code: 'auth/unauthenticated' });
+  });
+
+  it('a LISTEN connection that drops empties the cache; once reconnected, revocations are heard again', async () => {
+    const { id, token } = await createApiToken(testDb(), { userId, name: 'dropped', scopes: ['invoke'] });
+    await authenticateApiToken(testDb(), `Bearer ${token}`);
+    const listeners = async () =>
+      (await testDb().$queryRawUnsafe<{ pid: number }[]>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1`, `skillyard-listen-${process.pid}`)).map((r) => r.pid);
+    const [pid] = await listeners();
+    await testDb().$queryRawUnsafe('SELECT pg_terminate_backend($1)', pid);
+    await until('the cache to stop serving', () => !runEventBus().live);
+    expect(cachedApiToken(hashOf(token))).toBeNull();
+    await live();
+    expect(await listeners()).toHaveLength(1); // one connection: no second reconnect loop
+    await authenticateApiToken(testDb(), `Bearer ${token}`);
+    expect(cachedApiToken(hashOf(token))).not.toBeNull();
+    await testDb().apiToken.update({ where: { id }, data: { revokedAt: new Date() } });
+    await forgotten(token);
+  });
+
+  it('a connection that silently stops hearing (its own probe goes unheard) is replaced', async () => {
+    const { token } = await createApiToken(testDb(), { userId, name: 'deaf-connection', scopes: ['invoke'] });
+    await authenticateApiToken(testDb(), `Bearer ${token}`);
+    // as a pooler that drops LISTEN would: the connection stays up, the notices stop
+    const bus = runEventBus() as unknown as { listener: { query(sql: string): Promise<unknown> } };
+    await bus.listener.query('UNLISTEN *');
+    runEventBus().checkLiveness(); // sends a probe nobody hears
+    runEventBus().checkLiveness(Date.now() + 60_000); // ...which is overdue
+    expect(runEventBus().live).toBe(false);
+    expect(cachedApiToken(hashOf(token))).toBeNull();
+    await live();
+    await authenticateApiToken(testDb(), `Bearer ${token}`);
+    expect(cachedApiToken(hashOf(token))).not.toBeNull();
   });
 });

@@ -2,11 +2,12 @@
 // credential (bench/http: the round trip was most of what a token caller paid over an
 // anonymous one). Revocation still takes effect at once: a trigger on "ApiToken"
 // announces every change that can make a token invalid (revoked, new expiry, scopes or
-// owner, deleted, also by cascade) on channel skillyard_api_tokens, and each instance
-// forgets that token when it hears it. The cache serves only while its process hears
-// those notices (`hearApiTokenChanges`, wired at server start): while the LISTEN
-// connection is down it is emptied and bypassed, and every entry lives at most
-// ENTRY_TTL_MS in any case. Unknown tokens are never cached (guesses cost a query each,
+// owner, deleted, also by cascade; a TRUNCATE as '*') on channel skillyard_api_tokens,
+// and each instance forgets that token when it hears it. The cache serves only while its
+// process hears those notices (`hearApiTokenChanges`, wired at server start): while the
+// LISTEN connection is down, or has not heard its own probe (run-event-bus.ts: every 5 s,
+// so a connection that died silently is noticed within 10 s), it is emptied and
+// bypassed, and every entry lives at most ENTRY_TTL_MS in any case. Unknown tokens are never cached (guesses cost a query each,
 // under the rate limit). A notice that arrives while a request is reading its row from
 // the database stops that request from caching what it read (the epoch).
 import 'server-only';
@@ -56,10 +57,11 @@ export function rememberApiToken(hash: string, token: CachedApiToken, epoch: num
   state.entries.set(hash, { token, until: Date.now() + ENTRY_TTL_MS });
 }
 
-/** A notice: the token with this hash changed or is gone. */
+/** A notice: the token with this hash changed or is gone ('*': every token, the table was truncated). */
 export function forgetApiToken(hash: string): void {
   state.epoch++;
-  state.entries.delete(hash);
+  if (hash === '*') state.entries.clear();
+  else state.entries.delete(hash);
 }
 
 /** This instance revoked the token with this id: forgotten here at once, before its notice arrives. */

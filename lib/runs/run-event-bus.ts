@@ -19,9 +19,13 @@ type Message =
   | { kind: 'event'; runId: string; event: StoredRunEvent; origin: string }
   | { kind: 'announce'; runId: string; seq: number; origin: string }
   | { kind: 'control'; runId: string; control: RunControl; origin: string }
-  | { kind: 'queued'; origin: string };
+  | { kind: 'queued'; origin: string }
+  /** this process asking itself whether its LISTEN connection still hears (see checkLiveness) */
+  | { kind: 'probe'; seq: number; origin: string };
 
 const CHANNEL = 'skillyard_runs';
+/** how often the LISTEN connection proves it still hears, and how long a probe may take */
+const PROBE_EVERY_MS = 5_000;
 const ORIGIN = `${process.pid}-${Math.random().toString(36).slice(2)}`;
 
 class RunEventBus {
@@ -53,9 +57,14 @@ class RunEventBus {
   private notifyFailures = 0;
   private lastNotifyLog = 0;
 
-  /** LISTENs on a connection of its own, and reconnects when that connection drops. */
+  /**
+   * LISTENs on a connection of its own, and reconnects when that connection drops. The
+   * client is installed only once every LISTEN succeeded: until then a failure is the
+   * caller's to retry (retryLater), never the 'error' handler's as well. It is live (see
+   * `live`) once it heard its own first probe.
+   */
   private async listen(databaseUrl: string): Promise<void> {
-    const client = new pg.Client({ connectionString: databaseUrl });
+    const client = new pg.Client({ connectionString: databaseUrl, keepAlive: true, application_name: `skillyard-listen-${process.pid}` });
     const retry = () => {
       if (this.closed || this.listener !== client) return;
       this.listener = null;
@@ -69,6 +78,7 @@ class RunEventBus {
       setTimeout(() => !this.closed && this.listen(databaseUrl).catch(retryLater), 5_000).unref();
     };
     client.on('notification', (n) => {
+      if (this.listener !== client) return;
       if (n.channel !== CHANNEL) {
         for (const handler of this.channels.get(n.channel) ?? []) handler(n.payload ?? '');
         return;
@@ -81,30 +91,71 @@ class RunEventBus {
         runsLog.error('unreadable notification', { bytes: n.payload.length, ...errorContext(err) });
         return;
       }
+      if (msg.kind === 'probe') {
+        if (msg.origin === ORIGIN) this.heardProbe(msg.seq);
+        return;
+      }
       if (msg.origin === ORIGIN) return;
       this.deliver(msg);
     });
     client.on('error', retry);
     client.on('end', retry);
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
-    this.listener = client;
-    // a channel added meanwhile is LISTENed by listenTo itself, or reached by this loop
     try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+      // a channel added while this loop awaits is visited by it too (Map iteration)
       for (const channel of this.channels.keys()) await client.query(`LISTEN ${channel}`);
     } catch (err) {
-      // the caller reconnects (retryLater), not the 'error' handler as well
-      this.listener = null;
       client.end().catch(() => {});
       throw err;
     }
+    if (this.closed) {
+      client.end().catch(() => {});
+      return;
+    }
+    this.listener = client;
     workerHealth.ok('listen');
-    this.setLive(true);
+    this.probeTimer ??= setInterval(() => this.checkLiveness(), PROBE_EVERY_MS);
+    this.probeTimer.unref?.();
+    this.sendProbe();
+  }
+
+  private probeTimer: NodeJS.Timeout | null = null;
+  private probeSeq = 0;
+  private probeSentAt = 0;
+  private probeHeard = 0;
+
+  private sendProbe() {
+    this.probeSeq++;
+    this.probeSentAt = Date.now();
+    this.notify({ kind: 'probe', seq: this.probeSeq, origin: ORIGIN });
+  }
+
+  private heardProbe(seq: number) {
+    this.probeHeard = Math.max(this.probeHeard, seq);
+    if (this.probeHeard === this.probeSeq && this.listener) this.setLive(true);
+  }
+
+  /**
+   * Every PROBE_EVERY_MS: a connection can die without telling (a half-open TCP
+   * connection, a pooler that drops LISTEN), so the process NOTIFYs itself and counts the
+   * connection dead (not live, reconnected) when the last probe went unheard.
+   */
+  checkLiveness(now = Date.now()): void {
+    const client = this.listener;
+    if (!client || this.closed) return;
+    if (this.probeHeard < this.probeSeq && now - this.probeSentAt >= PROBE_EVERY_MS) {
+      runsLog.warn('LISTEN connection hears nothing; reconnecting', { unheardForMs: now - this.probeSentAt });
+      this.setLive(false);
+      client.emit('end'); // the retry path: forget the client, end it, connect anew
+      return;
+    }
+    if (this.probeHeard === this.probeSeq) this.sendProbe();
   }
 
   private isLive = false;
 
-  /** True while the LISTEN connection is up: notices sent now are heard. */
+  /** True while the LISTEN connection is up and heard its last probe: notices sent now are heard. */
   get live(): boolean {
     return this.isLive;
   }
@@ -206,9 +257,11 @@ class RunEventBus {
 
   async close() {
     this.closed = true;
+    if (this.probeTimer) clearInterval(this.probeTimer);
+    this.probeTimer = null;
     const listener = this.listener;
     this.listener = null;
-    if (listener) this.setLive(false);
+    this.setLive(false);
     await listener?.end().catch((err) => runsLog.warn('closing the LISTEN connection failed', errorContext(err)));
     await this.notifier?.end().catch((err) => runsLog.warn('closing the notify pool failed', errorContext(err)));
     this.listener = null;

@@ -2,7 +2,7 @@
 // child when the test asks it to on stdin.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, type PipeSource } from './idle-spin';
+import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, spinBudgetUs, type PipeSource } from './idle-spin';
 
 let child: ChildProcessWithoutNullStreams | null = null;
 afterEach(() => {
@@ -127,5 +127,13 @@ describe('gates', () => {
     const first = gate.check();
     expect(typeof first).toBe('boolean');
     for (let i = 0; i < 100; i++) expect(gate.check()).toBe(first);
+  });
+});
+
+describe('spinBudgetUs', () => {
+  it('reads the option or SKILLYARD_SANDBOX_SPIN_US into 0 – 5,000 µs (200 when unset or not a number)', () => {
+    expect([undefined, '', 'abc', 'NaN'].map(spinBudgetUs)).toEqual([200, 200, 200, 200]);
+    expect(['0', '-5', '150', '150.6', 'Infinity', '1e7'].map(spinBudgetUs)).toEqual([0, 0, 150, 151, 5000, 5000]);
+    expect([0, 300, Infinity, -Infinity].map(spinBudgetUs)).toEqual([0, 300, 5000, 0]);
   });
 });

@@ -144,12 +144,8 @@ export function loopMostlyIdle(threshold = 0.8, windowMs = 5): PollGate {
  * Without /proc (not Linux) always true.
  */
 export function cpuNotContended(everyMs = 5): PollGate {
-  let fd = -1;
-  try {
-    fd = openSync('/proc/loadavg', 'r');
-  } catch {
-    return { check: () => true, exclude: () => {} };
-  }
+  const fd = loadavgFd();
+  if (fd < 0) return { check: () => true, exclude: () => {} };
   const cpus = availableParallelism();
   const buffer = Buffer.alloc(128);
   let free = true;
@@ -173,6 +169,28 @@ export function cpuNotContended(everyMs = 5): PollGate {
     },
     exclude: () => {},
   };
+}
+
+/** /proc/loadavg, opened once per process and kept (-1 where there is none). */
+let loadavg: number | null = null;
+function loadavgFd(): number {
+  if (loadavg === null) {
+    try {
+      loadavg = openSync('/proc/loadavg', 'r');
+    } catch {
+      loadavg = -1;
+    }
+  }
+  return loadavg;
+}
+
+const MAX_SPIN_US = 5_000;
+
+/** The polling budget from an option or SKILLYARD_SANDBOX_SPIN_US: 0 – 5,000 µs, 200 when unset or not a number. */
+export function spinBudgetUs(value: number | string | undefined): number {
+  const n = typeof value === 'string' ? (value.trim() === '' ? NaN : Number(value)) : (value ?? NaN);
+  if (Number.isNaN(n)) return 200;
+  return Math.min(MAX_SPIN_US, Math.max(0, Math.round(n)));
 }
 
 /** A gate that allows a poll when every one of `gates` does. */

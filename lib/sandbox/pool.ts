@@ -10,7 +10,7 @@ import { reportFailure } from '../log';
 import { failed } from './errors';
 import { FairQueue, principalOf } from './fair-queue';
 import { encodeFrame, FrameReader } from './frame';
-import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, type IdleSpin, type PipeSource } from './idle-spin';
+import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, spinBudgetUs, type IdleSpin, type PipeSource } from './idle-spin';
 import { createInProcessSandbox } from './in-process';
 import { resolveLimits } from './limits';
 import type { FromWorker, JobFrame, ToWorker } from './protocol';
@@ -162,7 +162,7 @@ class WorkerPool implements SandboxPool {
   ) {
     this.root = opts.workerFile ? process.cwd() : sandboxRoot();
     this.slots = sizing.workers * sizing.concurrency;
-    this.spinUs = Math.max(0, opts.spinUs ?? Number(process.env.SKILLYARD_SANDBOX_SPIN_US ?? 200)) || 0;
+    this.spinUs = spinBudgetUs(opts.spinUs ?? process.env.SKILLYARD_SANDBOX_SPIN_US);
     this.spin = createIdleSpin({ sources: () => this.owing(), maxUs: this.spinUs, gate: allGates(cpuNotContended(), loopMostlyIdle()) });
     for (let i = 0; i < sizing.workers; i++) this.spawn();
   }

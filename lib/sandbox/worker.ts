@@ -8,7 +8,7 @@ import { Socket } from 'node:net';
 import { SandboxEngine, type RawResult } from './engine';
 import { encodeFrame, FrameReader } from './frame';
 import type { FromWorker, JobFrame, ToWorker } from './protocol';
-import { cpuNotContended, createIdleSpin } from './idle-spin';
+import { cpuNotContended, createIdleSpin, spinBudgetUs } from './idle-spin';
 import type { SandboxJob } from './types';
 import { startWatchdog } from './watchdog';
 
@@ -100,7 +100,7 @@ const reader = new FrameReader(
 );
 // after each frame it sends, the worker polls the pipe briefly (idle-spin.ts)
 const pipe = [{ fd: FD, onBytes: (chunk: Buffer) => reader.push(chunk) }];
-const spin = createIdleSpin({ sources: () => pipe, maxUs: Number(process.env.SKILLYARD_SANDBOX_SPIN_US ?? 200), gate: cpuNotContended() });
+const spin = createIdleSpin({ sources: () => pipe, maxUs: spinBudgetUs(process.env.SKILLYARD_SANDBOX_SPIN_US), gate: cpuNotContended() });
 channel.on('data', (chunk: Buffer) => {
   spin.heard();
   reader.push(chunk);
