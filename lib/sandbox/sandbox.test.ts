@@ -55,6 +55,18 @@ for (const mode of ['worker processes', 'worker processes without polling', 'in-
       });
     });
 
+    it('moves frames of megabytes both ways, in order, many at once (pipes written directly and through the stream, polled and heard)', async () => {
+      const big = 'x'.repeat(900_000);
+      const source = `const big = ${JSON.stringify(big)}; export default async (n, s) => ({ n, len: s.length + big.length, echo: s.slice(0, 300_000), back: (await host.get(s.slice(0, 200_000))).key.length })`;
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, n) => pool.run(job(source, { key: `big-${mode}`, args: [n, `${n}`.repeat(400_000)] }), handler)),
+      );
+      results.forEach((res, n) => {
+        expect(res).toMatchObject({ ok: true, value: { n, len: 1_300_000, back: 200_000 } });
+        expect((res as { value: { echo: string } }).value.echo).toBe(`${n}`.repeat(300_000));
+      });
+    });
+
     it('host methods resolve with JSON copies', async () => {
       const res = await pool.run(job('export default async () => [await host.add(2, 3), await host.get("k")]'), handler);
       expect(res).toMatchObject({ ok: true, value: [5, { key: 'k', stored: true }] });

@@ -16,7 +16,18 @@ const FD = 3;
 const channel = new Socket({ fd: FD, readable: true, writable: true });
 const send = (message: FromWorker) => {
   if (channel.destroyed) return;
-  channel.write(encodeFrame(message));
+  const frame = encodeFrame(message);
+  // straight to the pipe when nothing is queued before it (no stream machinery); the rest,
+  // if the pipe is full, behind it through the stream
+  let written = 0;
+  if (channel.writableLength === 0) {
+    try {
+      written = writeSync(FD, frame);
+    } catch {
+      written = 0;
+    }
+  }
+  if (written < frame.length) channel.write(written === 0 ? frame : frame.subarray(written));
   spin.idle();
 };
 const die = () => process.kill(process.pid, 'SIGKILL');
