@@ -12,9 +12,17 @@ export function encodeFrame(message: unknown): Buffer {
   return frame;
 }
 
-/** Splits a byte stream into frames; a frame larger than MAX_FRAME_BYTES is a broken peer. */
+/**
+ * Splits a byte stream into frames; a frame larger than MAX_FRAME_BYTES is a broken peer.
+ * Linear in the bytes pushed: a frame that arrives in many chunks is joined once, when its
+ * last byte is in (joining at every chunk was quadratic: a 64 MB host-call argument from
+ * a guest held the web process's event loop for ~40 s). A pushed chunk may be a view of a
+ * buffer its caller reuses (idle-spin.ts): whatever is kept past `push` is copied.
+ */
 export class FrameReader {
-  private buffer: Buffer = Buffer.alloc(0);
+  /** bytes of the frame in progress, owned copies; when they total 4 or more, the first holds the whole length prefix */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
 
   constructor(
     private readonly onFrame: (message: unknown) => void,
@@ -22,27 +30,64 @@ export class FrameReader {
   ) {}
 
   push(chunk: Buffer): void {
-    let buf = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    let data = chunk;
+    if (this.pendingBytes > 0) {
+      if (this.pendingBytes < 4) {
+        // not even the length yet: join the few bytes held with this chunk and start over
+        data = Buffer.concat([...this.pending, data]);
+        this.clearPending();
+      } else {
+        const total = 4 + this.pending[0].readUInt32LE(0);
+        const missing = total - this.pendingBytes;
+        if (data.length < missing) {
+          this.keep(data);
+          return;
+        }
+        const frame = Buffer.concat([...this.pending, data.subarray(0, missing)], total);
+        this.clearPending();
+        if (!this.deliver(frame, 4, total)) return;
+        data = data.subarray(missing);
+      }
+    }
     let at = 0;
-    while (buf.length - at >= 4) {
-      const length = buf.readUInt32LE(at);
+    while (data.length - at >= 4) {
+      const length = data.readUInt32LE(at);
       if (length > MAX_FRAME_BYTES) {
-        this.buffer = Buffer.alloc(0);
+        this.clearPending();
         return this.onBroken(`frame of ${length} bytes`);
       }
-      if (buf.length - at - 4 < length) break;
-      const text = buf.toString('utf8', at + 4, at + 4 + length);
+      if (data.length - at - 4 < length) break;
+      if (!this.deliver(data, at + 4, at + 4 + length)) return;
       at += 4 + length;
-      let message: unknown;
-      try {
-        message = JSON.parse(text);
-      } catch {
-        this.buffer = Buffer.alloc(0);
-        return this.onBroken('a frame that is not JSON');
-      }
-      this.onFrame(message);
     }
-    buf = at === 0 ? buf : buf.subarray(at);
-    this.buffer = buf.length === 0 ? Buffer.alloc(0) : Buffer.from(buf);
+    if (at < data.length) this.keep(data.subarray(at));
+  }
+
+  private keep(part: Buffer): void {
+    if (this.pendingBytes === 0 && part.length >= 4) {
+      const length = part.readUInt32LE(0);
+      if (length > MAX_FRAME_BYTES) return this.onBroken(`frame of ${length} bytes`);
+    }
+    this.pending.push(Buffer.from(part));
+    this.pendingBytes += part.length;
+  }
+
+  private clearPending(): void {
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
+  /** Parses bytes [start, end) of `buf` as one frame's JSON; false when the peer is broken. */
+  private deliver(buf: Buffer, start: number, end: number): boolean {
+    let message: unknown;
+    try {
+      message = JSON.parse(buf.toString('utf8', start, end));
+    } catch {
+      this.clearPending();
+      this.onBroken('a frame that is not JSON');
+      return false;
+    }
+    this.onFrame(message);
+    return true;
   }
 }
