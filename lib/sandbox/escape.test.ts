@@ -732,6 +732,18 @@ describe('more escape and denial-of-service attempts', () => {
     expect(res).toMatchObject({ ok: true, value: expect.stringMatching(/nest deeper than|JSON-serialisable/) });
     await expectNextJobWorks();
   });
+  it('host call arguments over maxHostCallBytes reject inside the guest and never cross to the host', async () => {
+    let seen = 0;
+    const counting: HostCallHandler = async (method, args) => {
+      seen++;
+      return handler(method, args);
+    };
+    const source = `export default async () => { const big = 'x'.repeat(9_000_000); const out = []; for (const s of [big, '€'.repeat(3_000_000), 'ok']) { try { await host.echo(s); out.push('called'); } catch (e) { out.push(String(e.message)); } } return out; }`;
+    const res = await pool.run(job(source, { limits: { memoryMb: 128 } }), counting);
+    expect(res).toMatchObject({ ok: true, value: ['host call arguments are larger than 8000000 bytes', 'host call arguments are larger than 8000000 bytes', 'called'] });
+    expect(seen).toBe(1);
+    await expectNextJobWorks();
+  });
   it('a result nested 1,000 levels deep is still a value (the limit is past it)', async () => {
     const res = await pool.run(job(`export default () => { let v = 1; for (let i = 0; i < 999; i++) v = [v]; return v; }`), handler);
     expect(res.ok).toBe(true);

@@ -231,6 +231,11 @@ export class JobRun {
     }
     let pending: Promise<string | undefined>;
     try {
+      // a guest's arguments cross to the host (and, from a worker, over the pipe to the web process): bounded
+      const limit = this.limits.maxHostCallBytes;
+      if (argsJson.length > limit || (argsJson.length * 3 > limit && Buffer.byteLength(argsJson) > limit)) {
+        throw new Error(`host call arguments are larger than ${limit} bytes`);
+      }
       if (jsonDeeperThan(argsJson)) throw new Error(`host call arguments nest deeper than ${MAX_JSON_DEPTH} levels`);
       pending = this.hostCall(method, argsJson);
     } catch (error) {

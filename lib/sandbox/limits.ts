@@ -10,6 +10,7 @@ export const DEFAULT_LIMITS: ResolvedLimits = {
   wallMs: 10_000,
   maxResultBytes: 1_000_000,
   maxHostCalls: 1_000,
+  maxHostCallBytes: 8_000_000,
 };
 
 /** Hard caps: a job asking for more gets the cap (isolated-vm's minimum heap is 8 MB). */
@@ -19,6 +20,7 @@ const BOUNDS: Record<keyof ResolvedLimits, [min: number, max: number]> = {
   wallMs: [1, 600_000],
   maxResultBytes: [2, 64_000_000],
   maxHostCalls: [0, 1_000_000],
+  maxHostCallBytes: [2, 64_000_000],
 };
 
 export function resolveLimits(job: SandboxLimits | undefined, defaults: SandboxLimits = {}): ResolvedLimits {

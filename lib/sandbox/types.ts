@@ -13,6 +13,8 @@ export type SandboxLimits = {
   maxResultBytes?: number;
   /** most host calls one job may make */
   maxHostCalls?: number;
+  /** largest JSON arguments (bytes) of one host call; a larger call is refused to the guest */
+  maxHostCallBytes?: number;
 };
 
 export type SandboxJob = {
