@@ -5,7 +5,7 @@
 // server written by the test).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -100,11 +100,16 @@ const { Server } = require(${JSON.stringify(sdk.resolve('@modelcontextprotocol/s
 const { StdioServerTransport } = require(${JSON.stringify(sdk.resolve('@modelcontextprotocol/sdk/server/stdio.js'))});
 const { ListToolsRequestSchema, CallToolRequestSchema } = require(${JSON.stringify(sdk.resolve('@modelcontextprotocol/sdk/types.js'))});
 const server = new Server({ name: 'local-docs', version: '1.0.0' }, { capabilities: { tools: {} } });
-const tools = ['query-docs', 'always-fails', 'hangs'].map((name) => ({ name, inputSchema: { type: 'object' } }));
+const tools = ['query-docs', 'always-fails', 'hangs', 'spawns'].map((name) => ({ name, inputSchema: { type: 'object' } }));
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 server.setRequestHandler(CallToolRequestSchema, async ({ params: { name, arguments: args } }) => {
   if (name === 'always-fails') return { isError: true, content: [{ type: 'text', text: 'upstream quota exceeded' }] };
   if (name === 'hangs') return new Promise(() => {});
+  if (name === 'spawns') {
+    // a helper the server leaves running (in its own process group, as a child)
+    const child = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    return { content: [{ type: 'text', text: 'spawned' }], structuredContent: { pid: child.pid } };
+  }
   return {
     content: [{ type: 'text', text: 'ok' }],
     structuredContent: {
@@ -184,6 +189,23 @@ describe('handler kind mcp', () => {
     } finally {
       delete process.env.SKILLYARD_TEST_PARENT_SECRET;
     }
+  });
+
+  it.skipIf(!existsSync('/usr/bin/setsid') && !existsSync('/bin/setsid'))('ends what an stdio MCP server started, with the server (its own process group)', async () => {
+    const skills = await load(ryeSkill(stdioServer(), ['spawns'], { 'server/docs-server.cjs': STDIO_SERVER }));
+    const { manager } = createManager(createFakeSandbox(), skills, { allowSubprocess: true });
+    const { pid } = (await manager.invoke(`${skills[0].manifest.name}/spawns`, {})) as { pid: number };
+    // gone, or a zombie waiting for init
+    const alive = () => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
+    const until = Date.now() + 5_000;
+    while (alive() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(alive()).toBe(false);
   });
 
   it('stops an stdio MCP server that does not answer within its timeout', async () => {

@@ -5,7 +5,10 @@
 // over stdio are subprocesses: only when the operator allows subprocesses, and then under
 // the rules of Python and bash handlers (subprocess.ts): the package read-only with its
 // root as the working directory, a clean environment (no inherited secrets), the deadline
-// (the server is killed at it), bounded output.
+// (the server is killed at it), bounded output. Where util-linux's `setsid` exists the
+// server starts as the leader of a process group of its own, and the whole group (what
+// the server started too) is killed when the call ends.
+import { existsSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -72,10 +75,12 @@ const STDERR_TAIL = 2000;
 async function callStdioTool(server: McpServerConfig, toolName: string, args: unknown, label: string, pkg: PackageFiles): Promise<unknown> {
   if (!server.command) throw new RuntimeError('runtime/unsupported-handler', `${label}: the stdio server definition has no command`);
   const command = server.command;
+  // the SDK spawns without a process group of its own: setsid gives the server one (same pid)
+  const setsid = SETSID.find((p) => existsSync(p));
   return withPackageDir(pkg, async ({ skillDir, workDir }) => {
     const transport = new StdioClientTransport({
-      command,
-      args: server.args,
+      command: setsid ?? command,
+      args: setsid ? [command, ...server.args] : server.args,
       cwd: skillDir,
       // the package's own variables, then the clean environment (PATH, HOME=workDir, LANG);
       // the SDK adds only LOGNAME, SHELL, TERM and USER of this process, never its secrets
@@ -88,16 +93,22 @@ async function callStdioTool(server: McpServerConfig, toolName: string, args: un
       stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
     });
     const deadline = new AbortController();
-    const timer = setTimeout(() => {
-      deadline.abort();
-      // the server may ignore its closed stdin: end it at the deadline
-      if (transport.pid) {
+    /** the server, and with setsid its whole group (killed while its leader lives, so the id is still the group's) */
+    const kill = () => {
+      const pid = transport.pid;
+      if (!pid) return;
+      for (const target of setsid ? [-pid, pid] : [pid]) {
         try {
-          process.kill(transport.pid, 'SIGKILL');
+          process.kill(target, 'SIGKILL');
         } catch {
           // already gone
         }
       }
+    };
+    // the server may ignore its closed stdin: end it at the deadline
+    const timer = setTimeout(() => {
+      deadline.abort();
+      kill();
     }, server.timeoutMs);
     const client = new Client({ name: 'skillyard', version: '0.1.0' });
     try {
@@ -109,10 +120,14 @@ async function callStdioTool(server: McpServerConfig, toolName: string, args: un
       throw new RuntimeError('runtime/subprocess-failed', `${label}: ${(err as Error).message}${tail}`);
     } finally {
       clearTimeout(timer);
+      // what the server started goes with it (a server on its own is ended by close)
+      if (setsid) kill();
       await client.close().catch(() => {});
     }
   });
 }
+
+const SETSID = ['/usr/bin/setsid', '/bin/setsid'];
 
 /** One tools/call over a connected transport, both bounded by the server's deadline. */
 async function connectAndCall(
