@@ -8,6 +8,23 @@ export type PackageFile = { path: string; content: Uint8Array };
 
 const enc = new TextEncoder();
 
+/** SHA-256 over the sorted (path, content) pairs: equal packages hash equal. */
+export function contentHash(files: readonly PackageFile[]): string {
+  const hash = crypto.createHash('sha256');
+  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    hash.update(f.path).update('\0').update(String(f.content.byteLength)).update('\0').update(f.content);
+  }
+  return hash.digest('hex');
+}
+
+export type PackedPackage = { tarball: Uint8Array; integrity: string; contentHash: string };
+
+/** Everything a publish computes over the files' bytes: the content hash, the tarball and its integrity. */
+export function packPackage(files: readonly PackageFile[], folder: string): PackedPackage {
+  const tarball = packTarball(files, folder);
+  return { tarball, integrity: integrityOf(tarball), contentHash: contentHash(files) };
+}
+
 /** `sha512-<base64>` over the bytes, as npm's `dist.integrity` (Subresource Integrity). */
 export function integrityOf(bytes: Uint8Array): string {
   return `sha512-${crypto.createHash('sha512').update(bytes).digest('base64')}`;

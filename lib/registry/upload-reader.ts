@@ -1,5 +1,6 @@
 // Reads and scans uploads in worker threads, so that unpacking a large archive, reading
-// its skills and scanning every file never blocks the web process's event loop. At most
+// its skills and scanning every file never blocks the web process's event loop; a
+// publish packs its tarball (gzip, integrity, content hash) on the same threads. At most
 // `workers` reads run at once (SKILLYARD_UPLOAD_WORKERS; default one per two CPUs, at
 // least one) and at most `queueLimit` wait (SKILLYARD_UPLOAD_QUEUE, default 4 per
 // worker); past that a read is refused with `publish/busy` (503, Retry-After).
@@ -7,6 +8,7 @@ import 'server-only';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AppError, isErrorCode } from '../errors';
+import type { PackageFile, PackedPackage } from './package-tarball';
 import type { ReadAndScanResult } from './read-and-scan';
 import type { ReadUploadOptions, UploadInput } from './read-upload';
 import type { UploadJob, UploadJobReply } from './upload-worker';
@@ -30,7 +32,8 @@ export function uploadReaderConfig(env: NodeJS.ProcessEnv = process.env): { work
   return { workers, queueLimit };
 }
 
-type Pending = { job: Omit<UploadJob, 'id'>; resolve: (r: UploadReadResult) => void; reject: (e: unknown) => void };
+type JobWithoutId = UploadJob extends infer J ? (J extends UploadJob ? Omit<J, 'id'> : never) : never;
+type Pending = { job: JobWithoutId; resolve: (r: unknown) => void; reject: (e: unknown) => void };
 
 export class UploadReader {
   readonly workers: number;
@@ -56,14 +59,24 @@ export class UploadReader {
   }
 
   read(input: UploadInput, options?: ReadUploadOptions): Promise<UploadReadResult> {
+    return this.run({ kind: 'read', input, options }) as Promise<UploadReadResult>;
+  }
+
+  /** A package's tarball, integrity and content hash (publish-version.ts). */
+  async pack(files: PackageFile[], folder: string): Promise<PackedPackage> {
+    const { threadId: _, ...packed } = (await this.run({ kind: 'pack', files, folder })) as PackedPackage & { threadId: number };
+    return packed;
+  }
+
+  private run(job: JobWithoutId): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      const pending: Pending = { job: { input, options }, resolve, reject };
+      const pending: Pending = { job, resolve, reject };
       if (this.running < this.workers) return this.start(pending);
       if (this.queue.length >= this.queueLimit) {
         const waitMs = this.avgMs * (1 + this.queue.length / this.workers);
         const retryAfterMs = Math.min(MAX_RETRY_AFTER_MS, Math.max(MIN_RETRY_AFTER_MS, Math.ceil(waitMs)));
         return reject(
-          new AppError('publish/busy', `The server is busy reading other uploads (${this.running} running, ${this.queue.length} waiting); retry in ${Math.ceil(retryAfterMs / 1000)} s.`, {
+          new AppError('publish/busy', `The server is busy with other uploads and publishes (${this.running} running, ${this.queue.length} waiting); retry in ${Math.ceil(retryAfterMs / 1000)} s.`, {
             details: { retryAfterMs },
           }),
         );
@@ -136,7 +149,7 @@ export class UploadReader {
     w.on('error', onError);
     w.on('exit', onExit);
     try {
-      w.postMessage({ id, ...p.job } satisfies UploadJob);
+      w.postMessage({ id, ...p.job } as UploadJob);
     } catch (err) {
       // e.g. an option that cannot be cloned (a KeyObject among trustedKeys)
       done(true);
@@ -155,6 +168,11 @@ const KEY = Symbol.for('skillyard.uploadReader');
 export function uploadReader(): UploadReader {
   const g = globalThis as { [KEY]?: UploadReader };
   return (g[KEY] ??= new UploadReader());
+}
+
+/** Packs a package being published in a worker thread of the process's reader. */
+export function packPackageOffThread(files: PackageFile[], folder: string): Promise<PackedPackage> {
+  return uploadReader().pack(files, folder);
 }
 
 /** Reads and scans an upload in a worker thread of the process's reader. */
