@@ -3,8 +3,7 @@
 // progress until its answer is sent. Past either limit the caller gets 429 with a JSON-RPC
 // error and Retry-After (from withApi, then from the front door, as in production), and
 // the server keeps serving everybody else. Limits are lowered for this file's process.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveOnLoopback } from './testing/serve-on-loopback';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRequestListener } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -18,7 +17,7 @@ const RATE_LIMIT = 30;
 const SKILL = '@skillyard/text-stats';
 const PATH = '/api/mcp/skillyard/text-stats';
 let base: string;
-let server: http.Server;
+let close: () => Promise<void>;
 let handleMcpRoute: typeof import('../api/mcp-route').handleMcpRoute;
 
 beforeAll(async () => {
@@ -33,16 +32,13 @@ beforeAll(async () => {
   await seedBundledSkills(testDb());
   const listener = getRequestListener((req) => handleMcpRoute(req, [SKILL]));
   // the front door in front of the route, as instrumentation.ts puts it in production
-  server = http.createServer((req, res) => {
+  ({ base, close } = await serveOnLoopback((req, res) => {
     if (!refuseAtFrontDoor(req, res)) void listener(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }));
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await close();
   await serverContext().close();
 });
 

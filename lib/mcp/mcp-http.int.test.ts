@@ -1,8 +1,7 @@
 // The MCP endpoint over real HTTP, driven by the SDK's own client: list, call, errors,
 // a gated tool appearing after a token is minted or an account connected, a resumed
 // session, missed events replayed by Last-Event-ID, and hostile input.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveOnLoopback } from './testing/serve-on-loopback';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRequestListener } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,7 +14,7 @@ import { seedBundledSkills } from '../registry/seed-bundled-skills';
 import { serverContext } from '../server/server-context';
 
 let base: string;
-let server: http.Server;
+let close: () => Promise<void>;
 let userToken: string;
 let otherToken: string;
 let noScopeToken: string;
@@ -29,20 +28,17 @@ beforeAll(async () => {
   userToken = (await createApiToken(testDb(), { userId: user.id, name: 'mcp', scopes: ['invoke'] })).token;
   otherToken = (await createApiToken(testDb(), { userId: other.id, name: 'mcp', scopes: ['invoke'] })).token;
   noScopeToken = (await createApiToken(testDb(), { userId: user.id, name: 'runs only', scopes: ['runs'] })).token;
-  server = http.createServer(
+  ({ base, close } = await serveOnLoopback(
     getRequestListener((req) => {
       const url = new URL(req.url);
       const one = /^\/api\/mcp\/([^/]+)\/([^/]+)$/.exec(url.pathname);
       return handleMcpRoute(req, one ? [`@${one[1]}/${one[2]}`] : url.searchParams.getAll('skills'));
     }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ));
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await close();
   await serverContext().close();
 });
 

@@ -34,6 +34,29 @@ function largePackage(): Uint8Array {
 
 let archive: Uint8Array;
 
+/** Runs `work` while a 10 ms timer keeps rescheduling itself: how late it fired at worst, how often it fired. */
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; worstDelay: number; ticks: number; ms: number }> {
+  let worstDelay = 0;
+  let ticks = 0;
+  let running = true;
+  const tick = () => {
+    const scheduled = performance.now();
+    setTimeout(() => {
+      worstDelay = Math.max(worstDelay, performance.now() - scheduled - 10);
+      ticks++;
+      if (running) tick();
+    }, 10);
+  };
+  const started = performance.now();
+  tick();
+  try {
+    const value = await work();
+    return { value, worstDelay, ticks, ms: performance.now() - started };
+  } finally {
+    running = false;
+  }
+}
+
 beforeAll(async () => {
   process.env.DATABASE_URL = testDatabaseUrl();
   const db = testDb();
@@ -53,22 +76,7 @@ describe('reading an upload off the event loop', () => {
     expect(inline.pkg.files.length).toBe(1_901);
 
     await previewPackage(testDb(), { upload: { kind: 'bytes', bytes: archive, fileName: 'big.tgz' }, userId }); // warm the worker
-    let worstDelay = 0;
-    let ticks = 0;
-    let reading = true;
-    const tick = () => {
-      const scheduled = performance.now();
-      setTimeout(() => {
-        worstDelay = Math.max(worstDelay, performance.now() - scheduled - 10);
-        ticks++;
-        if (reading) tick();
-      }, 10);
-    };
-    const readStart = performance.now();
-    tick();
-    const preview = await uploadReader().read({ kind: 'bytes', bytes: archive, fileName: 'big.tgz' });
-    const readMs = performance.now() - readStart;
-    reading = false;
+    const { value: preview, worstDelay, ticks, ms: readMs } = await timed(() => uploadReader().read({ kind: 'bytes', bytes: archive, fileName: 'big.tgz' }));
     console.log(`[upload-reader] in-thread read ${Math.round(inlineMs)} ms; worker read ${Math.round(readMs)} ms, ${ticks} timer ticks, worst timer delay ${Math.round(worstDelay)} ms`);
     expect(preview.threadId).not.toBe(threadId);
     expect(preview.pkg.manifest?.name).toBe('big');
@@ -84,18 +92,7 @@ describe('reading an upload off the event loop', () => {
     const t0 = performance.now();
     const expected = packPackage(pkg.files, 'big');
     const inlineMs = performance.now() - t0;
-    let worstDelay = 0;
-    let packing = true;
-    const tick = () => {
-      const scheduled = performance.now();
-      setTimeout(() => {
-        worstDelay = Math.max(worstDelay, performance.now() - scheduled - 10);
-        if (packing) tick();
-      }, 10);
-    };
-    tick();
-    const packed = await packPackageOffThread(pkg.files, 'big');
-    packing = false;
+    const { value: packed, worstDelay } = await timed(() => packPackageOffThread(pkg.files, 'big'));
     console.log(`[upload-reader] packing in this thread ${Math.round(inlineMs)} ms; worst timer delay while the worker packed ${Math.round(worstDelay)} ms`);
     expect(packed.integrity).toBe(expected.integrity);
     expect(packed.contentHash).toBe(expected.contentHash);
