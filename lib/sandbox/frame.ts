@@ -1,6 +1,9 @@
 // Pool <-> worker frames on a dedicated pipe (fd 3 in the worker): a 4-byte little-endian
 // length, then the message as UTF-8 JSON. One write and one parse per message, no Node
 // IPC layer; guest payloads inside (args, results) stay JSON text, parsed once at the end.
+import { writeSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+
 export const MAX_FRAME_BYTES = 256 * 2 ** 20;
 
 export function encodeFrame(message: unknown): Buffer {
@@ -10,6 +13,23 @@ export function encodeFrame(message: unknown): Buffer {
   frame.writeUInt32LE(length, 0);
   frame.write(json, 4, 'utf8');
   return frame;
+}
+
+/**
+ * Writes a frame on `channel` (whose descriptor is `fd`, -1 when unknown): straight to the
+ * pipe when nothing is queued before it (no stream machinery); what a full pipe does not
+ * take goes behind it through the stream.
+ */
+export function writeFrame(channel: Writable, fd: number, frame: Buffer): void {
+  let written = 0;
+  if (fd >= 0 && channel.writableLength === 0) {
+    try {
+      written = writeSync(fd, frame);
+    } catch {
+      written = 0; // EAGAIN, or a closed pipe: the stream reports it
+    }
+  }
+  if (written < frame.length) channel.write(written === 0 ? frame : frame.subarray(written));
 }
 
 /**

@@ -4,13 +4,12 @@
 // healthy one. Jobs with the same key go to the worker that ran the key last, so they
 // find their warm isolate there. Waiting jobs queue fairly per principal (fair-queue.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import { CANCELLED, callHandlerRaw, decodeRawResult, hostErrorJson, validateJob } from './engine';
 import { reportFailure } from '../log';
 import { failed } from './errors';
 import { FairQueue, principalOf } from './fair-queue';
-import { encodeFrame, FrameReader } from './frame';
+import { encodeFrame, FrameReader, writeFrame } from './frame';
 import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, spinBudgetUs, type IdleSpin, type PipeSource } from './idle-spin';
 import { createInProcessSandbox } from './in-process';
 import { resolveLimits } from './limits';
@@ -508,19 +507,7 @@ class WorkerPool implements SandboxPool {
 
   private send(w: Worker, message: ToWorker): void {
     if (!w.alive || w.channel.destroyed) return;
-    const frame = encodeFrame(message);
-    // straight to the pipe when nothing is queued before it (no stream machinery); the rest,
-    // if the pipe is full, behind it through the stream
-    let written = 0;
-    const fd = w.channel.writableLength === 0 ? w.pipe.fd : -1;
-    if (fd >= 0) {
-      try {
-        written = writeSync(fd, frame);
-      } catch {
-        written = 0;
-      }
-    }
-    if (written < frame.length) w.channel.write(written === 0 ? frame : frame.subarray(written));
+    writeFrame(w.channel, w.pipe.fd, encodeFrame(message));
     if (message.t !== 'cancel') this.spin.idle();
   }
 

@@ -6,7 +6,7 @@
 import { writeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { SandboxEngine, type RawResult } from './engine';
-import { encodeFrame, FrameReader } from './frame';
+import { encodeFrame, FrameReader, writeFrame } from './frame';
 import type { FromWorker, JobFrame, ToWorker } from './protocol';
 import { cpuNotContended, createIdleSpin, spinBudgetUs } from './idle-spin';
 import type { SandboxJob } from './types';
@@ -16,18 +16,7 @@ const FD = 3;
 const channel = new Socket({ fd: FD, readable: true, writable: true });
 const send = (message: FromWorker) => {
   if (channel.destroyed) return;
-  const frame = encodeFrame(message);
-  // straight to the pipe when nothing is queued before it (no stream machinery); the rest,
-  // if the pipe is full, behind it through the stream
-  let written = 0;
-  if (channel.writableLength === 0) {
-    try {
-      written = writeSync(FD, frame);
-    } catch {
-      written = 0;
-    }
-  }
-  if (written < frame.length) channel.write(written === 0 ? frame : frame.subarray(written));
+  writeFrame(channel, FD, encodeFrame(message));
   spin.idle();
 };
 const die = () => process.kill(process.pid, 'SIGKILL');
