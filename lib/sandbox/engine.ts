@@ -95,14 +95,23 @@ export class SandboxEngine {
     const signal = job.signal;
     if (signal?.aborted) return Promise.resolve(rawFailure('sandbox/timeout', CANCELLED));
     return new Promise<RawResult>((resolve) => {
+      const encoded = { argsJson, globalsJson, returnJson };
+      if (!signal) {
+        const run = new JobRun(this, job, limits, hostCall, encoded, (result) => {
+          this.running.delete(run);
+          resolve(result);
+        });
+        this.running.add(run);
+        return run.start();
+      }
       const onAbort = () => run.fail('sandbox/timeout', CANCELLED);
-      const run = new JobRun(this, job, limits, hostCall, { argsJson, globalsJson, returnJson }, (result) => {
+      const run = new JobRun(this, job, limits, hostCall, encoded, (result) => {
         this.running.delete(run);
-        signal?.removeEventListener('abort', onAbort);
+        signal.removeEventListener('abort', onAbort);
         resolve(result);
       });
       this.running.add(run);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      signal.addEventListener('abort', onAbort, { once: true });
       run.start();
     });
   }
@@ -139,6 +148,10 @@ export class SandboxEngine {
   /** @internal */ catastrophe(message: string, job: SandboxJob | undefined): void {
     this.broken = message;
     this.options.onCatastrophicError?.(message, job);
+  }
+  /** @internal whether segments are watched (onSegment): their deadline is computed only then */
+  get watched(): boolean {
+    return this.options.onSegment !== undefined;
   }
   /** @internal */ segment(job: SandboxJob | null, deadline: number): void {
     this.options.onSegment?.(job, deadline);
@@ -184,6 +197,7 @@ export class SandboxEngine {
       setNamespace: null,
       active: null,
       uses: 0,
+      runConfig: null,
     };
     const culprit = () => (entry.active as JobRun | null)?.job;
     entry.isolate = new ivm.Isolate({ memoryLimit: memoryMb, onCatastrophicError: (m) => engine.catastrophe(m, culprit()) });

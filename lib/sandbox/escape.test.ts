@@ -239,6 +239,25 @@ describe('ambient globals are absent', () => {
     );
     expect(value).toEqual({ r: 5 });
   });
+  it('setters on Array.prototype indices and length see none of the bridge outbox', async () => {
+    // the outbox is an array (bootstrap.ts): its host-call slots are appended at indices 5, 6, ...
+    const trap = `const seen = []; for (let i = 0; i < 40; i++) Object.defineProperty(Array.prototype, i, { set(v) { seen.push([i, v]); }, get() { return 'trapped'; }, configurable: true });`;
+    const key = 'outbox-traps';
+    const first = await containedValue(job(`${trap} export default async (x) => { const a = await host.echo(x); const b = await host.count(1, 2, 3); return { a, b, seen: seen.length }; }`, { key, args: [7] }));
+    expect(first).toEqual({ a: 7, b: 3, seen: 0 });
+    // the same warm isolate again (the short two-argument run): still nothing seen
+    const again = await containedValue(job(`${trap} export default async (x) => { const a = await host.echo(x); const b = await host.count(1, 2, 3); return { a, b, seen: seen.length }; }`, { key, args: [8] }));
+    expect(again).toEqual({ a: 8, b: 3, seen: 0 });
+  });
+  it('a warm isolate re-run with other limits or globals gets them, not the last job\'s', async () => {
+    const key = 'short-run-config';
+    const source = `export default async (n) => { for (let i = 0; i < n; i++) await host.echo(i); return typeof flag === 'undefined' ? 'none' : flag; }`;
+    expect(await containedValue(job(source, { key, args: [2] }))).toBe('none');
+    expect(await containedValue(job(source, { key, args: [2], globals: { flag: 'set' } }))).toBe('set');
+    expect(await containedValue(job(source, { key, args: [1] }))).toBe('set');
+    await contained(job(source, { key, args: [3], limits: { cpuMs: 200, wallMs: 2_000, memoryMb: 16, maxHostCalls: 2 } }), 'sandbox/too-many-host-calls');
+    expect(await containedValue(job(source, { key, args: [3] }))).toBe('none');
+  });
 });
 
 describe('denial of service', () => {

@@ -1,7 +1,7 @@
 // The Sandbox without worker processes: isolates live in the caller's process. Same
 // limits, bridge and queueing as the pool, but a catastrophic isolate error is the
 // caller's problem, so the server uses worker processes; this is for benchmarks and CLI.
-import { SandboxEngine } from './engine';
+import { SandboxEngine, callHandlerRaw, decodeRawResult, type RawHostCall } from './engine';
 import { failed } from './errors';
 import type { SandboxPool } from './pool';
 import type { HostCallHandler, SandboxJob, SandboxLimits, SandboxResult } from './types';
@@ -21,45 +21,42 @@ export function createInProcessSandbox(options: Options): SandboxPool {
   let closed = false;
 
   const pump = () => {
-    while (running < options.slots && queue.length > 0) launch(queue.shift()!);
+    while (running < options.slots && queue.length > 0) {
+      const w = queue.shift()!;
+      launch(w.job, w.handler).then(w.resolve);
+    }
   };
   // A job waiting on a host call gives up its slot meanwhile: the host call may itself run
   // a sandbox job (a tool invoked from agent code), which must not wait behind its caller.
-  const parking = (handler: HostCallHandler): HostCallHandler => {
+  const parking = (handler: HostCallHandler): RawHostCall => {
     let outstanding = 0;
-    return async (method, args) => {
+    return async (method, argsJson) => {
       if (outstanding++ === 0) {
         running--;
         pump();
       }
       try {
-        return await handler(method, args);
+        return await callHandlerRaw(handler, method, argsJson);
       } finally {
         if (--outstanding === 0) running++;
       }
     };
   };
-  const launch = (w: Waiting) => {
+  const launch = (job: SandboxJob, handler: HostCallHandler): Promise<SandboxResult> => {
     running++;
-    engine.run(w.job, parking(w.handler)).then((result) => {
+    return engine.runRaw(job, parking(handler)).then((raw) => {
       running--;
-      w.resolve(result);
       pump();
+      return decodeRawResult(raw);
     });
   };
 
   return {
     run(job, handler) {
       if (closed) return Promise.resolve(failed('sandbox/closed', 'the sandbox is closed'));
-      return new Promise((resolve) => {
-        const w = { job, handler, resolve };
-        if (running < options.slots) return launch(w);
-        if (queue.length >= options.queueLimit) {
-          resolve(failed('sandbox/queue-full', `the sandbox queue is full (${options.queueLimit} jobs waiting)`));
-          return;
-        }
-        queue.push(w);
-      });
+      if (running < options.slots) return launch(job, handler);
+      if (queue.length >= options.queueLimit) return Promise.resolve(failed('sandbox/queue-full', `the sandbox queue is full (${options.queueLimit} jobs waiting)`));
+      return new Promise((resolve) => queue.push({ job, handler, resolve }));
     },
     async close() {
       closed = true;

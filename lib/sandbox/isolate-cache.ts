@@ -21,6 +21,8 @@ export type WarmIsolate = {
   active: unknown;
   /** jobs run in this isolate (heap statistics are sampled, not read after every job) */
   uses: number;
+  /** entry and limits the bridge's last full `run` call stored (null: unknown, pass them again) */
+  runConfig: string | null;
 };
 
 export type Fingerprint = Pick<WarmIsolate, 'key' | 'source' | 'prelude' | 'methodsSig' | 'memoryMb'>;
@@ -69,9 +71,9 @@ export class IsolateCache {
       return;
     }
     entry.active = null;
-    const list = this.byKey.get(entry.key) ?? [];
-    list.push(entry);
-    this.byKey.set(entry.key, list);
+    let list = this.byKey.get(entry.key);
+    if (list) list.push(entry);
+    else this.byKey.set(entry.key, (list = [entry]));
     this.lru.set(entry, true);
     if (list.length > MAX_VARIANTS_PER_KEY) this.evict(list[0], true);
     while (this.lru.size > this.maxIdle) this.evict(this.lru.keys().next().value as WarmIsolate, true);
@@ -94,7 +96,8 @@ export class IsolateCache {
     const list = this.byKey.get(entry.key);
     if (!list) return;
     const at = list.indexOf(entry);
-    if (at >= 0) list.splice(at, 1);
+    if (at === list.length - 1) list.pop();
+    else if (at >= 0) list.splice(at, 1);
     if (list.length === 0) this.byKey.delete(entry.key);
   }
 }

@@ -17,8 +17,8 @@ let lastSeq = 0;
 
 export type Encoded = { argsJson: string; globalsJson: string | undefined; returnJson: string | undefined };
 
-/** What a segment returns (bootstrap.ts): requested host calls and the outcome. */
-type Outbox = { n?: unknown; x?: unknown; q?: unknown; s?: unknown; j?: unknown; g?: unknown; [call: `c${number}`]: unknown };
+/** What a segment returns (bootstrap.ts): [q, s, j, g, x, ...4 slots per requested host call]. */
+type Outbox = unknown[];
 
 /** heap statistics are read after a job when it used this much CPU, or every Nth use */
 const HEAP_CHECK_CPU_MS = 2;
@@ -71,8 +71,18 @@ export class JobRun {
     }
     const { argsJson, globalsJson, returnJson } = this.encoded;
     const run = entry.run;
-    const args = [this.seq, this.job.entry, argsJson, globalsJson, returnJson, this.limits.maxHostCalls, this.limits.maxResultBytes];
-    this.segment((timeout) => run.applySync(undefined, args, { timeout, result: { copy: true } }));
+    // the bridge keeps the entry and limits of the isolate's last full call (bootstrap.ts)
+    const config = `${this.job.entry}\n${this.limits.maxHostCalls}\n${this.limits.maxResultBytes}`;
+    const short = globalsJson === undefined && returnJson === undefined && entry.runConfig === config;
+    const args = short
+      ? [this.seq, argsJson]
+      : [this.seq, argsJson, this.job.entry, globalsJson, returnJson, this.limits.maxHostCalls, this.limits.maxResultBytes];
+    entry.runConfig = null;
+    this.segment((timeout) => {
+      const box = run.applySync(undefined, args, { timeout, result: { copy: true } });
+      entry.runConfig = config;
+      return box;
+    });
   }
 
   /** Cold start: a blank isolate (a spare if one fits), host, prelude, module. */
@@ -169,8 +179,9 @@ export class JobRun {
    */
   private segment(call: (timeout: number) => unknown): void {
     const timeout = this.segmentTimeout();
+    const watched = this.engine.watched;
     this.inSegment = true;
-    this.engine.segment(this.job, Date.now() + timeout);
+    if (watched) this.engine.segment(this.job, Date.now() + timeout);
     let box: Outbox;
     try {
       box = call(timeout) as Outbox;
@@ -181,23 +192,23 @@ export class JobRun {
       return;
     } finally {
       this.inSegment = false;
-      this.engine.segment(null, 0);
+      if (watched) this.engine.segment(null, 0);
     }
     if (this.deferred) {
       const [code, message] = this.deferred;
       return this.fail(code, message);
     }
-    if (box && typeof box === 'object') {
-      if (box.x === 1) return this.fail('sandbox/too-many-host-calls', `the job made more than ${this.limits.maxHostCalls} host calls`);
-      const n = typeof box.n === 'number' ? box.n : 0;
-      for (let i = 0; i < n && !this.settled; i++) {
-        const c = box[`c${i}`];
-        if (Array.isArray(c) && c[0] === this.seq && typeof c[1] === 'number' && typeof c[2] === 'string' && typeof c[3] === 'string') {
-          this.onSend(c[1], c[2], c[3]);
+    if (Array.isArray(box)) {
+      if (box[4] === 1) return this.fail('sandbox/too-many-host-calls', `the job made more than ${this.limits.maxHostCalls} host calls`);
+      for (let i = 5; i + 3 < box.length && !this.settled; i += 4) {
+        const seq = box[i], id = box[i + 1], method = box[i + 2], argsJson = box[i + 3];
+        if (seq === this.seq && typeof id === 'number' && typeof method === 'string' && typeof argsJson === 'string') {
+          this.onSend(id, method, argsJson);
         }
       }
-      if (box.q === this.seq && typeof box.s === 'string' && !this.outcome) {
-        this.outcome = { status: box.s, json: typeof box.j === 'string' ? box.j : undefined, gjson: typeof box.g === 'string' ? box.g : undefined };
+      const [q, status, json, gjson] = box;
+      if (q === this.seq && typeof status === 'string' && !this.outcome) {
+        this.outcome = { status, json: typeof json === 'string' ? json : undefined, gjson: typeof gjson === 'string' ? gjson : undefined };
       }
     }
     this.afterSegment();
