@@ -116,6 +116,11 @@ export class SandboxEngine {
     });
   }
 
+  /** Ends a running job as cancelled by its caller (the worker's cancel frame; in process, job.signal). */
+  cancel(job: SandboxJob): void {
+    for (const run of this.running) if (run.job === job) run.fail('sandbox/timeout', CANCELLED);
+  }
+
   /** The Sandbox contract on top of runRaw (used by the in-process pool). */
   async run(job: SandboxJob, onHostCall: HostCallHandler): Promise<SandboxResult> {
     const raw = await this.runRaw(job, (method, argsJson) => callHandlerRaw(onHostCall, method, argsJson));

@@ -2,7 +2,7 @@
 // child when the test asks it to on stdin.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, spinBudgetUs, type PipeSource } from './idle-spin';
+import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, spinBudgetUs, workerSpinBudgetUs, type PipeSource } from './idle-spin';
 
 let child: ChildProcessWithoutNullStreams | null = null;
 afterEach(() => {
@@ -135,5 +135,8 @@ describe('spinBudgetUs', () => {
     expect([undefined, '', 'abc', 'NaN'].map(spinBudgetUs)).toEqual([200, 200, 200, 200]);
     expect(['0', '-5', '150', '150.6', 'Infinity', '1e7'].map(spinBudgetUs)).toEqual([0, 0, 150, 151, 5000, 5000]);
     expect([0, 300, Infinity, -Infinity].map(spinBudgetUs)).toEqual([0, 300, 5000, 0]);
+  });
+  it("a worker polls five times the pool's budget, at most 5,000 µs, and never when the pool does not", () => {
+    expect([0, 200, 1000, 5000].map(workerSpinBudgetUs)).toEqual([0, 1000, 5000, 5000]);
   });
 });

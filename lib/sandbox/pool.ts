@@ -10,7 +10,7 @@ import { reportFailure } from '../log';
 import { failed } from './errors';
 import { FairQueue, principalOf } from './fair-queue';
 import { encodeFrame, FrameReader, writeFrame } from './frame';
-import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, spinBudgetUs, type IdleSpin, type PipeSource } from './idle-spin';
+import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, spinBudgetUs, workerSpinBudgetUs, type IdleSpin, type PipeSource } from './idle-spin';
 import { createInProcessSandbox } from './in-process';
 import { resolveLimits } from './limits';
 import type { FromWorker, JobFrame, ToWorker } from './protocol';
@@ -198,6 +198,11 @@ class WorkerPool implements SandboxPool {
           resolve(result);
         };
       }
+      // nobody waiting and a worker free: start at once
+      if (this.queue.size === 0) {
+        const w = this.pick(job.key);
+        if (w) return this.start(p, w);
+      }
       const refused = this.admit(p);
       if (refused) return this.settle(p, refused);
       this.queue.push(p.principal, p);
@@ -207,7 +212,6 @@ class WorkerPool implements SandboxPool {
 
   /** Back-pressure: refuses a job that would wait too long or overfill the queue. */
   private admit(p: Pending): SandboxResult | null {
-    if (this.queue.size === 0 && this.pick(p.job.key)) return null; // starts at once
     const { queueLimit, perPrincipalQueueLimit, maxQueueWaitMs } = this.sizing;
     const wait = this.estimatedWaitMs();
     const retryAfterMs = Math.min(MAX_RETRY_AFTER_MS, Math.max(MIN_RETRY_AFTER_MS, Math.ceil(wait)));
@@ -272,7 +276,7 @@ class WorkerPool implements SandboxPool {
         ...workerEnv(),
         SKILLYARD_SANDBOX_MAX_IDLE: String(this.opts.maxIdleIsolates ?? 32),
         SKILLYARD_SANDBOX_SPARES: String(this.opts.spareIsolates ?? 1),
-        SKILLYARD_SANDBOX_SPIN_US: String(this.spinUs),
+        SKILLYARD_SANDBOX_SPIN_US: String(workerSpinBudgetUs(this.spinUs)),
       } as unknown as NodeJS.ProcessEnv,
       stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
     });

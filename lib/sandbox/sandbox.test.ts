@@ -1,5 +1,6 @@
 // Happy paths of the sandbox contract, run both through worker processes and in-process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SandboxEngine } from './engine';
 import { SandboxFailure } from './errors';
 import { parseUntrustedJson } from './json';
 import { resolveLimits, DEFAULT_LIMITS } from './limits';
@@ -195,6 +196,23 @@ describe('pieces', () => {
     const parsed = parseUntrustedJson('{"a":{"__proto__":{"x":1},"b":2},"\\u005f_proto__":{"y":1}}') as Record<string, Record<string, unknown>>;
     expect(Object.keys(parsed)).toEqual(['a']);
     expect(Object.keys(parsed.a)).toEqual(['b']);
+  });
+  it('SandboxEngine.cancel ends a job waiting on its host (a worker\'s cancel frame), and only that job', async () => {
+    const engine = new SandboxEngine();
+    try {
+      const waiting = job('export default () => host.get(1)');
+      const other = job('export default async () => (await host.add(1, 2)) * 2');
+      let release: (json: string) => void = () => {};
+      const held = new Promise<string>((resolve) => (release = resolve));
+      const first = engine.runRaw(waiting, () => held);
+      const second = engine.runRaw(other, () => held);
+      engine.cancel(waiting);
+      expect(await first).toMatchObject({ ok: false, error: { code: 'sandbox/timeout', message: /cancelled/ } });
+      release('3');
+      expect(await second).toMatchObject({ ok: true, valueJson: '6' });
+    } finally {
+      engine.close();
+    }
   });
   it('finds the worker file from the project root', () => {
     expect(resolveWorkerFile()).toMatch(/dist\/sandbox\/worker\.mjs$/);

@@ -46,7 +46,8 @@ const engine = new SandboxEngine({
 type OpenCall = { j: number; resolve: (json: string | undefined) => void; reject: (error: unknown) => void };
 let lastCall = 0;
 const calls = new Map<number, OpenCall>();
-const cancels = new Map<number, AbortController>();
+/** running jobs by the pool's job id (for a cancel frame) */
+const cancels = new Map<number, SandboxJob>();
 const sources = new Map<number, string>();
 const preludes = new Map<number, string>();
 
@@ -63,20 +64,20 @@ function runJob(f: JobFrame): void {
     send({ t: 'res', j: f.j, r: { ok: false, error: { code: 'sandbox/host-error', message: 'the sandbox worker lost the job source' } } });
     return;
   }
-  const open = new Set<number>();
-  const cancel = new AbortController();
-  cancels.set(f.j, cancel);
-  const job: SandboxJob = { key: f.k, source, prelude, entry: f.e, args: [], hostMethods: f.m, limits: f.l, signal: cancel.signal };
+  // host calls this job has open (made only when it calls its host)
+  let open: number[] | null = null;
+  const job: SandboxJob = { key: f.k, source, prelude, entry: f.e, args: [], hostMethods: f.m, limits: f.l };
+  cancels.set(f.j, job);
   jobIds.set(job, f.j);
   const hostCall = (m: string, a: string) =>
     new Promise<string | undefined>((resolve, reject) => {
       const c = ++lastCall;
       calls.set(c, { j: f.j, resolve, reject });
-      open.add(c);
+      (open ??= []).push(c);
       send({ t: 'hc', j: f.j, c, m, a });
     });
   const finish = (r: RawResult) => {
-    for (const c of open) calls.delete(c);
+    if (open) for (const c of open) calls.delete(c);
     cancels.delete(f.j);
     send({ t: 'res', j: f.j, r });
   };
@@ -87,7 +88,10 @@ const reader = new FrameReader(
   (raw) => {
     const message = raw as ToWorker;
     if (message.t === 'job') return runJob(message);
-    if (message.t === 'cancel') return cancels.get(message.j)?.abort();
+    if (message.t === 'cancel') {
+      const job = cancels.get(message.j);
+      return job && engine.cancel(job);
+    }
     if (message.t === 'hr') {
       const call = calls.get(message.c);
       if (!call) return;
