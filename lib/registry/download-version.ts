@@ -7,6 +7,12 @@ import { AppError } from '../errors';
 import type { Viewer } from './get-skill';
 import { findVisibleSkill } from './find-visible-skill';
 import { resolveVersion } from './resolve-version';
+import { readTarballParts } from './tarball-parts';
+
+async function legacyTarball(db: Db, versionId: string): Promise<Uint8Array | null> {
+  const row = await db.skillVersion.findUnique({ where: { id: versionId }, select: { tarball: true } });
+  return row?.tarball ? new Uint8Array(row.tarball) : null;
+}
 
 export type Download = {
   scope: string;
@@ -21,8 +27,10 @@ export type Download = {
 export async function downloadVersion(db: Db, ref: { scope: string; name: string; spec?: string | null }, viewer: Viewer): Promise<Download> {
   const skill = await findVisibleSkill(db, ref, viewer);
   const resolved = await resolveVersion(db, skill, ref.spec);
-  const row = await db.skillVersion.findUnique({ where: { id: resolved.id }, select: { tarball: true, integrity: true } });
-  if (!row?.tarball || !row.integrity) {
+  const row = await db.skillVersion.findUnique({ where: { id: resolved.id }, select: { integrity: true } });
+  // in parts (tarball-parts.ts); versions published before parts keep the whole column
+  const tarball = (await readTarballParts(db, resolved.id)) ?? (await legacyTarball(db, resolved.id));
+  if (!tarball || !row?.integrity) {
     throw new AppError('skill/tarball-not-found', `@${ref.scope}/${ref.name}@${resolved.version} was stored before tarballs were kept; publish a new version.`);
   }
   await db.$executeRaw`UPDATE "SkillVersion" SET downloads = downloads + 1 WHERE id = ${resolved.id}`;
@@ -32,7 +40,7 @@ export async function downloadVersion(db: Db, ref: { scope: string; name: string
     name: skill.name,
     version: resolved.version,
     integrity: row.integrity,
-    tarball: new Uint8Array(row.tarball),
+    tarball,
     yanked: resolved.yanked,
     deprecated: resolved.deprecated,
   };

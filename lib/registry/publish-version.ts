@@ -10,6 +10,7 @@ import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { scanPackage, isBlockingFinding, type ScanFinding } from './scan-package';
 import type { PackageFile } from './package-tarball';
+import { storeTarballParts } from './tarball-parts';
 import { packPackageOffThread } from './upload-reader';
 import { formatDiagnostics } from './read-upload';
 import { recordSearchWords, refreshSkillSearch } from './refresh-skill-search';
@@ -48,6 +49,27 @@ export type PublishedVersion = {
 };
 
 export { contentHash } from './package-tarball';
+
+const BATCH_BYTES = 1_000_000;
+const BATCH_FILES = 200;
+
+/** Files in order, in batches of at most BATCH_FILES and about BATCH_BYTES (a larger file is a batch of its own). */
+export function fileBatches(files: PackageFile[]): PackageFile[][] {
+  const batches: PackageFile[][] = [];
+  let batch: PackageFile[] = [];
+  let bytes = 0;
+  for (const f of files) {
+    if (batch.length > 0 && (bytes + f.content.byteLength > BATCH_BYTES || batch.length >= BATCH_FILES)) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(f);
+    bytes += f.content.byteLength;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
 
 /** The version number a publish will use, or an error that says why there is none. */
 export function publishableVersion(requested: string | null | undefined, manifest: SkillManifest): string {
@@ -109,99 +131,108 @@ export async function publishVersion(db: Db, input: PublishInput): Promise<Publi
     new AppError('publish/version-exists', `@${scope}/${manifest.name}@${version} was published before; version numbers are never reused (even after a yank or a deletion): publish a new version.`);
 
   const attempt = () =>
-    db.$transaction(async (tx) => {
-      // The primary key decides between two concurrent publishes of one number: the
-      // second waits for the first and then fails here.
-      try {
-        await tx.usedVersionNumber.create({ data: { scopeName: scope, name: manifest.name, version } });
-      } catch (err) {
-        if ((err as { code?: string }).code === 'P2002') throw exists();
-        throw err;
-      }
-      const skill = await tx.skill.upsert({
-        where: { scopeName_name: { scopeName: scope, name: manifest.name } },
-        create: {
-          scopeName: scope,
-          name: manifest.name,
-          description: manifest.description,
-          format: manifest.format,
-          visibility: input.visibility ?? 'public',
-          tags,
-        },
-        update: {},
-        select: { id: true },
-      });
-      const created = await tx.skillVersion.create({
-        data: {
-          skillId: skill.id,
-          version,
-          manifest: manifest as object,
-          contentHash: hash,
-          integrity,
-          tarball: Buffer.from(tarball),
-          changelog,
-          findings: findings as object[],
-          sizeBytes,
-          publishedById: input.publishedById ?? null,
-          files: {
-            create: input.files.map((f) => ({ path: f.path, content: Buffer.from(f.content), size: f.content.byteLength })),
-          },
-          tools: {
-            create: manifest.tools.map((t) => ({
-              name: t.name,
-              description: t.description,
-              manifest: t as object,
-              capabilities: t.capabilities,
-              tokenGated: Object.keys(t.inputTokens).length > 0,
-            })),
-          },
-        },
-        select: { id: true },
-      });
-      // `latest` by default moves only forward: publishing a fix to an old line (1.4.1
-      // after 2.0.0) does not make it the latest. An explicit tag always moves.
-      const current = await tx.distTag.findUnique({
-        where: { skillId_tag: { skillId: skill.id, tag } },
-        select: { version: { select: { version: true, yankedAt: true } } },
-      });
-      const tagged = explicitTag || !current || current.version.yankedAt !== null || semver.gt(version, current.version.version);
-      if (tagged) {
-        await tx.distTag.upsert({
-          where: { skillId_tag: { skillId: skill.id, tag } },
-          create: { skillId: skill.id, tag, versionId: created.id },
-          update: { versionId: created.id },
-        });
-      }
-      if (tagged && tag === 'latest') {
-        await tx.skill.update({
-          where: { id: skill.id },
-          data: {
-            latestVersionId: created.id,
+    db.$transaction(
+      async (tx) => {
+        // The primary key decides between two concurrent publishes of one number: the
+        // second waits for the first and then fails here.
+        try {
+          await tx.usedVersionNumber.create({ data: { scopeName: scope, name: manifest.name, version } });
+        } catch (err) {
+          if ((err as { code?: string }).code === 'P2002') throw exists();
+          throw err;
+        }
+        const skill = await tx.skill.upsert({
+          where: { scopeName_name: { scopeName: scope, name: manifest.name } },
+          create: {
+            scopeName: scope,
+            name: manifest.name,
             description: manifest.description,
             format: manifest.format,
+            visibility: input.visibility ?? 'public',
             tags,
-            publishedAt: new Date(),
-            ...(input.visibility ? { visibility: input.visibility } : {}),
           },
+          update: {},
+          select: { id: true },
         });
-        await refreshSkillSearch(tx, skill.id);
-      } else if (input.visibility) {
-        await tx.skill.update({ where: { id: skill.id }, data: { visibility: input.visibility } });
-      }
-      return {
-        skillId: skill.id,
-        versionId: created.id,
-        scope,
-        name: manifest.name,
-        version,
-        tag,
-        tagged,
-        contentHash: hash,
-        integrity,
-        sizeBytes,
-        findings,
-      };
-    });
+        const created = await tx.skillVersion.create({
+          data: {
+            skillId: skill.id,
+            version,
+            manifest: manifest as object,
+            contentHash: hash,
+            integrity,
+            changelog,
+            findings: findings as object[],
+            sizeBytes,
+            publishedById: input.publishedById ?? null,
+            tools: {
+              create: manifest.tools.map((t) => ({
+                name: t.name,
+                description: t.description,
+                manifest: t as object,
+                capabilities: t.capabilities,
+                tokenGated: Object.keys(t.inputTokens).length > 0,
+              })),
+            },
+          },
+          select: { id: true },
+        });
+        // The tarball in parts and the files in batches of about a megabyte: encoding a
+        // statement's parameters holds the event loop (27 MB of files in one statement held
+        // it ~370 ms), and between two statements every other request gets its turn.
+        await storeTarballParts(tx, created.id, tarball);
+        for (const batch of fileBatches(input.files)) {
+          await tx.skillFile.createMany({
+            data: batch.map((f) => ({ versionId: created.id, path: f.path, content: Buffer.from(f.content), size: f.content.byteLength })),
+          });
+        }
+        // `latest` by default moves only forward: publishing a fix to an old line (1.4.1
+        // after 2.0.0) does not make it the latest. An explicit tag always moves.
+        const current = await tx.distTag.findUnique({
+          where: { skillId_tag: { skillId: skill.id, tag } },
+          select: { version: { select: { version: true, yankedAt: true } } },
+        });
+        const tagged = explicitTag || !current || current.version.yankedAt !== null || semver.gt(version, current.version.version);
+        if (tagged) {
+          await tx.distTag.upsert({
+            where: { skillId_tag: { skillId: skill.id, tag } },
+            create: { skillId: skill.id, tag, versionId: created.id },
+            update: { versionId: created.id },
+          });
+        }
+        if (tagged && tag === 'latest') {
+          await tx.skill.update({
+            where: { id: skill.id },
+            data: {
+              latestVersionId: created.id,
+              description: manifest.description,
+              format: manifest.format,
+              tags,
+              publishedAt: new Date(),
+              ...(input.visibility ? { visibility: input.visibility } : {}),
+            },
+          });
+          await refreshSkillSearch(tx, skill.id);
+        } else if (input.visibility) {
+          await tx.skill.update({ where: { id: skill.id }, data: { visibility: input.visibility } });
+        }
+        return {
+          skillId: skill.id,
+          versionId: created.id,
+          scope,
+          name: manifest.name,
+          version,
+          tag,
+          tagged,
+          contentHash: hash,
+          integrity,
+          sizeBytes,
+          findings,
+        };
+      },
+      // a 50 MB package is many batches: more than the default 5 s on a loaded machine
+      { timeout: 60_000 },
+    );
   let out: PublishedVersion;
   try {
     out = await attempt();

@@ -1,0 +1,37 @@
+// A version's .tar.gz is stored in parts of at most a megabyte (TarballPart), written and
+// read one part per statement: the database driver encodes a statement's parameters and
+// decodes a row's values on the event loop, so a 50 MB tarball in one value held every
+// other request for hundreds of milliseconds (12 MB: 80 ms), a megabyte for a few.
+import 'server-only';
+import type { Db } from '../db/client';
+import type { Prisma } from '../db/generated/client';
+
+export const TARBALL_PART_BYTES = 1_000_000;
+
+type Tx = Prisma.TransactionClient | Db;
+
+/** Stores `tarball` for `versionId` as parts 0, 1, ...; one statement (and one event-loop turn) per part. */
+export async function storeTarballParts(tx: Tx, versionId: string, tarball: Uint8Array): Promise<number> {
+  let index = 0;
+  for (let at = 0; at < tarball.byteLength || index === 0; at += TARBALL_PART_BYTES) {
+    const data = new Uint8Array(tarball.subarray(at, at + TARBALL_PART_BYTES));
+    await tx.tarballPart.create({ data: { versionId, index, data } });
+    index++;
+  }
+  return index;
+}
+
+/** The tarball of `versionId` from its parts, or null when it has none (published before parts). */
+export async function readTarballParts(db: Tx, versionId: string): Promise<Uint8Array | null> {
+  const parts = await db.tarballPart.findMany({ where: { versionId }, select: { index: true }, orderBy: { index: 'asc' } });
+  if (parts.length === 0) return null;
+  const chunks: Buffer[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    // the indexes are 0..n-1 by construction; a gap means a damaged row, not a shorter file
+    if (parts[i].index !== i) throw new Error(`tarball part ${i} of version ${versionId} is missing`);
+    const row = await db.tarballPart.findUnique({ where: { versionId_index: { versionId, index: i } }, select: { data: true } });
+    if (!row) throw new Error(`tarball part ${i} of version ${versionId} is missing`);
+    chunks.push(Buffer.from(row.data));
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
