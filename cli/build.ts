@@ -4,7 +4,7 @@
 // of `postinstall`) makes it; bin/skillyard.mjs also makes it on first use and again
 // when a source listed in dist/cli/inputs.json is newer than the build.
 import { buildSync } from 'esbuild';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const CLI_OUT = path.join('dist', 'cli');
@@ -13,33 +13,44 @@ export function buildCli(root: string): { outdir: string; inputs: number } {
   const outdir = path.join(root, CLI_OUT);
   const tmp = `${outdir}.${process.pid}.${Date.now()}.tmp`;
   mkdirSync(tmp, { recursive: true });
-  const res = buildSync({
-    absWorkingDir: root,
-    entryPoints: { main: 'cli/main.ts' },
-    outdir: tmp,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    packages: 'external',
-    metafile: true,
-    sourcemap: 'linked',
-    logLevel: 'silent',
-    chunkNames: 'chunks/[name]-[hash]',
-    banner: { js: '// Built from cli/ by cli/build.ts (npm run build:cli): do not edit.' },
-  });
-  const inputs = Object.keys(res.metafile!.inputs).filter((p) => !p.includes('node_modules'));
-  writeFileSync(path.join(tmp, 'inputs.json'), JSON.stringify({ builtAt: Date.now(), inputs }, null, 1));
-  // Swap in the new build whole, so a concurrent first use never sees half of one.
-  rmSync(`${outdir}.old`, { recursive: true, force: true });
+  let inputs: string[];
   try {
-    renameSync(outdir, `${outdir}.old`);
-  } catch {
-    /* no previous build */
+    const res = buildSync({
+      absWorkingDir: root,
+      entryPoints: { main: 'cli/main.ts' },
+      outdir: tmp,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node22',
+      packages: 'external',
+      metafile: true,
+      sourcemap: 'linked',
+      logLevel: 'silent',
+      chunkNames: 'chunks/[name]-[hash]',
+      banner: { js: '// Built from cli/ by cli/build.ts (npm run build:cli): do not edit.' },
+    });
+    inputs = Object.keys(res.metafile!.inputs).filter((p) => !p.includes('node_modules'));
+    writeFileSync(path.join(tmp, 'inputs.json'), JSON.stringify({ builtAt: Date.now(), inputs }, null, 1));
+    // Swap in the new build whole, so a concurrent first use never sees half of one.
+    const old = `${tmp}.old`;
+    try {
+      renameSync(outdir, old);
+    } catch {
+      /* no previous build */
+    }
+    try {
+      renameSync(tmp, outdir);
+    } catch (error) {
+      // another builder put its build there between the two renames: as fresh as ours
+      if (!existsSync(path.join(outdir, 'inputs.json'))) throw error;
+    }
+    rmSync(old, { recursive: true, force: true });
+  } finally {
+    // a failed or lost build leaves nothing behind
+    rmSync(tmp, { recursive: true, force: true });
   }
-  renameSync(tmp, outdir);
-  rmSync(`${outdir}.old`, { recursive: true, force: true });
   return { outdir, inputs: inputs.length };
 }
 
