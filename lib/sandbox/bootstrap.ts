@@ -75,7 +75,16 @@ let ns = null;
 // on Array.prototype is ever reached (appends go through defineProperty)
 let box = [0, undefined, undefined, undefined, 0];
 const newBox = (function newBox() { box = [0, undefined, undefined, undefined, 0]; return box; });
-const dataSlot = { value: undefined, writable: true, enumerable: true, configurable: true };
+// Property descriptors the bridge hands to defineProperty once guest code may have run
+// have a null prototype: reading a descriptor looks up "get" and "set", and an accessor a
+// guest put on Object.prototype would otherwise be called with the descriptor as its receiver
+// (then decide what the bridge appends; escape case "descriptors the bridge uses").
+const dataDescriptor = (function dataDescriptor(value, enumerable) {
+  const d = create(null);
+  d.value = value; d.writable = true; d.enumerable = enumerable; d.configurable = true;
+  return d;
+});
+const dataSlot = dataDescriptor(undefined, true);
 const append = (function append(value) { dataSlot.value = value; defineProperty(box, box.length, dataSlot); dataSlot.value = undefined; });
 const send = (function send(s, id, method, json) { append(s); append(id); append(method); append(json); });
 const done = (function done(s, status, json, gjson) {
@@ -188,7 +197,7 @@ const run = (function run(s, argsJson, entry, globalsJson, returnJson, max, maxC
       const globals = parse(globalsJson);
       const names = ownKeys(globals);
       for (let i = 0; i < names.length; i++) {
-        defineProperty(G, names[i], { value: globals[names[i]], writable: true, configurable: true, enumerable: true });
+        defineProperty(G, names[i], dataDescriptor(globals[names[i]], true));
       }
     }
     result = apply(fn, undefined, parse(argsJson));

@@ -249,6 +249,26 @@ describe('ambient globals are absent', () => {
     const again = await containedValue(job(`${trap} export default async (x) => { const a = await host.echo(x); const b = await host.count(1, 2, 3); return { a, b, seen: seen.length }; }`, { key, args: [8] }));
     expect(again).toEqual({ a: 8, b: 3, seen: 0 });
   });
+  it('descriptors the bridge uses: an accessor on Object.prototype never sees one (no copy bomb through the outbox)', async () => {
+    // found in review: the bridge's reusable descriptor inherited from Object.prototype, so a
+    // "get" accessor there received it as `this`, and could then choose what the bridge
+    // appended (one 1 MiB string 4,600 times: ~4.6 GB to copy out of a 16 MB isolate)
+    const source = `
+      let slot = null, seen = 0;
+      export default async () => {
+        for (const key of ['get', 'set']) Object.defineProperty(Object.prototype, key, { get() { seen++; if (!slot && Object.hasOwn(this, 'writable')) slot = this; return undefined; }, configurable: true });
+        await host.echo(0);
+        globalThis.probe = 1;
+        for (const key of ['get', 'set']) delete Object.prototype[key];
+        if (slot) {
+          const bomb = new Array(4600).fill('x'.repeat(1 << 20));
+          Object.defineProperty(slot, 'value', { get: () => bomb, set() {}, configurable: true });
+          await host.echo(1);
+        }
+        return { leaked: slot !== null };
+      };`;
+    expect(await containedValue(job(source, { globals: { g: 1 } }))).toEqual({ leaked: false });
+  });
   it('a warm isolate re-run with other limits or globals gets them, not the last job\'s', async () => {
     const key = 'short-run-config';
     const source = `export default async (n) => { for (let i = 0; i < n; i++) await host.echo(i); return typeof flag === 'undefined' ? 'none' : flag; }`;

@@ -200,6 +200,8 @@ export class JobRun {
     }
     if (Array.isArray(box)) {
       if (box[4] === 1) return this.fail('sandbox/too-many-host-calls', `the job made more than ${this.limits.maxHostCalls} host calls`);
+      // the bridge appends at most four slots per allowed host call: anything longer was not its doing
+      if (box.length > 5 + 4 * this.limits.maxHostCalls) return this.finish(rawFailure('sandbox/guest-error', 'the sandbox bridge returned a malformed outbox'), true);
       for (let i = 5; i + 3 < box.length && !this.settled; i += 4) {
         const seq = box[i], id = box[i + 1], method = box[i + 2], argsJson = box[i + 3];
         if (seq === this.seq && typeof id === 'number' && typeof method === 'string' && typeof argsJson === 'string') {
