@@ -13,7 +13,7 @@ describe('diagnostic codes', () => {
   const emitted = new Set<string>();
   for (const f of sources(__dirname)) {
     if (f.endsWith('diagnostic-codes.ts')) continue;
-    for (const m of readFileSync(f, 'utf8').matchAll(/(?:error|warn|add)\(\s*(?:'(?:error|warning)',\s*)?'([a-z]+\/[a-z0-9-]+)'|'([a-z]+\/[a-z0-9-]+)' : '([a-z]+\/[a-z0-9-]+)'|code: '([a-z]+\/[a-z0-9-]+)'/g)) {
+    for (const m of readFileSync(f, 'utf8').matchAll(/(?:error|warn|add)\(\s*(?:'(?:error|warning)',\s*)?'([a-z]+\/[a-z0-9-]+)'|'([a-z]+\/[a-z0-9-]+)' : '([a-z]+\/[a-z0-9-]+)'|code: '([a-z]+\/[a-z0-9-]+)'|\?\? '([a-z]+\/[a-z0-9-]+)'/g)) {
       for (const c of m.slice(1)) if (c) emitted.add(c);
     }
   }

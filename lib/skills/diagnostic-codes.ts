@@ -171,6 +171,7 @@ export const DIAGNOSTIC_CODES = {
   'version/not-semver': w('a version is not semver X.Y.Z (an error for Rye, where the seed requires it)', `${RY} rule 5, SPEC §2`),
   'yaml/invalid': e('YAML does not parse', S2),
   'yaml/limit-exceeded': e('YAML exceeds the alias budget (alias bomb) or the nesting depth', SP),
+  'yaml/unquoted-colon': w('a plain value holds ": " (YAML would read a nested mapping): read as the whole text, with this warning', 'common in SKILL.md files'),
   'yaml/quoted-multiline': w('a quoted value continues on unindented lines (YAML 1.1 accepts it, 1.2 does not): read, with this warning', 'PyYAML / js-yaml'),
   'yaml/warning': w('the YAML parser warned (e.g. an unknown tag)', S2),
 } as const satisfies Record<string, Entry>;

@@ -10,7 +10,7 @@ import { exceedsDepth } from './depth';
 
 export { exceedsDepth };
 
-export type YamlWarning = { message: string; line: number; code?: 'yaml/quoted-multiline' };
+export type YamlWarning = { message: string; line: number; code?: 'yaml/quoted-multiline' | 'yaml/unquoted-colon' };
 export type LocatedYaml = { value: unknown; lines: LineMap; warnings: YamlWarning[] };
 
 /** A parse error that still carries what could be read (for checks independent of the error). */
@@ -43,6 +43,25 @@ export function parseYamlLocated(text: string, opts: Opts): LocatedYaml {
             message: 'this quoted value continues on lines that are not indented below its key: YAML 1.1 parsers (PyYAML, js-yaml) accept that, YAML 1.2 parsers do not. Indent the continuation lines, or use a block scalar (key: >-)',
           });
         }
+        return out;
+      }
+    }
+  }
+  if (first.doc.errors.length > 0) {
+    // `description: Use when: the user asks` (a plain value with ": " in it) is the most
+    // common YAML mistake in real SKILL.md files; many loaders read it as the string
+    const quoted = quotePlainValuesWithColons(text);
+    if (quoted) {
+      const second = parseOnce(quoted.text);
+      if (second.doc.errors.length === 0) {
+        const out = finish(second.doc, second.lineCounter, opts);
+        out.warnings.unshift(
+          ...quoted.lines.map((line, i) => ({
+            code: 'yaml/unquoted-colon' as const,
+            line,
+            message: `the value of "${quoted.keys[i]}" has ": " in it, which YAML reads as the start of a nested mapping: it was read as the whole text. Quote it (${quoted.keys[i]}: "...") or use a block scalar (${quoted.keys[i]}: >-)`,
+          })),
+        );
         return out;
       }
     }
@@ -167,6 +186,28 @@ export function reindentQuotedScalars(text: string): { text: string; lines: numb
     i = j;
   }
   return fixedAt.length ? { text: src.join('\n'), lines: fixedAt } : null;
+}
+
+/**
+ * Leniency for a plain (unquoted) mapping value that contains ": " (`key: a: b`): the
+ * value is put in double quotes, same line, so line numbers stay true. Only values that
+ * start like plain text (not a quote, flow collection, block scalar, anchor, alias or
+ * tag) and hold no " #" (where a comment would start) are touched. Null when none is.
+ */
+export function quotePlainValuesWithColons(text: string): { text: string; lines: number[]; keys: string[] } | null {
+  const src = text.split('\n');
+  const fixedAt: number[] = [];
+  const keys: string[] = [];
+  for (let i = 0; i < src.length; i++) {
+    const m = /^([ \t]*([A-Za-z_][\w.-]*):[ \t]+)([^\s'"[{|>&*!#%@`][^\n]*)$/.exec(src[i]);
+    if (!m) continue;
+    const value = m[3].replace(/[ \t\r]+$/, '');
+    if (!/:([ \t]|$)/.test(value) || / #/.test(value)) continue;
+    src[i] = m[1] + JSON.stringify(value) + (m[3].endsWith('\r') ? '\r' : '');
+    fixedAt.push(i + 1);
+    keys.push(m[2]);
+  }
+  return fixedAt.length ? { text: src.join('\n'), lines: fixedAt, keys } : null;
 }
 
 /** Index of the closing quote in `s`, or -1. */

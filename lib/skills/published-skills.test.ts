@@ -106,8 +106,17 @@ describe('false alarms removed', () => {
     expect(find(one({ 'p/.ai/tools/c/a.yaml': `${head}requires: fs.write\n` }), 'rye/field-invalid')).toMatchObject({ severity: 'error', path: '/requires' });
   });
 
-  it('a description the YAML parser stopped inside is one yaml/invalid at its line, not also description-invalid', () => {
-    const m = one({ 'x/SKILL.md': skillMd('name: x\ndescription: Use it for marketing work: copy, ads and emails.') });
+  it('a plain description with ": " in it is read whole, with one warning at its line (YAML alone would stop there)', () => {
+    const m = one({ 'x/SKILL.md': skillMd('name: x\ndescription: Use it for marketing work: copy, ads and emails.\nmetadata:\n  when: Ask: for help') });
+    expect(codes(m)).toEqual(['yaml/unquoted-colon', 'yaml/unquoted-colon']);
+    expect(m.diagnostics.map((d) => d.line)).toEqual([3, 5]);
+    expect(m.description).toBe('Use it for marketing work: copy, ads and emails.');
+    expect(m.metadata).toMatchObject({ when: 'Ask: for help' });
+  });
+
+  it('what cannot be repaired stays one yaml/invalid at its line, not also description-invalid', () => {
+    // a comment after the value: quoting would change what it means, so it is not touched
+    const m = one({ 'x/SKILL.md': skillMd('name: x\ndescription: Use it for marketing work: copy # and ads') });
     expect(codes(m)).toEqual(['yaml/invalid']);
     expect(m.diagnostics[0]).toMatchObject({ line: 3 });
   });

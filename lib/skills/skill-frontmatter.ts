@@ -111,7 +111,7 @@ export function readMarkdownSkill(text: string, pkg: Pkg, scope: FileScope, ctx:
     return { fm: null, body: split.body, bodyLine, fmScope: scope, partialName };
   }
   const fmScope = scope.with(parsed.lines, split.yamlLine - 1);
-  for (const w of parsed.warnings) fmScope.warn(w.code === 'yaml/quoted-multiline' ? 'yaml/quoted-multiline' : 'yaml/warning', w.message, undefined, w.line + split.yamlLine - 1);
+  for (const w of parsed.warnings) fmScope.warn(w.code ?? 'yaml/warning', w.message, undefined, w.line + split.yamlLine - 1);
   const fm = readFrontmatterObject(parsed.value, pkg, fmScope, ctx);
   return { fm, body: split.body, bodyLine, fmScope };
 }
@@ -200,7 +200,7 @@ export function readFrontmatterObject(raw: unknown, pkg: Pkg, scope: FileScope, 
       continue;
     }
     if (agentApps && METADATA_FIELDS.has(k)) scope.warn('frontmatter/field-not-in-metadata', `"${k}" belongs inside metadata (only name, description, allowed-tools and metadata are top-level); read as metadata.${k}`, ptr('', k));
-    else if (!KNOWN_TOP_LEVEL_FIELDS.has(k) && !METADATA_FIELDS.has(k) && !k.startsWith('$')) scope.warn('frontmatter/unknown-field', `unknown top-level field "${k}" was moved into metadata`, ptr('', k));
+    else if (!KNOWN_TOP_LEVEL_FIELDS.has(k) && !METADATA_FIELDS.has(k) && !k.startsWith('$')) scope.warn('frontmatter/unknown-field', `"${k}" is not a SKILL.md field: it is kept in the manifest's metadata`, ptr('', k));
     metadata[k] = v;
   }
   // `$` annotations are only meaningful as direct children of metadata.
@@ -218,8 +218,14 @@ export function readFrontmatterObject(raw: unknown, pkg: Pkg, scope: FileScope, 
 
   if (metadata.version !== undefined) {
     const v = typeof metadata.version === 'number' ? String(metadata.version) : metadata.version;
+    // "4.0" and "2" are common in real skills: read as 4.0.0 and 2.0.0, with the warning
+    const short = typeof v === 'string' ? /^v?(\d+)(?:\.(\d+))?$/.exec(v.trim()) : null;
     if (isSemver(v)) fm.version = v;
-    else scope.warn('version/not-semver', `version ${JSON.stringify(metadata.version)} is not semantic versioning (X.Y.Z)`, mp('version'));
+    else if (short) {
+      fm.version = `${Number(short[1])}.${Number(short[2] ?? 0)}.0`;
+      const yamlNumber = typeof metadata.version === 'number' ? ' (YAML reads an unquoted 1.0 as the number 1: quote versions)' : '';
+      scope.warn('version/not-semver', `version ${JSON.stringify(metadata.version)} is not semantic versioning (X.Y.Z); read as ${fm.version}${yamlNumber}`, mp('version'));
+    } else scope.warn('version/not-semver', `version ${JSON.stringify(metadata.version)} is not semantic versioning (X.Y.Z)`, mp('version'));
   }
   if (metadata.role !== undefined) {
     if (metadata.role === 'main' || metadata.role === 'middleware' || metadata.role === 'context') fm.role = metadata.role;
@@ -227,7 +233,8 @@ export function readFrontmatterObject(raw: unknown, pkg: Pkg, scope: FileScope, 
   }
   if (metadata.visibility !== undefined) {
     if (metadata.visibility === 'hidden') fm.visibility = 'hidden';
-    else scope.error('metadata/visibility-invalid', `visibility can only be "hidden", got ${JSON.stringify(metadata.visibility)}`, mp('visibility'));
+    // only agent-apps gives visibility a meaning; elsewhere ("public", "internal") it is metadata
+    else if (agentApps) scope.error('metadata/visibility-invalid', `visibility can only be "hidden", got ${JSON.stringify(metadata.visibility)}`, mp('visibility'));
   }
   if (metadata.tags !== undefined) {
     const tags = typeof metadata.tags === 'string' ? metadata.tags.split(/[,\s]+/) : metadata.tags;

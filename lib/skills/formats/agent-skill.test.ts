@@ -68,7 +68,20 @@ describe('agent-skill folder', () => {
     // `$` annotations make it an agent-apps skill: its rules (role, tags) apply
     const m = one({ 'x/SKILL.md': skillMd('name: x\ndescription: y\nmetadata:\n  role: boss\n  visibility: public\n  tags: 5\n  $bogus: 1\n  config:\n    $inherit: true\n  version: "1.0"') });
     expect(codes(m).sort()).toEqual(['metadata/nested-annotation', 'metadata/role-invalid', 'metadata/tags-invalid', 'metadata/unknown-annotation', 'metadata/visibility-invalid', 'version/not-semver']);
-    expect(m.version).toBeNull();
+    // "1.0" is read as 1.0.0, with the warning
+    expect(m.version).toBe('1.0.0');
+    expect(find(m, 'version/not-semver')?.message).toMatch(/read as 1\.0\.0/);
+  });
+
+  it('a plain SKILL.md (not agent-apps) keeps visibility and other registry fields as metadata, and reads a short version', () => {
+    const m = one({ 'x/SKILL.md': skillMd('name: x\ndescription: y\nvisibility: public\nversion: 1.0\nmetadata:\n  owner: me') });
+    expect(codes(m)).toEqual(['version/not-semver']);
+    expect(find(m, 'version/not-semver')?.message).toMatch(/read as 1\.0\.0 \(YAML reads an unquoted 1\.0 as the number 1/);
+    expect(m.version).toBe('1.0.0');
+    expect(m.metadata).toMatchObject({ visibility: 'public', owner: 'me' });
+    const bad = one({ 'x/SKILL.md': skillMd('name: x\ndescription: y\nmetadata:\n  version: next') });
+    expect(bad.version).toBeNull();
+    expect(find(bad, 'version/not-semver')?.message).not.toMatch(/read as/);
   });
 
   it('warns about a too-long description and caps instructions', () => {

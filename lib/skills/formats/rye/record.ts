@@ -160,7 +160,7 @@ function readToolHeader(pkg: Pkg, rel: string, text: string, lines: LineMap): Re
     scope.error('rye/yaml-not-mapping', 'the # ryeos-tool: header must be a mapping of fields (category, version, description, executor_id, ...)', undefined, start + 1);
     return 'invalid';
   }
-  for (const w of parsed.warnings) scope.warn(w.code === 'yaml/quoted-multiline' ? 'yaml/quoted-multiline' : 'yaml/warning', w.message, undefined, w.line + start);
+  for (const w of parsed.warnings) scope.warn(w.code ?? 'yaml/warning', w.message, undefined, w.line + start);
   for (const [p, l] of parsed.lines) if (p.startsWith('/ryeos-tool/')) lines.set(p.slice('/ryeos-tool'.length), l + start);
   return doc;
 }
@@ -206,7 +206,7 @@ function readYaml(pkg: Pkg, rel: string, text: string): RyeRecord | null {
     return null;
   }
   const scope = scope0.with(parsed.lines);
-  for (const w of parsed.warnings) scope.warn(w.code === 'yaml/quoted-multiline' ? 'yaml/quoted-multiline' : 'yaml/warning', w.message, undefined, w.line);
+  for (const w of parsed.warnings) scope.warn(w.code ?? 'yaml/warning', w.message, undefined, w.line);
   const doc = parsed.value;
   if (!isPlainObject(doc)) {
     scope.error('rye/yaml-not-mapping', 'a YAML tool must be a mapping of fields (tool_id, tool_type, version, ...)', '');
