@@ -61,6 +61,23 @@ describe('skillyard CLI', () => {
     expect(JSON.parse(io.out())).toMatchObject({ ok: false, skills: [], diagnostics: [{ code: 'path/not-found' }] });
   });
 
+  it('--strict fails a skill with only warnings and marks it ✗; Windows line endings give plain instructions', async () => {
+    const warned = path.join(dir, 'warned');
+    mkdirSync(warned);
+    writeFileSync(path.join(warned, 'SKILL.md'), '---\r\nname: warned\r\ndescription: x\r\ngroup: Craft\r\n---\r\nLine one.\r\nLine two.\r\n');
+    let io = capture();
+    expect(await main(['validate', warned])).toBe(0);
+    expect(io.out()).toMatch(/^! warned/m);
+    vi.restoreAllMocks();
+    io = capture();
+    expect(await main(['validate', warned, '--strict'])).toBe(1);
+    expect(io.out()).toMatch(/^✗ warned/m);
+    vi.restoreAllMocks();
+    io = capture();
+    expect(await main(['validate', warned, '--json'])).toBe(0);
+    expect(JSON.parse(io.out()).skills[0].instructions).toBe('Line one.\nLine two.\n');
+  });
+
   it('keygen + sign + validate --keys verifies the signature', async () => {
     const keys = path.join(dir, 'keys');
     let io = capture();

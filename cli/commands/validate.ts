@@ -51,7 +51,7 @@ export const validate: Command = {
         if (failing(d)) failed = true;
       }
     };
-    const out = values.json ? jsonSink() : humanSink(styleFor(process.stdout), !!values.quiet);
+    const out = values.json ? jsonSink() : humanSink(styleFor(process.stdout), !!values.quiet, !!values.strict);
     const top: Diagnostic[] = [];
     const limits = limitsFromEnv(process.env);
     for (const p of positionals) {
@@ -97,7 +97,7 @@ function location(d: Diagnostic): string {
   return `${d.file}${d.line ? `:${d.line}` : ''}${d.path && !d.line ? ` ${d.path}` : ''}: `;
 }
 
-function humanSink(s: Style, quiet: boolean): Sink {
+function humanSink(s: Style, quiet: boolean, strict: boolean): Sink {
   const line = (d: Diagnostic) => {
     const sev = d.severity === 'error' ? s.red('error') : s.yellow('warning');
     return `  ${location(d)}${sev} ${d.message} ${s.dim(`[${d.code}]`)}`;
@@ -107,7 +107,8 @@ function humanSink(s: Style, quiet: boolean): Sink {
       const errs = sk.diagnostics.filter((d) => d.severity === 'error').length;
       const warns = sk.diagnostics.length - errs;
       if (quiet && sk.diagnostics.length === 0) return;
-      const mark = errs ? s.red('✗') : warns ? s.yellow('!') : s.green('✓');
+      // under --strict a warning fails the skill as an error does
+      const mark = errs || (strict && warns) ? s.red('✗') : warns ? s.yellow('!') : s.green('✓');
       const tools = sk.tools.length ? ` — ${sk.tools.length} tool${sk.tools.length > 1 ? 's' : ''}: ${sk.tools.map((t) => t.name).join(', ')}` : sk.instructions ? ' — instructions' : '';
       const sig = sk.signature ? ` ${sk.signature.verified === true ? s.green('signed✓') : sk.signature.verified === false ? s.red('signature✗') : s.dim(`signed (${sk.signature.reason ?? 'unverified'})`)}` : '';
       const out = [`${mark} ${s.bold(sk.name)} ${s.dim(`(${sk.format}${sk.version ? ` ${sk.version}` : ''})`)}${tools}${sig}`];

@@ -285,7 +285,8 @@ function findNestedDollarKey(v: unknown, at: string, depth: number): string | nu
 
 /** Instructions body checks shared by SKILL.md and .skill.md. */
 export function checkInstructions(body: string, pkg: Pkg, scope: FileScope, line: number): string | null {
-  const trimmed = body.replace(/^\s*\n/, '');
+  // a file written with Windows line endings gives instructions with plain ones
+  const trimmed = body.replace(/\r\n?/g, '\n').replace(/^\s*\n/, '');
   if (!trimmed.trim()) return null;
   const max = pkg.opts.limits.maxInstructionsBytes;
   if (utf8Length(trimmed) > max) {
