@@ -11,7 +11,7 @@ import { readTarballParts } from './tarball-parts';
 
 async function legacyTarball(db: Db, versionId: string): Promise<Uint8Array | null> {
   const row = await db.skillVersion.findUnique({ where: { id: versionId }, select: { tarball: true } });
-  return row?.tarball ? new Uint8Array(row.tarball) : null;
+  return row?.tarball ?? null;
 }
 
 export type Download = {

@@ -4,6 +4,7 @@
 // other request for hundreds of milliseconds (12 MB: 80 ms), a megabyte for a few.
 import 'server-only';
 import type { Db } from '../db/client';
+import { AppError } from '../errors';
 import type { Prisma } from '../db/generated/client';
 
 export const TARBALL_PART_BYTES = 1_000_000;
@@ -21,17 +22,21 @@ export async function storeTarballParts(tx: Tx, versionId: string, tarball: Uint
   return index;
 }
 
-/** The tarball of `versionId` from its parts, or null when it has none (published before parts). */
+/**
+ * The tarball of `versionId` from its parts (one copy: the parts are joined once), or null
+ * when it has none. A part that vanished meanwhile (the version was deleted while it was
+ * read) is the version not being there.
+ */
 export async function readTarballParts(db: Tx, versionId: string): Promise<Uint8Array | null> {
   const parts = await db.tarballPart.findMany({ where: { versionId }, select: { index: true }, orderBy: { index: 'asc' } });
   if (parts.length === 0) return null;
-  const chunks: Buffer[] = [];
+  const chunks: Uint8Array[] = [];
   for (let i = 0; i < parts.length; i++) {
-    // the indexes are 0..n-1 by construction; a gap means a damaged row, not a shorter file
-    if (parts[i].index !== i) throw new Error(`tarball part ${i} of version ${versionId} is missing`);
-    const row = await db.tarballPart.findUnique({ where: { versionId_index: { versionId, index: i } }, select: { data: true } });
-    if (!row) throw new Error(`tarball part ${i} of version ${versionId} is missing`);
-    chunks.push(Buffer.from(row.data));
+    // the indexes are 0..n-1 by construction
+    const row = parts[i].index === i ? await db.tarballPart.findUnique({ where: { versionId_index: { versionId, index: i } }, select: { data: true } }) : null;
+    if (!row) throw new AppError('skill/tarball-not-found', 'This version was deleted while it was being downloaded.');
+    chunks.push(row.data);
   }
-  return new Uint8Array(Buffer.concat(chunks));
+  const joined = Buffer.concat(chunks);
+  return new Uint8Array(joined.buffer, joined.byteOffset, joined.byteLength);
 }

@@ -131,6 +131,9 @@ describe('reading an upload off the event loop', () => {
     expect(readDelay).toBeLessThan(120);
     expect(checkIntegrity(dl.tarball, out.integrity)).toBe(true);
     expect(Buffer.from(dl.tarball).equals(Buffer.from(packPackage(pkg.files, 'blobs').tarball))).toBe(true);
+    // a part gone (the version deleted while it was read) is a 404, never a shorter file
+    await testDb().tarballPart.delete({ where: { versionId_index: { versionId: out.versionId, index: 5 } } });
+    await expect(downloadVersion(testDb(), { scope: handle, name: 'blobs', spec: '1.0.0' }, null)).rejects.toMatchObject({ code: 'skill/tarball-not-found' });
   }, 120_000);
 
   it('the preview answers as before: manifest, diagnostics, scan findings', async () => {

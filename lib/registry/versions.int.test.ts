@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gunzipSync } from 'fflate';
 import { testDb } from '../../test/db';
@@ -162,6 +164,24 @@ describe('versions', () => {
     expect((await skillRow('packed')).downloads).toBe(2);
     const { versions } = await listVersions(testDb(), { scope: 'carol', name: 'packed' }, null);
     expect(versions[0]).toMatchObject({ version: '1.0.0', downloads: 2, changelog: '- First release.', tags: ['latest'] });
+  });
+
+  it('a version stored before tarball parts downloads from its column, and the backfill migration moves it into parts', async () => {
+    const { manifest, files } = upload('legacy-tgz');
+    const out = await publishVersion(testDb(), { scope: 'carol', manifest, files, version: '1.0.0' });
+    const whole = packTarball(files, 'legacy-tgz');
+    // as an older version was stored: the whole tarball in the column, no parts
+    await testDb().tarballPart.deleteMany({ where: { versionId: out.versionId } });
+    await testDb().skillVersion.update({ where: { id: out.versionId }, data: { tarball: new Uint8Array(whole) } });
+    const before = await downloadVersion(testDb(), { scope: 'carol', name: 'legacy-tgz' }, null);
+    expect(Buffer.from(before.tarball).equals(Buffer.from(whole))).toBe(true);
+    const sql = readFileSync(path.join(import.meta.dirname, '../../prisma/migrations/20261126093000_tarball_parts_backfill/migration.sql'), 'utf8');
+    for (const statement of sql.replace(/--.*$/gm, '').split(';').map((x) => x.trim()).filter(Boolean)) await testDb().$executeRawUnsafe(statement);
+    expect(await testDb().tarballPart.count({ where: { versionId: out.versionId } })).toBe(Math.ceil(whole.byteLength / 1_000_000));
+    expect((await testDb().skillVersion.findUnique({ where: { id: out.versionId }, select: { tarball: true } }))?.tarball).toBeNull();
+    const after = await downloadVersion(testDb(), { scope: 'carol', name: 'legacy-tgz' }, null);
+    expect(checkIntegrity(after.tarball, out.integrity)).toBe(true);
+    expect(Buffer.from(after.tarball).equals(Buffer.from(whole))).toBe(true);
   });
 
   it('counts stars once per user', async () => {

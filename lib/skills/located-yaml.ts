@@ -26,7 +26,19 @@ export class YamlParseError extends LocatedParseError {
   }
 }
 
-type Opts = { maxAliasCount: number; maxDepth: number };
+type Opts = {
+  maxAliasCount: number;
+  maxDepth: number;
+  /**
+   * read a plain value holding ": " whole (`yaml/unquoted-colon`); default true. Off for
+   * Rye, whose loader (PyYAML) refuses such a value: leniency there would pass a tool
+   * that does not load.
+   */
+  unquotedColons?: boolean;
+};
+
+/** At most this many values are repaired, one parse each (the parser reports one such error at a time). */
+const MAX_COLON_REPAIRS = 32;
 
 export function parseYamlLocated(text: string, opts: Opts): LocatedYaml {
   const first = parseOnce(text);
@@ -47,23 +59,34 @@ export function parseYamlLocated(text: string, opts: Opts): LocatedYaml {
       }
     }
   }
-  if (first.doc.errors.length > 0) {
+  if (first.doc.errors.length > 0 && opts.unquotedColons !== false) {
     // `description: Use when: the user asks` (a plain value with ": " in it) is the most
-    // common YAML mistake in real SKILL.md files; many loaders read it as the string
-    const quoted = quotePlainValuesWithColons(text);
-    if (quoted) {
-      const second = parseOnce(quoted.text);
-      if (second.doc.errors.length === 0) {
-        const out = finish(second.doc, second.lineCounter, opts);
-        out.warnings.unshift(
-          ...quoted.lines.map((line, i) => ({
+    // common YAML mistake in real SKILL.md files; many loaders read it as the string.
+    // Only a line the parser reports an error on is quoted (never one inside a block or
+    // quoted scalar), one at a time, until the document parses or nothing more applies.
+    let current = first;
+    let working = text;
+    const fixed: { line: number; key: string }[] = [];
+    for (let round = 0; round < MAX_COLON_REPAIRS && current.doc.errors.length > 0; round++) {
+      const errorLines = new Set(current.doc.errors.map((e) => (e.pos ? current.lineCounter.linePos(e.pos[0]).line : 0)));
+      const quoted = quotePlainValuesWithColons(working, errorLines);
+      if (!quoted) break;
+      working = quoted.text;
+      quoted.lines.forEach((line, i) => fixed.push({ line, key: quoted.keys[i] }));
+      current = parseOnce(working);
+    }
+    if (fixed.length > 0 && current.doc.errors.length === 0) {
+      const out = finish(current.doc, current.lineCounter, opts);
+      out.warnings.unshift(
+        ...fixed
+          .sort((x, y) => x.line - y.line)
+          .map(({ line, key }) => ({
             code: 'yaml/unquoted-colon' as const,
             line,
-            message: `the value of "${quoted.keys[i]}" has ": " in it, which YAML reads as the start of a nested mapping: it was read as the whole text. Quote it (${quoted.keys[i]}: "...") or use a block scalar (${quoted.keys[i]}: >-)`,
+            message: `the value of "${key}" has ": " in it, which YAML reads as the start of a nested mapping: it was read as the whole text. Quote it (${key}: "...") or use a block scalar (${key}: >-)`,
           })),
-        );
-        return out;
-      }
+      );
+      return out;
     }
   }
   if (first.doc.errors.length > 0) {
@@ -189,20 +212,22 @@ export function reindentQuotedScalars(text: string): { text: string; lines: numb
 }
 
 /**
- * Leniency for a plain (unquoted) mapping value that contains ": " (`key: a: b`): the
- * value is put in double quotes, same line, so line numbers stay true. Only values that
- * start like plain text (not a quote, flow collection, block scalar, anchor, alias or
- * tag) and hold no " #" (where a comment would start) are touched. Null when none is.
+ * Leniency for a plain (unquoted) mapping value that contains ": " (`key: a: b`) on one
+ * of `lines` (1-based: where the parser reported an error): the value is put in double
+ * quotes, same line, so line numbers stay true. Only values that start like plain text
+ * (not a quote, flow collection, block scalar, anchor, alias or tag) and hold no " #"
+ * or tab-# (where a comment would start) are touched. Null when none is.
  */
-export function quotePlainValuesWithColons(text: string): { text: string; lines: number[]; keys: string[] } | null {
+export function quotePlainValuesWithColons(text: string, lines: Set<number>): { text: string; lines: number[]; keys: string[] } | null {
   const src = text.split('\n');
   const fixedAt: number[] = [];
   const keys: string[] = [];
   for (let i = 0; i < src.length; i++) {
+    if (!lines.has(i + 1)) continue;
     const m = /^([ \t]*([A-Za-z_][\w.-]*):[ \t]+)([^\s'"[{|>&*!#%@`][^\n]*)$/.exec(src[i]);
     if (!m) continue;
     const value = m[3].replace(/[ \t\r]+$/, '');
-    if (!/:([ \t]|$)/.test(value) || / #/.test(value)) continue;
+    if (!/:([ \t]|$)/.test(value) || /[ \t]#/.test(value)) continue;
     src[i] = m[1] + JSON.stringify(value) + (m[3].endsWith('\r') ? '\r' : '');
     fixedAt.push(i + 1);
     keys.push(m[2]);

@@ -218,13 +218,16 @@ export function readFrontmatterObject(raw: unknown, pkg: Pkg, scope: FileScope, 
 
   if (metadata.version !== undefined) {
     const v = typeof metadata.version === 'number' ? String(metadata.version) : metadata.version;
-    // "4.0" and "2" are common in real skills: read as 4.0.0 and 2.0.0, with the warning
-    const short = typeof v === 'string' ? /^v?(\d+)(?:\.(\d+))?$/.exec(v.trim()) : null;
+    // "4.0" and "2" (as written, in quotes) are common in real skills: read as 4.0.0 and
+    // 2.0.0, with the warning. An unquoted one is a YAML number whose text is gone (1.10
+    // arrives as 1.1, 0x10 as 16): it is not guessed at.
+    const short = typeof metadata.version === 'string' ? /^v?(\d{1,9})(?:\.(\d{1,9}))?$/.exec(metadata.version.trim()) : null;
     if (isSemver(v)) fm.version = v;
     else if (short) {
       fm.version = `${Number(short[1])}.${Number(short[2] ?? 0)}.0`;
-      const yamlNumber = typeof metadata.version === 'number' ? ' (YAML reads an unquoted 1.0 as the number 1: quote versions)' : '';
-      scope.warn('version/not-semver', `version ${JSON.stringify(metadata.version)} is not semantic versioning (X.Y.Z); read as ${fm.version}${yamlNumber}`, mp('version'));
+      scope.warn('version/not-semver', `version ${JSON.stringify(metadata.version)} is not semantic versioning (X.Y.Z); read as ${fm.version}`, mp('version'));
+    } else if (typeof metadata.version === 'number') {
+      scope.warn('version/not-semver', `version ${metadata.version} is a YAML number (an unquoted 1.10 is read as 1.1), not semantic versioning: write it in quotes as X.Y.Z, e.g. "1.0.0"`, mp('version'));
     } else scope.warn('version/not-semver', `version ${JSON.stringify(metadata.version)} is not semantic versioning (X.Y.Z)`, mp('version'));
   }
   if (metadata.role !== undefined) {

@@ -74,11 +74,18 @@ describe('agent-skill folder', () => {
   });
 
   it('a plain SKILL.md (not agent-apps) keeps visibility and other registry fields as metadata, and reads a short version', () => {
-    const m = one({ 'x/SKILL.md': skillMd('name: x\ndescription: y\nvisibility: public\nversion: 1.0\nmetadata:\n  owner: me') });
+    const m = one({ 'x/SKILL.md': skillMd('name: x\ndescription: y\nvisibility: public\nversion: "1.10"\nmetadata:\n  owner: me') });
     expect(codes(m)).toEqual(['version/not-semver']);
-    expect(find(m, 'version/not-semver')?.message).toMatch(/read as 1\.0\.0 \(YAML reads an unquoted 1\.0 as the number 1/);
-    expect(m.version).toBe('1.0.0');
+    expect(find(m, 'version/not-semver')?.message).toMatch(/read as 1\.10\.0/);
+    expect(m.version).toBe('1.10.0');
     expect(m.metadata).toMatchObject({ visibility: 'public', owner: 'me' });
+    // unquoted, YAML has already turned 1.10 into 1.1 (and 0x10 into 16): no guess
+    for (const written of ['1.10', '0x10', '2']) {
+      const n = one({ 'x/SKILL.md': skillMd(`name: x\ndescription: y\nversion: ${written}`) });
+      expect(n.version).toBeNull();
+      expect(find(n, 'version/not-semver')?.message).toMatch(/YAML number .* write it in quotes/);
+    }
+    expect(one({ 'x/SKILL.md': skillMd('name: x\ndescription: y\nversion: "99999999999999999999.1"') }).version).toBeNull();
     const bad = one({ 'x/SKILL.md': skillMd('name: x\ndescription: y\nmetadata:\n  version: next') });
     expect(bad.version).toBeNull();
     expect(find(bad, 'version/not-semver')?.message).not.toMatch(/read as/);

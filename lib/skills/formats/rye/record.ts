@@ -149,7 +149,7 @@ function readToolHeader(pkg: Pkg, rel: string, text: string, lines: LineMap): Re
   const scope = pkg.scope(rel);
   let parsed;
   try {
-    parsed = parseYamlLocated(body.join('\n'), { maxAliasCount: pkg.opts.limits.maxYamlAliasCount, maxDepth: pkg.opts.limits.maxDepth });
+    parsed = parseYamlLocated(body.join('\n'), { maxAliasCount: pkg.opts.limits.maxYamlAliasCount, maxDepth: pkg.opts.limits.maxDepth, unquotedColons: false });
   } catch (e) {
     const err = e as LocatedParseError;
     scope.error(err.code === 'depth' ? 'yaml/limit-exceeded' : 'yaml/invalid', `the # ryeos-tool: header is not valid YAML: ${err.message}`, undefined, err.line + start);
@@ -199,7 +199,7 @@ function readYaml(pkg: Pkg, rel: string, text: string): RyeRecord | null {
   const scope0 = pkg.scope(rel);
   let parsed;
   try {
-    parsed = parseYamlLocated(text, { maxAliasCount: pkg.opts.limits.maxYamlAliasCount, maxDepth });
+    parsed = parseYamlLocated(text, { maxAliasCount: pkg.opts.limits.maxYamlAliasCount, maxDepth, unquotedColons: false });
   } catch (e) {
     const err = e as LocatedParseError;
     scope0.error(err.code === 'depth' ? 'yaml/limit-exceeded' : 'yaml/invalid', err.message, undefined, err.line);

@@ -20,5 +20,6 @@ export const GET = withApi<{ scope: string; name: string; version: string }>({},
   };
   if (dl.yanked) headers['x-skillyard-yanked'] = '1';
   if (dl.deprecated) headers['x-skillyard-deprecated'] = encodeURIComponent(dl.deprecated);
-  return new Response(Buffer.from(dl.tarball), { status: 200, headers });
+  // the bytes as they are (a 50 MB tarball is not copied once more)
+  return new Response(dl.tarball as Uint8Array<ArrayBuffer>, { status: 200, headers });
 });
