@@ -9,11 +9,6 @@ import { findVisibleSkill } from './find-visible-skill';
 import { resolveVersion } from './resolve-version';
 import { readTarballParts } from './tarball-parts';
 
-async function legacyTarball(db: Db, versionId: string): Promise<Uint8Array | null> {
-  const row = await db.skillVersion.findUnique({ where: { id: versionId }, select: { tarball: true } });
-  return row?.tarball ?? null;
-}
-
 export type Download = {
   scope: string;
   name: string;
@@ -27,9 +22,10 @@ export type Download = {
 export async function downloadVersion(db: Db, ref: { scope: string; name: string; spec?: string | null }, viewer: Viewer): Promise<Download> {
   const skill = await findVisibleSkill(db, ref, viewer);
   const resolved = await resolveVersion(db, skill, ref.spec);
-  const row = await db.skillVersion.findUnique({ where: { id: resolved.id }, select: { integrity: true } });
-  // in parts (tarball-parts.ts); versions published before parts keep the whole column
-  const tarball = (await readTarballParts(db, resolved.id)) ?? (await legacyTarball(db, resolved.id));
+  // in parts (tarball-parts.ts); a version stored whole before them has it in its column
+  // (empty since the backfill migration, which moved every one into parts)
+  const row = await db.skillVersion.findUnique({ where: { id: resolved.id }, select: { integrity: true, tarball: true } });
+  const tarball = (await readTarballParts(db, resolved.id)) ?? row?.tarball ?? null;
   if (!tarball || !row?.integrity) {
     throw new AppError('skill/tarball-not-found', `@${ref.scope}/${ref.name}@${resolved.version} was stored before tarballs were kept; publish a new version.`);
   }

@@ -10,7 +10,7 @@ import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { scanPackage, isBlockingFinding, type ScanFinding } from './scan-package';
 import type { PackageFile } from './package-tarball';
-import { storeTarballParts } from './tarball-parts';
+import { STATEMENT_BYTES, storeTarballParts } from './tarball-parts';
 import { packPackageOffThread } from './upload-reader';
 import { formatDiagnostics } from './read-upload';
 import { recordSearchWords, refreshSkillSearch } from './refresh-skill-search';
@@ -50,16 +50,15 @@ export type PublishedVersion = {
 
 export { contentHash } from './package-tarball';
 
-const BATCH_BYTES = 1_000_000;
 const BATCH_FILES = 200;
 
-/** Files in order, in batches of at most BATCH_FILES and about BATCH_BYTES (a larger file is a batch of its own). */
-export function fileBatches(files: PackageFile[]): PackageFile[][] {
+/** Files in order, in batches of at most BATCH_FILES and about STATEMENT_BYTES (a larger file is a batch of its own). */
+function fileBatches(files: PackageFile[]): PackageFile[][] {
   const batches: PackageFile[][] = [];
   let batch: PackageFile[] = [];
   let bytes = 0;
   for (const f of files) {
-    if (batch.length > 0 && (bytes + f.content.byteLength > BATCH_BYTES || batch.length >= BATCH_FILES)) {
+    if (batch.length > 0 && (bytes + f.content.byteLength > STATEMENT_BYTES || batch.length >= BATCH_FILES)) {
       batches.push(batch);
       batch = [];
       bytes = 0;

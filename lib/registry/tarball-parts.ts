@@ -7,19 +7,17 @@ import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { Prisma } from '../db/generated/client';
 
-export const TARBALL_PART_BYTES = 1_000_000;
+/** What one statement carries at most: a tarball part, a batch of files (publish-version.ts). */
+export const STATEMENT_BYTES = 1_000_000;
 
 type Tx = Prisma.TransactionClient | Db;
 
 /** Stores `tarball` for `versionId` as parts 0, 1, ...; one statement (and one event-loop turn) per part. */
-export async function storeTarballParts(tx: Tx, versionId: string, tarball: Uint8Array): Promise<number> {
-  let index = 0;
-  for (let at = 0; at < tarball.byteLength || index === 0; at += TARBALL_PART_BYTES) {
-    const data = new Uint8Array(tarball.subarray(at, at + TARBALL_PART_BYTES));
+export async function storeTarballParts(tx: Tx, versionId: string, tarball: Uint8Array): Promise<void> {
+  for (let index = 0, at = 0; at < tarball.byteLength || index === 0; index++, at += STATEMENT_BYTES) {
+    const data = new Uint8Array(tarball.subarray(at, at + STATEMENT_BYTES));
     await tx.tarballPart.create({ data: { versionId, index, data } });
-    index++;
   }
-  return index;
 }
 
 /**

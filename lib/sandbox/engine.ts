@@ -95,23 +95,14 @@ export class SandboxEngine {
     const signal = job.signal;
     if (signal?.aborted) return Promise.resolve(rawFailure('sandbox/timeout', CANCELLED));
     return new Promise<RawResult>((resolve) => {
-      const encoded = { argsJson, globalsJson, returnJson };
-      if (!signal) {
-        const run = new JobRun(this, job, limits, hostCall, encoded, (result) => {
-          this.running.delete(run);
-          resolve(result);
-        });
-        this.running.add(run);
-        return run.start();
-      }
-      const onAbort = () => run.fail('sandbox/timeout', CANCELLED);
-      const run = new JobRun(this, job, limits, hostCall, encoded, (result) => {
+      const onAbort = signal && (() => run.fail('sandbox/timeout', CANCELLED));
+      const run = new JobRun(this, job, limits, hostCall, { argsJson, globalsJson, returnJson }, (result) => {
         this.running.delete(run);
-        signal.removeEventListener('abort', onAbort);
+        if (onAbort) signal.removeEventListener('abort', onAbort);
         resolve(result);
       });
       this.running.add(run);
-      signal.addEventListener('abort', onAbort, { once: true });
+      if (onAbort) signal.addEventListener('abort', onAbort, { once: true });
       run.start();
     });
   }
