@@ -2,7 +2,7 @@
 // child when the test asks it to on stdin.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, spinBudgetUs, workerSpinBudgetUs, type PipeSource } from './idle-spin';
+import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, pipeSource, spinBudgetUs, workerSpinBudgetUs, type PollSource } from './idle-spin';
 
 let child: ChildProcessWithoutNullStreams | null = null;
 afterEach(() => {
@@ -11,14 +11,14 @@ afterEach(() => {
 });
 
 /** A child that echoes each stdin chunk to stdout; its stdout pipe as a poll source. */
-function echo(): { write(text: string): void; source: PipeSource; heard: string[]; eventLoop: string[] } {
+function echo(): { write(text: string): void; source: PollSource; heard: string[]; eventLoop: string[] } {
   child = spawn(process.execPath, ['-e', "process.stdin.on('data', (d) => process.stdout.write(d))"], { stdio: 'pipe' });
   const heard: string[] = [];
   const eventLoop: string[] = [];
   child.stdout.on('data', (d: Buffer) => eventLoop.push(d.toString()));
   const handle = (child.stdout as unknown as { _handle: { fd: number } })._handle;
   const proc = child;
-  return { write: (text) => proc.stdin.write(text), source: { fd: handle.fd, onBytes: (chunk) => heard.push(chunk.toString()) }, heard, eventLoop };
+  return { write: (text) => proc.stdin.write(text), source: pipeSource(() => handle.fd, (chunk) => heard.push(chunk.toString())), heard, eventLoop };
 }
 const immediate = () => new Promise((resolve) => setImmediate(resolve));
 const settle = (ms = 50) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -84,11 +84,33 @@ describe.skipIf(process.platform === 'win32')('idle spin', () => {
     expect(pipe.eventLoop.join('')).toBe('one');
   });
 
-  it('skips a source whose descriptor is gone (-1)', async () => {
-    const spin = createIdleSpin({ sources: () => [{ fd: -1, onBytes: () => expect.unreachable() }], maxUs: 1_000 });
+  it('never reads a pipe whose descriptor is gone (-1)', async () => {
+    const spin = createIdleSpin({ sources: () => [pipeSource(() => -1, () => expect.unreachable())], maxUs: 1_000 });
     spin.idle();
     await immediate();
-    expect(spin.budgetUs).toBe(1_000);
+    expect(spin.budgetUs).toBe(500);
+  });
+
+  it('tells a source when it starts and stops polling, and looks once more after stopping', async () => {
+    const log: string[] = [];
+    let arrived = false;
+    const source: PollSource = {
+      poll: () => {
+        log.push('poll');
+        return arrived;
+      },
+      polling: (on) => {
+        log.push(on ? 'start' : 'stop');
+        // a frame written as the side stops: no doorbell, only the last look finds it
+        if (!on) arrived = true;
+      },
+    };
+    const spin = createIdleSpin({ sources: () => [source], maxUs: 20 });
+    spin.idle();
+    await immediate();
+    expect(log[0]).toBe('start');
+    expect(log.slice(-2)).toEqual(['stop', 'poll']);
+    expect(spin.budgetUs).toBe(20); // the last look heard it
   });
 });
 

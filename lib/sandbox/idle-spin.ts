@@ -1,24 +1,31 @@
-// The pool and its worker processes talk over pipes, and their replies often come back
-// within tens of microseconds (a warm tool call, the answer to a host call, the next call
-// of an agent's loop). Waking a process that sleeps in epoll costs more than that on
-// small virtual machines (an interrupt to a halted CPU: most of the ~70 µs pipe round
-// trip measured here; with the reader polling it is ~25 µs). So after a side sends a frame
-// it expects an answer to, it polls its pipes with non-blocking reads for a short,
-// adaptive while before it goes back to sleep in the event loop:
+// The pool and its worker processes exchange frames through a lane (lane.ts: shared memory
+// with a pipe as doorbell, or the pipe alone), and their replies often come back within
+// tens of microseconds (a warm tool call, the answer to a host call, the next call of an
+// agent's loop). Waking a process that sleeps in epoll costs more than that on small
+// virtual machines (an interrupt to a halted CPU: most of the ~70 µs pipe round trip
+// measured here). So after a side sends a frame it expects an answer to, it polls its
+// lanes for a short, adaptive while before it goes back to sleep in the event loop:
 //   - a poll that hears a frame keeps the full budget (`maxUs`);
 //   - a poll that hears nothing halves it, so a side whose traffic is sparse soon stops
 //     polling (a few misses, then nothing);
 //   - a frame that arrives through the event loop soon after the side went idle (a poll
 //     would have heard it) raises the budget again.
-// Polling runs in a setImmediate callback, after the side's own promise jobs; timers wait
-// at most `maxUs`. A `gate` can veto a poll: nobody polls while tasks wait for a CPU
-// (cpuNotContended: polling would take their time), and the web process polls only while
-// its event loop is mostly idle (loopMostlyIdle). Not on Windows.
+// While it polls, a side tells its lanes so (`polling`): a shared-memory peer then skips
+// the doorbell. Polling runs in a setImmediate callback, after the side's own promise
+// jobs; timers wait at most `maxUs`. A `gate` can veto a poll: nobody polls while tasks
+// wait for a CPU (cpuNotContended: polling would take their time), and the web process
+// polls only while its event loop is mostly idle (loopMostlyIdle). Not on Windows.
 import { openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 
-export type PipeSource = { fd: number; onBytes(chunk: Buffer): void };
+/** Something a side polls: a lane (lane.ts), or in tests a bare pipe. */
+export type PollSource = {
+  /** takes what has arrived, without waiting, and delivers it: true when something (or the end) was heard */
+  poll(): boolean;
+  /** this side starts (true) or stops (false) polling the source */
+  polling?(on: boolean): void;
+};
 
 export type IdleSpin = {
   /** a frame was sent and an answer is expected: poll soon */
@@ -32,62 +39,70 @@ export type IdleSpin = {
 /** below this a poll is not worth starting */
 const MIN_US = 8;
 const EAGAIN = 'EAGAIN';
+const readBuffer = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * A pipe as a poll source: a non-blocking read of `fd()` (-1: nothing to read), whose
+ * bytes go to `onBytes` as a view of a buffer reused by the next read.
+ */
+export function pipeSource(fd: () => number, onBytes: (chunk: Buffer) => void): PollSource {
+  return {
+    poll() {
+      const d = fd();
+      if (d < 0) return false;
+      let n: number;
+      try {
+        n = readSync(d, readBuffer, 0, readBuffer.length, null);
+      } catch (error) {
+        // any other error is the event loop's to report (it reads the same pipe)
+        return (error as NodeJS.ErrnoException).code !== EAGAIN;
+      }
+      // n === 0: end of file, which the event loop reports on its own read
+      if (n > 0) onBytes(readBuffer.subarray(0, n));
+      return true;
+    },
+  };
+}
 
 export type PollGate = { check(): boolean; exclude(ms: number): void };
 
-export function createIdleSpin(options: { sources: () => Iterable<PipeSource>; maxUs: number; gate?: PollGate }): IdleSpin {
+export function createIdleSpin(options: { sources: () => Iterable<PollSource>; maxUs: number; gate?: PollGate }): IdleSpin {
   const { sources, maxUs, gate } = options;
   let budget = maxUs;
   let scheduled: NodeJS.Immediate | null = null;
   let idleSince = 0n;
-  const buffer = Buffer.allocUnsafe(64 * 1024);
   const enabled = maxUs >= MIN_US && process.platform !== 'win32';
-
-  /** bytes read from one source (n > 0), 0 at end of file, -1 when there is nothing */
-  const readOne = (fd: number): number => {
-    try {
-      return readSync(fd, buffer, 0, buffer.length, null);
-    } catch (error) {
-      // any other error is the event loop's to report (it reads the same pipe)
-      return (error as NodeJS.ErrnoException).code === EAGAIN ? -1 : 0;
-    }
-  };
 
   const poll = () => {
     scheduled = null;
     if (budget < MIN_US || (gate && !gate.check())) return;
+    const list = [...sources()];
+    if (list.length === 0) return; // nothing is expected
     const started = process.hrtime.bigint();
     const until = started + BigInt(Math.round(budget * 1000));
-    // EAGAIN is thrown as an error: without stack traces a read costs ~3 µs instead of ~6
+    // EAGAIN is thrown as an error: without stack traces a pipe read costs ~3 µs instead of ~6
     const traces = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
-    let heard: { source: PipeSource; n: number } | null = null;
+    let heard = false;
+    for (const source of list) source.polling?.(true);
     try {
       outer: do {
-        let any = false;
-        for (const source of sources()) {
-          const fd = source.fd;
-          if (fd < 0) continue;
-          any = true;
-          const n = readOne(fd);
-          if (n >= 0) {
-            heard = { source, n };
+        for (const source of list) {
+          if (source.poll()) {
+            heard = true;
             break outer;
           }
         }
-        if (!any) return; // nothing is expected any more
       } while (process.hrtime.bigint() < until);
     } finally {
+      for (const source of list) source.polling?.(false);
+      // what the peer wrote while this side looked polling (including while it handled the
+      // frame it heard) rang no doorbell: look once more now that the peer will ring
+      for (const source of list) if (source.polling && source.poll()) heard = true;
       Error.stackTraceLimit = traces;
       gate?.exclude(Number(process.hrtime.bigint() - started) / 1e6);
     }
-    if (!heard) {
-      budget = Math.floor(budget / 2);
-      return;
-    }
-    budget = maxUs;
-    // end of file or an error: the event loop reports it on its own read
-    if (heard.n > 0) heard.source.onBytes(buffer.subarray(0, heard.n));
+    budget = heard ? maxUs : Math.floor(budget / 2);
   };
 
   return {

@@ -64,7 +64,7 @@ export function createInProcessSandbox(options: Options): SandboxPool {
       engine.close();
     },
     stats() {
-      return { workers: 0, ready: 0, running, queued: queue.length, restarts: 0, retried: 0 };
+      return { workers: 0, ready: 0, running, queued: queue.length, restarts: 0, retried: 0, lane: 'in-process' };
     },
     workerPids() {
       return [];

@@ -4,13 +4,17 @@
 // healthy one. Jobs with the same key go to the worker that ran the key last, so they
 // find their warm isolate there. Waiting jobs queue fairly per principal (fair-queue.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync } from 'node:fs';
+import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { CANCELLED, callHandlerRaw, decodeRawResult, hostErrorJson, validateJob } from './engine';
 import { reportFailure } from '../log';
 import { failed } from './errors';
 import { FairQueue, principalOf } from './fair-queue';
-import { encodeFrame, FrameReader, writeFrame } from './frame';
-import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, spinBudgetUs, workerSpinBudgetUs, type IdleSpin, type PipeSource } from './idle-spin';
+import { encodeFrame } from './frame';
+import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, spinBudgetUs, workerSpinBudgetUs, type IdleSpin } from './idle-spin';
+import { pipeLane, type Lane, type LaneEnds } from './lane';
+import { LANE_RING_BYTES, laneBytes, loadLaneAddon, ShmLane, type LaneAddon } from './shm-lane';
 import { createInProcessSandbox } from './in-process';
 import { resolveLimits } from './limits';
 import type { FromWorker, JobFrame, ToWorker } from './protocol';
@@ -47,9 +51,24 @@ export type SandboxPoolOptions = {
   spinUs?: number;
   /** worker entry file; default the built dist/sandbox/worker.mjs (built from lib/sandbox/worker.ts when stale) */
   workerFile?: string;
+  /**
+   * how frames travel between the pool and its workers: 'shm' (shared memory; needs the
+   * native helper built at install, see lane.ts) or 'pipe'; default 'shm' when the helper
+   * loads, else 'pipe'; env SKILLYARD_SANDBOX_LANE
+   */
+  lane?: 'shm' | 'pipe';
 };
 
-export type SandboxPoolStats = { workers: number; ready: number; running: number; queued: number; restarts: number; retried: number };
+export type SandboxPoolStats = {
+  workers: number;
+  ready: number;
+  running: number;
+  queued: number;
+  restarts: number;
+  retried: number;
+  /** how frames travel to the workers (lane.ts); no workers in process */
+  lane: 'shm' | 'pipe' | 'in-process';
+};
 
 export interface SandboxPool extends Sandbox {
   stats(): SandboxPoolStats;
@@ -60,8 +79,8 @@ export interface SandboxPool extends Sandbox {
 type Worker = {
   child: ChildProcess;
   channel: Duplex;
-  /** the pipe's descriptor (-1 when unknown or closed) and reader, for polling it (idle-spin.ts) */
-  pipe: PipeSource;
+  /** frames to and from the worker (lane.ts), also what the pool polls (idle-spin.ts) */
+  lane: Lane;
   pid: number;
   ready: boolean;
   alive: boolean;
@@ -112,6 +131,17 @@ function pipeFd(channel: Duplex): number {
   return typeof fd === 'number' && fd >= 0 ? fd : -1;
 }
 
+/** The native helper for shared-memory lanes (scripts/build-lane.mjs builds it). */
+export const laneAddonFile = (root: string): string => path.join(root, 'native', 'build', 'shm-lane.node');
+
+/** The helper to use for `choice` (option, else SKILLYARD_SANDBOX_LANE): null means pipes. */
+function laneAddon(root: string, choice: string | undefined): { file: string; addon: LaneAddon } | null {
+  if (choice === 'pipe') return null;
+  const file = laneAddonFile(root);
+  const addon = loadLaneAddon(file);
+  return addon ? { file, addon } : null;
+}
+
 /** Only what node needs: never the server's secrets. */
 function workerEnv(): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { SKILLYARD_SANDBOX_WORKER: '1' };
@@ -154,6 +184,7 @@ class WorkerPool implements SandboxPool {
   private readonly spinUs: number;
   /** after sending a job or a host call's answer, the pool polls the pipes of workers that owe it a frame */
   private readonly spin: IdleSpin;
+  private readonly lane: { file: string; addon: LaneAddon } | null;
 
   constructor(
     private readonly workerFile: string,
@@ -164,6 +195,7 @@ class WorkerPool implements SandboxPool {
     this.slots = sizing.workers * sizing.concurrency;
     this.spinUs = spinBudgetUs(opts.spinUs ?? process.env.SKILLYARD_SANDBOX_SPIN_US);
     this.spin = createIdleSpin({ sources: () => this.owing(), maxUs: this.spinUs, gate: allGates(cpuNotContended(), loopMostlyIdle()) });
+    this.lane = laneAddon(this.root, opts.lane ?? process.env.SKILLYARD_SANDBOX_LANE);
     for (let i = 0; i < sizing.workers; i++) this.spawn();
   }
 
@@ -262,39 +294,62 @@ class WorkerPool implements SandboxPool {
       if (w.ready) ready++;
       running += w.jobs.size;
     }
-    return { workers: this.live.size, ready, running, queued: this.queue.size, restarts: this.restarts, retried: this.retried };
+    return { workers: this.live.size, ready, running, queued: this.queue.size, restarts: this.restarts, retried: this.retried, lane: this.lane ? 'shm' : 'pipe' };
   }
 
   workerPids(): number[] {
     return [...this.live].filter((w) => w.alive).map((w) => w.pid);
   }
 
+  /** A shared file for a new worker's lane, mapped here (null: this worker uses its pipe). */
+  private laneMemory(): { fd: number; memory: ArrayBuffer } | null {
+    if (!this.lane) return null;
+    let fd = -1;
+    try {
+      fd = this.lane.addon.memfd(laneBytes());
+      return { fd, memory: this.lane.addon.map(fd, laneBytes()) };
+    } catch {
+      if (fd >= 0) closeSync(fd);
+      return null; // out of memory or descriptors: this worker talks over its pipe
+    }
+  }
+
   private spawn(): void {
+    const shm = this.laneMemory();
+    const env: Record<string, string | undefined> = {
+      ...workerEnv(),
+      SKILLYARD_SANDBOX_MAX_IDLE: String(this.opts.maxIdleIsolates ?? 32),
+      SKILLYARD_SANDBOX_SPARES: String(this.opts.spareIsolates ?? 1),
+      SKILLYARD_SANDBOX_SPIN_US: String(workerSpinBudgetUs(this.spinUs)),
+    };
+    if (shm) {
+      env.SKILLYARD_SANDBOX_LANE_ADDON = this.lane!.file;
+      env.SKILLYARD_SANDBOX_LANE_RING = String(LANE_RING_BYTES);
+    }
     const child = spawn(process.execPath, [...workerExecArgv(this.workerFile), this.workerFile], {
       cwd: this.root,
-      env: {
-        ...workerEnv(),
-        SKILLYARD_SANDBOX_MAX_IDLE: String(this.opts.maxIdleIsolates ?? 32),
-        SKILLYARD_SANDBOX_SPARES: String(this.opts.spareIsolates ?? 1),
-        SKILLYARD_SANDBOX_SPIN_US: String(workerSpinBudgetUs(this.spinUs)),
-      } as unknown as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
+      env: env as unknown as NodeJS.ProcessEnv,
+      // the shared file becomes the worker's fd 4 (shm-lane.ts: LANE_FD)
+      stdio: ['ignore', 'inherit', 'inherit', 'pipe', ...(shm ? [shm.fd] : [])],
     });
+    if (shm) closeSync(shm.fd); // the mapping stays; the worker has its own descriptor
     const channel = child.stdio[3] as Duplex;
-    const reader = new FrameReader(
-      (message) => this.onMessage(w, message as FromWorker),
-      (why) => {
+    const ends: LaneEnds = {
+      channel,
+      // read at each use: once libuv closed the pipe, its number may name another file
+      fd: () => (channel.destroyed ? -1 : pipeFd(channel)),
+      onFrame: (message) => this.onMessage(w, message as FromWorker),
+      onBroken: (why) => {
         w.why = `the worker sent ${why}`;
         child.kill('SIGKILL');
       },
-    );
-    // the descriptor is read at each poll: once libuv closed the pipe, its number may name another file
-    const pipe: PipeSource = { get fd() { return channel.destroyed ? -1 : pipeFd(channel); }, onBytes: (chunk) => reader.push(chunk) };
-    const w: Worker = { child, channel, pipe, pid: child.pid ?? -1, ready: false, alive: true, jobs: new Map(), culprit: null, why: null, codes: new Map() };
+    };
+    const lane = shm ? new ShmLane(shm.memory, 'pool', ends) : pipeLane(ends);
+    const w: Worker = { child, channel, lane, pid: child.pid ?? -1, ready: false, alive: true, jobs: new Map(), culprit: null, why: null, codes: new Map() };
     this.live.add(w);
     channel.on('data', (chunk: Buffer) => {
       this.spin.heard();
-      reader.push(chunk);
+      lane.fromPipe(chunk);
     });
     channel.on('error', () => child.kill('SIGKILL'));
     child.on('error', () => {
@@ -336,7 +391,8 @@ class WorkerPool implements SandboxPool {
 
   private onHostCall(w: Worker, message: Extract<FromWorker, { t: 'hc' }>): void {
     const p = w.jobs.get(message.j);
-    if (!p || p.done) return;
+    // a dead worker's last host calls are not made: nobody would get the answer
+    if (!p || p.done || !w.alive) return;
     const reply = (ok: boolean, v: string | undefined) => this.send(w, { t: 'hr', c: message.c, ok, v });
     if (!p.job.hostMethods.includes(message.m)) {
       reply(false, hostErrorJson(new Error(`host method ${JSON.stringify(message.m)} is not available`)));
@@ -366,6 +422,8 @@ class WorkerPool implements SandboxPool {
 
   private onExit(w: Worker, code: number | null, signal: NodeJS.Signals | null): void {
     w.alive = false;
+    // results the worker wrote before it died count (its `fatal` came through the pipe)
+    w.lane.drain();
     this.live.delete(w);
     const how = signal ? `signal ${signal}` : `code ${code}`;
     // The job that brought the worker down fails; the others did nothing wrong and run
@@ -382,7 +440,7 @@ class WorkerPool implements SandboxPool {
         this.retried++;
         this.queue.pushFront(p.principal, p);
       } else {
-        this.settle(p, failed('sandbox/worker-crashed', `the sandbox worker process exited (${how}) while running the job`));
+        this.settle(p, failed('sandbox/worker-crashed', `the sandbox worker process exited (${how}${w.why ? `: ${w.why}` : ''}) while running the job`));
       }
     }
     w.jobs.clear();
@@ -511,17 +569,17 @@ class WorkerPool implements SandboxPool {
 
   private send(w: Worker, message: ToWorker): void {
     if (!w.alive || w.channel.destroyed) return;
-    writeFrame(w.channel, w.pipe.fd, encodeFrame(message));
+    w.lane.send(encodeFrame(message));
     if (message.t !== 'cancel') this.spin.idle();
   }
 
-  /** Pipes of live workers running a job that is not waiting on its host: they owe a frame. */
-  private *owing(): Generator<PipeSource> {
+  /** Lanes of live workers running a job that is not waiting on its host: they owe a frame. */
+  private *owing(): Generator<Lane> {
     for (const w of this.live) {
       if (!w.alive) continue;
       for (const p of w.jobs.values()) {
         if (p.hostCalls === 0) {
-          yield w.pipe;
+          yield w.lane;
           break;
         }
       }

@@ -1,14 +1,17 @@
 // Entry of a sandbox worker process (forked by pool.ts; built into dist/sandbox/worker.mjs
 // and run with --no-node-snapshot). It owns one engine and runs guest code synchronously
 // on its main thread, one segment at a time, under a watchdog thread. Frames come and go
-// on fd 3; guest host calls are forwarded to the parent. A catastrophic isolate error or
-// a missed deadline ends this process, and the pool starts a fresh one.
-import { writeSync } from 'node:fs';
+// through the lane the pool chose (lane.ts: shared memory on fd 4 with fd 3 as doorbell,
+// or the pipe on fd 3); guest host calls are forwarded to the parent. A catastrophic
+// isolate error or a missed deadline ends this process, and the pool starts a fresh one.
+import { closeSync, writeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { SandboxEngine, type RawResult } from './engine';
-import { encodeFrame, FrameReader, writeFrame } from './frame';
+import { encodeFrame } from './frame';
 import type { FromWorker, JobFrame, ToWorker } from './protocol';
 import { cpuNotContended, createIdleSpin, spinBudgetUs } from './idle-spin';
+import { pipeLane, type Lane, type LaneEnds } from './lane';
+import { LANE_FD, laneBytes, loadLaneAddon, ShmLane } from './shm-lane';
 import type { SandboxJob } from './types';
 import { startWatchdog } from './watchdog';
 
@@ -16,10 +19,18 @@ const FD = 3;
 const channel = new Socket({ fd: FD, readable: true, writable: true });
 const send = (message: FromWorker) => {
   if (channel.destroyed) return;
-  writeFrame(channel, FD, encodeFrame(message));
+  lane.send(encodeFrame(message));
   spin.idle();
 };
 const die = () => process.kill(process.pid, 'SIGKILL');
+/** the last word before dying, straight to the pipe (the pool reads it whatever the lane) */
+const fatal = (message: string, j?: number) => {
+  try {
+    writeSync(FD, encodeFrame({ t: 'fatal', message, j } satisfies FromWorker));
+  } finally {
+    die();
+  }
+};
 
 /** the worker's job id of each running job object (to name the culprit) */
 const jobIds = new WeakMap<object, number>();
@@ -30,13 +41,7 @@ const watchdog = startWatchdog(FD);
 const engine = new SandboxEngine({
   maxIdleIsolates: Number(process.env.SKILLYARD_SANDBOX_MAX_IDLE ?? 32),
   spareIsolates: Number(process.env.SKILLYARD_SANDBOX_SPARES ?? 1),
-  onCatastrophicError: (message, job) => {
-    try {
-      writeSync(FD, encodeFrame({ t: 'fatal', message, j: job ? jobIds.get(job) : undefined } satisfies FromWorker));
-    } finally {
-      die();
-    }
-  },
+  onCatastrophicError: (message, job) => fatal(message, job ? jobIds.get(job) : undefined),
   onSegment: (job, deadline) => {
     if (job) watchdog.arm(jobIds.get(job) ?? 0, deadline);
     else watchdog.disarm();
@@ -84,32 +89,42 @@ function runJob(f: JobFrame): void {
   engine.runEncoded(job, hostCall, f.a, f.g, f.r).then(finish);
 }
 
-const reader = new FrameReader(
-  (raw) => {
-    const message = raw as ToWorker;
-    if (message.t === 'job') return runJob(message);
-    if (message.t === 'cancel') {
-      const job = cancels.get(message.j);
-      return job && engine.cancel(job);
-    }
-    if (message.t === 'hr') {
-      const call = calls.get(message.c);
-      if (!call) return;
-      calls.delete(message.c);
-      if (message.ok) call.resolve(message.v);
-      else call.reject(JSON.parse(message.v ?? '{"message":"host call failed"}'));
-    }
-  },
-  () => die(),
-);
-// after each frame it sends, the worker polls the pipe briefly (idle-spin.ts)
-const pipe = [{ fd: FD, onBytes: (chunk: Buffer) => reader.push(chunk) }];
-const spin = createIdleSpin({ sources: () => pipe, maxUs: spinBudgetUs(process.env.SKILLYARD_SANDBOX_SPIN_US), gate: cpuNotContended() });
+function onMessage(raw: unknown): void {
+  const message = raw as ToWorker;
+  if (message.t === 'job') return runJob(message);
+  if (message.t === 'cancel') {
+    const job = cancels.get(message.j);
+    if (job) engine.cancel(job);
+    return;
+  }
+  if (message.t === 'hr') {
+    const call = calls.get(message.c);
+    if (!call) return;
+    calls.delete(message.c);
+    if (message.ok) call.resolve(message.v);
+    else call.reject(JSON.parse(message.v ?? '{"message":"host call failed"}'));
+  }
+}
+
+/** The lane the pool set up: shared memory when it passed the helper and the file (fd 4). */
+function openLane(): Lane {
+  const ends: LaneEnds = { channel, fd: () => FD, onFrame: onMessage, onBroken: () => die() };
+  const addonFile = process.env.SKILLYARD_SANDBOX_LANE_ADDON;
+  if (!addonFile) return pipeLane(ends);
+  const ring = Number(process.env.SKILLYARD_SANDBOX_LANE_RING);
+  const addon = loadLaneAddon(addonFile);
+  if (!addon) fatal(`the shared-memory lane's helper ${addonFile} does not load in the sandbox worker`);
+  const lane = new ShmLane(addon!.map(LANE_FD, laneBytes(ring)), 'worker', ends, ring);
+  closeSync(LANE_FD);
+  return lane;
+}
+const lane = openLane();
+// after each frame it sends, the worker polls its lane briefly (idle-spin.ts)
+const spin = createIdleSpin({ sources: () => [lane], maxUs: spinBudgetUs(process.env.SKILLYARD_SANDBOX_SPIN_US), gate: cpuNotContended() });
 channel.on('data', (chunk: Buffer) => {
   spin.heard();
-  reader.push(chunk);
+  lane.fromPipe(chunk);
 });
-// The parent went away: nobody can use our results, and we must not outlive it.
 channel.on('end', () => process.exit(0));
 channel.on('close', () => process.exit(0));
 channel.on('error', () => process.exit(0));

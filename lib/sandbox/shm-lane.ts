@@ -1,0 +1,150 @@
+// The shared-memory lane between the pool and a sandbox worker (see lane.ts). The pool
+// makes an anonymous shared file (native/shm-lane.c: memfd), maps it, and hands it to the
+// worker as fd 4; the worker maps it too. It holds two byte rings (shm-ring.ts): pool ->
+// worker first, then worker -> pool. A side that writes while its peer polls costs a
+// memory copy; while the peer sleeps, one doorbell (an empty frame on the pipe) wakes it.
+// A writer whose frame does not fit keeps the rest in order and writes it when the reader
+// rings back that it made room. Frames the pipe still carries (a dying worker's `fatal`)
+// are delivered like ring frames.
+import type { Duplex } from 'node:stream';
+import { DOORBELL, FrameReader, writeFrame } from './frame';
+import type { Lane, LaneEnds } from './lane';
+import { RingBroken, ringBytes, ShmRing } from './shm-ring';
+
+/** data bytes of each ring (a frame larger than this goes through in pieces) */
+export const LANE_RING_BYTES = 256 * 1024;
+export const laneBytes = (ringCapacity = LANE_RING_BYTES): number => 2 * ringBytes(ringCapacity);
+/** the worker's descriptor for the shared file */
+export const LANE_FD = 4;
+
+export type LaneAddon = { memfd(bytes: number): number; map(fd: number, bytes: number): ArrayBuffer };
+
+const loaded = new Map<string, LaneAddon | null>();
+
+/** The native helper at `file`, or null when it is missing or does not load here. */
+export function loadLaneAddon(file: string): LaneAddon | null {
+  if (!loaded.has(file)) {
+    let addon: LaneAddon | null = null;
+    if (process.platform === 'linux') {
+      try {
+        const module = { exports: {} as LaneAddon };
+        process.dlopen(module, file);
+        if (typeof module.exports.memfd === 'function' && typeof module.exports.map === 'function') addon = module.exports;
+      } catch {
+        addon = null;
+      }
+    }
+    loaded.set(file, addon);
+  }
+  return loaded.get(file)!;
+}
+
+export class ShmLane implements Lane {
+  private readonly out: ShmRing;
+  private readonly in: ShmRing;
+  private readonly frames: FrameReader;
+  private readonly pipeFrames: FrameReader;
+  /** bytes that did not fit in `out` yet, in order */
+  private backlog: Buffer[] = [];
+  private reading = false;
+  private broken = false;
+
+  constructor(
+    memory: ArrayBuffer,
+    side: 'pool' | 'worker',
+    private readonly ends: Pick<LaneEnds, 'fd' | 'onFrame' | 'onBroken'> & { channel: Duplex },
+    ringCapacity = LANE_RING_BYTES,
+  ) {
+    const first = new ShmRing(memory, 0, ringCapacity);
+    const second = new ShmRing(memory, ringBytes(ringCapacity), ringCapacity);
+    [this.out, this.in] = side === 'pool' ? [first, second] : [second, first];
+    const onBroken = (why: string) => this.fail(why);
+    this.frames = new FrameReader(ends.onFrame, onBroken);
+    this.pipeFrames = new FrameReader(ends.onFrame, onBroken, () => this.onDoorbell());
+  }
+
+  send(frame: Buffer): void {
+    if (this.broken) return;
+    this.backlog.push(frame);
+    this.flush();
+  }
+
+  poll(): boolean {
+    if (this.backlog.length > 0) this.flush();
+    return this.readIn() > 0;
+  }
+
+  polling(on: boolean): void {
+    this.in.setAwake(on);
+  }
+
+  fromPipe(chunk: Buffer): void {
+    this.pipeFrames.push(chunk);
+  }
+
+  drain(): void {
+    this.readIn();
+  }
+
+  private onDoorbell(): void {
+    // clear first: a write after this rings again, a write before it is read below
+    this.in.clearBell();
+    this.readIn();
+    if (this.backlog.length > 0) this.flush();
+  }
+
+  private readIn(): number {
+    if (this.reading || this.broken) return 0;
+    this.reading = true;
+    let n = 0;
+    try {
+      n = this.in.read((chunk) => this.frames.push(chunk));
+    } catch (error) {
+      if (!(error instanceof RingBroken)) throw error;
+      this.fail(error.message);
+      return 0;
+    } finally {
+      this.reading = false;
+    }
+    if (n > 0 && this.in.writerWaits()) this.ring();
+    return n;
+  }
+
+  private flush(): void {
+    let wrote = 0;
+    let flagged = false;
+    try {
+      while (this.backlog.length > 0) {
+        const next = this.backlog[0];
+        const n = this.out.write(next);
+        wrote += n;
+        if (n === next.length) {
+          this.backlog.shift();
+          continue;
+        }
+        if (n > 0) this.backlog[0] = next.subarray(n);
+        if (flagged) break;
+        // full: ask the reader to ring back, then try once more (it may have made room
+        // before it could see the flag)
+        this.out.setWaiting(true);
+        flagged = true;
+      }
+    } catch (error) {
+      if (!(error instanceof RingBroken)) throw error;
+      return this.fail(error.message);
+    }
+    if (this.backlog.length === 0 && flagged) this.out.setWaiting(false);
+    if (wrote > 0 && this.out.shouldRing()) this.ring();
+  }
+
+  private ring(): void {
+    if (!this.ends.channel.destroyed) writeFrame(this.ends.channel, this.ends.fd(), DOORBELL);
+  }
+
+  private fail(why: string): void {
+    if (this.broken) return;
+    this.broken = true;
+    this.backlog = [];
+    this.ends.onBroken(why);
+  }
+}
