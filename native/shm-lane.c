@@ -1,6 +1,6 @@
 // Shared memory for the pool <-> sandbox worker lane (lib/sandbox/shm-lane.ts): two
 // functions, nothing else. `memfd(bytes)` makes an anonymous shared file (no name in any
-// file system, closed on exec) and returns its descriptor; `map(fd, bytes)` maps it and
+// file system, closed on exec, sealed at its size) and returns its descriptor; `map(fd, bytes)` maps it and
 // returns the mapping as an ArrayBuffer (unmapped when the buffer is collected). The pool
 // maps the file, hands the descriptor to its worker as fd 4, and the worker maps it too.
 //
@@ -10,6 +10,7 @@
 // of requiring Node's headers, which a machine with a compiler may still lack.
 #define _GNU_SOURCE
 #include <stddef.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -45,11 +46,13 @@ static napi_value Memfd(napi_env env, napi_callback_info info) {
   uint32_t bytes = 0;
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != 0 || argc < 1) return fail(env, "memfd(bytes)");
   if (napi_get_value_uint32(env, argv[0], &bytes) != 0 || bytes == 0 || bytes > MAX_BYTES) return fail(env, "memfd: bytes out of range");
-  int fd = memfd_create("skillyard-lane", MFD_CLOEXEC);
+  int fd = memfd_create("skillyard-lane", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (fd < 0) return fail(env, "memfd_create failed");
-  if (ftruncate(fd, bytes) != 0) {
+  // Sealed at its size: the worker holds a descriptor too, and a worker that shrank the
+  // file would make the pool's next touch of the mapping a SIGBUS (the server's death).
+  if (ftruncate(fd, bytes) != 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
     close(fd);
-    return fail(env, "ftruncate failed");
+    return fail(env, "could not size and seal the shared file");
   }
   napi_value result;
   napi_create_int32(env, fd, &result);

@@ -326,13 +326,17 @@ class WorkerPool implements SandboxPool {
       env.SKILLYARD_SANDBOX_LANE_ADDON = this.lane!.file;
       env.SKILLYARD_SANDBOX_LANE_RING = String(LANE_RING_BYTES);
     }
-    const child = spawn(process.execPath, [...workerExecArgv(this.workerFile), this.workerFile], {
-      cwd: this.root,
-      env: env as unknown as NodeJS.ProcessEnv,
-      // the shared file becomes the worker's fd 4 (shm-lane.ts: LANE_FD)
-      stdio: ['ignore', 'inherit', 'inherit', 'pipe', ...(shm ? [shm.fd] : [])],
-    });
-    if (shm) closeSync(shm.fd); // the mapping stays; the worker has its own descriptor
+    let child: ChildProcess;
+    try {
+      child = spawn(process.execPath, [...workerExecArgv(this.workerFile), this.workerFile], {
+        cwd: this.root,
+        env: env as unknown as NodeJS.ProcessEnv,
+        // the shared file becomes the worker's fd 4 (shm-lane.ts: LANE_FD)
+        stdio: ['ignore', 'inherit', 'inherit', 'pipe', ...(shm ? [shm.fd] : [])],
+      });
+    } finally {
+      if (shm) closeSync(shm.fd); // the mapping stays; the worker has its own descriptor
+    }
     const channel = child.stdio[3] as Duplex;
     const ends: LaneEnds = {
       channel,

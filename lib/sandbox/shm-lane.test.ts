@@ -17,6 +17,20 @@ describe.skipIf(process.platform !== 'linux')('shared-memory lane', () => {
     expect(built, 'native/build/shm-lane.node missing: run `npm run build:lane`').toBe(true);
   });
 
+  it.skipIf(!built)('makes a shared file nobody can shrink or grow (a worker that shrank it would crash the server with SIGBUS)', () => {
+    const addon = loadLaneAddon(laneAddonFile(sandboxRoot()))!;
+    const fd = addon.memfd(laneBytes());
+    try {
+      expect(() => fs.ftruncateSync(fd, 0)).toThrow(/EPERM/);
+      expect(() => fs.ftruncateSync(fd, 2 * laneBytes())).toThrow(/EPERM/);
+      const view = new Uint8Array(addon.map(fd, laneBytes()));
+      view[view.length - 1] = 1;
+      expect(() => addon.map(fd, 2 * laneBytes())).toThrow(/shorter/);
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+
   describe('two lanes over one buffer', () => {
     let dir: string;
     let server: net.Server;
