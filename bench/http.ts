@@ -90,6 +90,7 @@ try {
   const h16 = await rps(health);
   const a16 = await rps(anonymous);
   const s16 = await rps(signedIn);
+  const sandbox = ((await (await fetch(`${base}/api/health`)).json()) as { sandbox: { lane: string; workers: number } | null }).sandbox;
   const verdict = (one: { p50: number }, many: { rps: number }) => ({
     p50AddedMs: Number((one.p50 - h1.p50).toFixed(2)),
     rpsShareOfHealth: Number((many.rps / h16.rps).toFixed(2)),
@@ -103,6 +104,8 @@ try {
         node: process.version,
         sequentialCalls: sequential,
         secondsPerLoad: seconds,
+        // how the server's sandbox pool talks to its workers (shm: shared memory, pipe: no native helper)
+        sandbox: sandbox && { lane: sandbox.lane, workers: sandbox.workers },
         health: { oneClient: h1, sixteenClients: h16 },
         invokeAnonymous: { visitorCookie: Boolean(cookie), oneClient: a1, sixteenClients: a16, ...verdict(a1, a16) },
         // without a cookie every call is a new anonymous caller: a cold isolate each time, by design
