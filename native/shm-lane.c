@@ -10,6 +10,7 @@
 // of requiring Node's headers, which a machine with a compiler may still lack.
 #define _GNU_SOURCE
 #include <stddef.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -32,6 +33,10 @@ extern napi_status napi_create_function(napi_env, const char*, size_t, napi_call
 extern napi_status napi_set_named_property(napi_env, napi_value, const char*, napi_value);
 extern napi_status napi_throw_error(napi_env, const char*, const char*);
 
+#ifndef MFD_NOEXEC_SEAL
+#define MFD_NOEXEC_SEAL 0x0008U /* Linux 6.3+; required where vm.memfd_noexec = 2 */
+#endif
+
 #define EXPORT __attribute__((visibility("default")))
 #define MAX_BYTES (64u << 20)
 
@@ -46,7 +51,8 @@ static napi_value Memfd(napi_env env, napi_callback_info info) {
   uint32_t bytes = 0;
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != 0 || argc < 1) return fail(env, "memfd(bytes)");
   if (napi_get_value_uint32(env, argv[0], &bytes) != 0 || bytes == 0 || bytes > MAX_BYTES) return fail(env, "memfd: bytes out of range");
-  int fd = memfd_create("skillyard-lane", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  int fd = memfd_create("skillyard-lane", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_NOEXEC_SEAL);
+  if (fd < 0 && errno == EINVAL) fd = memfd_create("skillyard-lane", MFD_CLOEXEC | MFD_ALLOW_SEALING); /* older kernels */
   if (fd < 0) return fail(env, "memfd_create failed");
   // Sealed at its size: the worker holds a descriptor too, and a worker that shrank the
   // file would make the pool's next touch of the mapping a SIGBUS (the server's death).

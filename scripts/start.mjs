@@ -53,4 +53,9 @@ const buildOnly = process.argv.includes('--build-only');
 // a deployment that ships only dist/ (no scripts/start.ts) runs what it has
 if (buildOnly || (fs.existsSync(path.join(root, 'scripts', 'start.ts')) && !isCurrent())) await buildStart();
 if (buildOnly) console.log(`[skillyard] server start script built: ${path.relative(root, out)}`);
-else await import(pathToFileURL(out).href);
+else {
+  // the shared-memory sandbox lane's native helper, rebuilt when its source changed (a pull)
+  const { buildLane } = await import('./build-lane.mjs');
+  buildLane({ quietWhenFresh: true, say: (line) => console.log(`[skillyard] ${line}`) });
+  await import(pathToFileURL(out).href);
+}

@@ -89,12 +89,14 @@ export class FrameReader {
   }
 
   private keep(part: Buffer): void {
-    if (this.pendingBytes === 0 && part.length >= 4) {
-      const length = part.readUInt32LE(0);
+    // the length is checked on the copy kept, never on bytes that could change after
+    const owned = Buffer.from(part);
+    if (this.pendingBytes === 0 && owned.length >= 4) {
+      const length = owned.readUInt32LE(0);
       if (length > MAX_FRAME_BYTES) return this.onBroken(`frame of ${length} bytes`);
     }
-    this.pending.push(Buffer.from(part));
-    this.pendingBytes += part.length;
+    this.pending.push(owned);
+    this.pendingBytes += owned.length;
   }
 
   private clearPending(): void {
@@ -116,7 +118,14 @@ export class FrameReader {
       this.onBroken('a frame that is not JSON');
       return false;
     }
-    this.onFrame(message);
+    try {
+      this.onFrame(message);
+    } catch (error) {
+      // a frame of a shape its handler cannot take: the peer is broken, this process is not
+      this.clearPending();
+      this.onBroken(`a frame of the wrong shape (${error instanceof Error ? error.message : String(error)})`);
+      return false;
+    }
     return true;
   }
 }

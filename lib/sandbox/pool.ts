@@ -4,7 +4,7 @@
 // healthy one. Jobs with the same key go to the worker that ran the key last, so they
 // find their warm isolate there. Waiting jobs queue fairly per principal (fair-queue.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync } from 'node:fs';
+import { closeSync, ftruncateSync } from 'node:fs';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { CANCELLED, callHandlerRaw, decodeRawResult, hostErrorJson, validateJob } from './engine';
@@ -17,7 +17,7 @@ import { pipeLane, type Lane, type LaneEnds } from './lane';
 import { LANE_RING_BYTES, laneBytes, loadLaneAddon, ShmLane, type LaneAddon } from './shm-lane';
 import { createInProcessSandbox } from './in-process';
 import { resolveLimits } from './limits';
-import type { FromWorker, JobFrame, ToWorker } from './protocol';
+import { isFromWorker, type FromWorker, type JobFrame, type ToWorker } from './protocol';
 import { poolSizing } from './sizing';
 import type { HostCallHandler, Sandbox, SandboxJob, SandboxLimits, SandboxResult } from './types';
 import { resolveWorkerFile, sandboxRoot, workerExecArgv } from './worker-build';
@@ -139,7 +139,26 @@ function laneAddon(root: string, choice: string | undefined): { file: string; ad
   if (choice === 'pipe') return null;
   const file = laneAddonFile(root);
   const addon = loadLaneAddon(file);
-  return addon ? { file, addon } : null;
+  if (!addon) return null;
+  if (!sealsItsFiles(addon)) {
+    process.emitWarning(`${file} makes shared files a worker could shrink (built from older sources?): sandbox workers use pipes; run \`npm run build:lane\``);
+    return null;
+  }
+  return { file, addon };
+}
+
+/** True when a shared file the helper makes refuses to change size (see native/shm-lane.c). */
+function sealsItsFiles(addon: LaneAddon): boolean {
+  let fd = -1;
+  try {
+    fd = addon.memfd(laneBytes());
+    ftruncateSync(fd, 0);
+    return false;
+  } catch {
+    return fd >= 0;
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
 }
 
 /** Only what node needs: never the server's secrets. */
@@ -342,7 +361,7 @@ class WorkerPool implements SandboxPool {
       channel,
       // read at each use: once libuv closed the pipe, its number may name another file
       fd: () => (channel.destroyed ? -1 : pipeFd(channel)),
-      onFrame: (message) => this.onMessage(w, message as FromWorker),
+      onFrame: (message) => (isFromWorker(message) ? this.onMessage(w, message) : ends.onBroken('a frame that is no worker message')),
       onBroken: (why) => {
         w.why = `the worker sent ${why}`;
         child.kill('SIGKILL');

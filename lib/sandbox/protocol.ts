@@ -40,3 +40,33 @@ export type FromWorker =
   | { t: 'res'; j: number; r: RawResult }
   /** a catastrophic V8 error or a missed deadline in job `j` (if known); the worker dies next */
   | { t: 'fatal'; message: string; j?: number };
+
+const isInt = (v: unknown): v is number => Number.isSafeInteger(v);
+const optString = (v: unknown) => v === undefined || typeof v === 'string';
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function isRawResult(v: unknown): v is RawResult {
+  if (!isObject(v) || !optString(v.globalsJson)) return false;
+  if (v.ok === true) return optString(v.valueJson) && isObject(v.stats) && typeof v.stats.wallMs === 'number' && typeof v.stats.cold === 'boolean';
+  return v.ok === false && isObject(v.error) && typeof v.error.code === 'string' && typeof v.error.message === 'string';
+}
+
+/**
+ * A frame from a worker has one of the shapes above: the pool checks before it acts, since
+ * a worker whose guest escaped can send anything (the pool then kills it).
+ */
+export function isFromWorker(m: unknown): m is FromWorker {
+  if (!isObject(m)) return false;
+  switch (m.t) {
+    case 'ready':
+      return isInt(m.pid);
+    case 'hc':
+      return isInt(m.j) && isInt(m.c) && typeof m.m === 'string' && typeof m.a === 'string';
+    case 'res':
+      return isInt(m.j) && isRawResult(m.r);
+    case 'fatal':
+      return typeof m.message === 'string' && (m.j === undefined || isInt(m.j));
+    default:
+      return false;
+  }
+}

@@ -3,7 +3,7 @@
 // (frame.ts) go in as bytes; a frame may wrap around the end or be split across writes,
 // and the reader's FrameReader joins it.
 //
-// Layout: a header of four 32-bit words, each on its own cache line, then `capacity` data
+// Layout: a header of five 32-bit words, each on its own cache line, then `capacity` data
 // bytes (a power of two). `head` and `tail` count bytes ever written and read (mod 2^32).
 //   head     written by the writer after copying bytes in
 //   tail     written by the reader after it has taken bytes out
@@ -18,7 +18,15 @@
 //
 // The peer may be hostile (a worker whose guest escaped): each side keeps its own counter
 // locally and checks the peer's against it, so a peer can garble only its own traffic, and
-// a count that cannot be true is reported as broken.
+// a count that cannot be true is reported as broken. The reader copies bytes out of the
+// ring before anything looks at them: a peer rewriting them meanwhile can change what the
+// copy holds, never make two looks at "the same" bytes disagree (a length checked, then a
+// different length used).
+//
+// This relies on V8 compiling Atomics on a plain (non-shared) ArrayBuffer, the mapping the
+// native helper returns, to the same sequentially consistent instructions as on a
+// SharedArrayBuffer (it does: one builtin for both); lib/sandbox/shm-lane.test.ts runs a
+// round-trip stress between two processes that would hang on a lost wake-up.
 
 const WORD = 16; // Int32 slots per cache line
 const HEAD = 0;
@@ -39,6 +47,8 @@ export class ShmRing {
   private readonly mask: number;
   /** this side's own counter: head when writing, tail when reading */
   private mine = 0;
+  /** the reader's copy of what it takes out (made on first read) */
+  private scratch: Buffer | null = null;
 
   constructor(
     buffer: ArrayBuffer,
@@ -99,18 +109,20 @@ export class ShmRing {
   }
 
   /**
-   * Hands every waiting byte to `onBytes` (one or two views into the ring, valid only
-   * during the call), then frees them. Returns the bytes read.
+   * Copies every waiting byte out, frees them in the ring, then hands the copy to
+   * `onBytes` (a view valid only during the call). Returns the bytes read.
    */
   read(onBytes: (chunk: Buffer) => void): number {
     const n = this.available();
     if (n === 0) return 0;
     const at = this.mine & this.mask;
     const first = Math.min(n, this.capacity - at);
-    onBytes(this.data.subarray(at, at + first));
-    if (first < n) onBytes(this.data.subarray(0, n - first));
+    const copy = (this.scratch ??= Buffer.allocUnsafe(this.capacity));
+    this.data.copy(copy, 0, at, at + first);
+    if (first < n) this.data.copy(copy, first, 0, n - first);
     this.mine = (this.mine + n) >>> 0;
     Atomics.store(this.h, TAIL, this.mine | 0);
+    onBytes(copy.subarray(0, n));
     return n;
   }
 
