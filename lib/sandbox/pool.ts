@@ -4,8 +4,7 @@
 // healthy one. Jobs with the same key go to the worker that ran the key last, so they
 // find their warm isolate there. Waiting jobs queue fairly per principal (fair-queue.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, ftruncateSync } from 'node:fs';
-import path from 'node:path';
+import { closeSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import { CANCELLED, callHandlerRaw, decodeRawResult, hostErrorJson, validateJob } from './engine';
 import { reportFailure } from '../log';
@@ -14,7 +13,7 @@ import { FairQueue, principalOf } from './fair-queue';
 import { encodeFrame } from './frame';
 import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, spinBudgetUs, workerSpinBudgetUs, type IdleSpin } from './idle-spin';
 import { pipeLane, type Lane, type LaneEnds } from './lane';
-import { LANE_RING_BYTES, laneBytes, loadLaneAddon, ShmLane, type LaneAddon } from './shm-lane';
+import { LANE_RING_BYTES, laneHelper, laneMemory, ShmLane, type LaneHelper } from './shm-lane';
 import { createInProcessSandbox } from './in-process';
 import { resolveLimits } from './limits';
 import { isFromWorker, type FromWorker, type JobFrame, type ToWorker } from './protocol';
@@ -131,36 +130,6 @@ function pipeFd(channel: Duplex): number {
   return typeof fd === 'number' && fd >= 0 ? fd : -1;
 }
 
-/** The native helper for shared-memory lanes (scripts/build-lane.mjs builds it). */
-export const laneAddonFile = (root: string): string => path.join(root, 'native', 'build', 'shm-lane.node');
-
-/** The helper to use for `choice` (option, else SKILLYARD_SANDBOX_LANE): null means pipes. */
-function laneAddon(root: string, choice: string | undefined): { file: string; addon: LaneAddon } | null {
-  if (choice === 'pipe') return null;
-  const file = laneAddonFile(root);
-  const addon = loadLaneAddon(file);
-  if (!addon) return null;
-  if (!sealsItsFiles(addon)) {
-    process.emitWarning(`${file} makes shared files a worker could shrink (built from older sources?): sandbox workers use pipes; run \`npm run build:lane\``);
-    return null;
-  }
-  return { file, addon };
-}
-
-/** True when a shared file the helper makes refuses to change size (see native/shm-lane.c). */
-function sealsItsFiles(addon: LaneAddon): boolean {
-  let fd = -1;
-  try {
-    fd = addon.memfd(laneBytes());
-    ftruncateSync(fd, 0);
-    return false;
-  } catch {
-    return fd >= 0;
-  } finally {
-    if (fd >= 0) closeSync(fd);
-  }
-}
-
 /** Only what node needs: never the server's secrets. */
 function workerEnv(): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { SKILLYARD_SANDBOX_WORKER: '1' };
@@ -203,7 +172,7 @@ class WorkerPool implements SandboxPool {
   private readonly spinUs: number;
   /** after sending a job or a host call's answer, the pool polls the pipes of workers that owe it a frame */
   private readonly spin: IdleSpin;
-  private readonly lane: { file: string; addon: LaneAddon } | null;
+  private readonly lane: LaneHelper | null;
 
   constructor(
     private readonly workerFile: string,
@@ -214,7 +183,7 @@ class WorkerPool implements SandboxPool {
     this.slots = sizing.workers * sizing.concurrency;
     this.spinUs = spinBudgetUs(opts.spinUs ?? process.env.SKILLYARD_SANDBOX_SPIN_US);
     this.spin = createIdleSpin({ sources: () => this.owing(), maxUs: this.spinUs, gate: allGates(cpuNotContended(), loopMostlyIdle()) });
-    this.lane = laneAddon(this.root, opts.lane ?? process.env.SKILLYARD_SANDBOX_LANE);
+    this.lane = laneHelper(this.root, opts.lane ?? process.env.SKILLYARD_SANDBOX_LANE);
     for (let i = 0; i < sizing.workers; i++) this.spawn();
   }
 
@@ -320,21 +289,8 @@ class WorkerPool implements SandboxPool {
     return [...this.live].filter((w) => w.alive).map((w) => w.pid);
   }
 
-  /** A shared file for a new worker's lane, mapped here (null: this worker uses its pipe). */
-  private laneMemory(): { fd: number; memory: ArrayBuffer } | null {
-    if (!this.lane) return null;
-    let fd = -1;
-    try {
-      fd = this.lane.addon.memfd(laneBytes());
-      return { fd, memory: this.lane.addon.map(fd, laneBytes()) };
-    } catch {
-      if (fd >= 0) closeSync(fd);
-      return null; // out of memory or descriptors: this worker talks over its pipe
-    }
-  }
-
   private spawn(): void {
-    const shm = this.laneMemory();
+    const shm = this.lane && laneMemory(this.lane.addon);
     const env: Record<string, string | undefined> = {
       ...workerEnv(),
       SKILLYARD_SANDBOX_MAX_IDLE: String(this.opts.maxIdleIsolates ?? 32),

@@ -6,6 +6,8 @@
 // A writer whose frame does not fit keeps the rest in order and writes it when the reader
 // rings back that it made room. Frames the pipe still carries (a dying worker's `fatal`)
 // are delivered like ring frames.
+import { closeSync, ftruncateSync } from 'node:fs';
+import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { DOORBELL, FrameReader, writeFrame } from './frame';
 import type { Lane, LaneEnds } from './lane';
@@ -19,7 +21,51 @@ export const LANE_FD = 4;
 
 export type LaneAddon = { memfd(bytes: number): number; map(fd: number, bytes: number): ArrayBuffer };
 
+export type LaneHelper = { file: string; addon: LaneAddon };
+
 const loaded = new Map<string, LaneAddon | null>();
+
+/** The native helper for shared-memory lanes under the project root (scripts/build-lane.mjs builds it). */
+export const laneAddonFile = (root: string): string => path.join(root, 'native', 'build', 'shm-lane.node');
+
+/** The helper the pool uses for `choice` (its option, else SKILLYARD_SANDBOX_LANE): null means pipes. */
+export function laneHelper(root: string, choice: string | undefined): LaneHelper | null {
+  if (choice === 'pipe') return null;
+  const file = laneAddonFile(root);
+  const addon = loadLaneAddon(file);
+  if (!addon) return null;
+  if (!sealsItsFiles(addon)) {
+    process.emitWarning(`${file} makes shared files a worker could shrink (built from older sources?): sandbox workers use pipes; run \`npm run build:lane\``);
+    return null;
+  }
+  return { file, addon };
+}
+
+/** True when a shared file the helper makes refuses to change size (see native/shm-lane.c). */
+function sealsItsFiles(addon: LaneAddon): boolean {
+  let fd = -1;
+  try {
+    fd = addon.memfd(laneBytes());
+    ftruncateSync(fd, 0);
+    return false;
+  } catch {
+    return fd >= 0;
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+}
+
+/** A shared file for a new worker's lane, mapped here (null: that worker talks over its pipe). */
+export function laneMemory(addon: LaneAddon): { fd: number; memory: ArrayBuffer } | null {
+  let fd = -1;
+  try {
+    fd = addon.memfd(laneBytes());
+    return { fd, memory: addon.map(fd, laneBytes()) };
+  } catch {
+    if (fd >= 0) closeSync(fd);
+    return null; // out of memory or descriptors
+  }
+}
 
 /** The native helper at `file`, or null when it is missing or does not load here. */
 export function loadLaneAddon(file: string): LaneAddon | null {
