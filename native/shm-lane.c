@@ -1,20 +1,20 @@
 // Shared memory for the pool <-> sandbox worker lane (lib/sandbox/shm-lane.ts): two
-// functions, nothing else. `memfd(bytes)` makes an anonymous shared file (no name in any
+// functions (and `source()`, the sha256 of this file it was built from), nothing else. `memfd(bytes)` makes an anonymous shared file (no name in any
 // file system, closed on exec, sealed at its size) and returns its descriptor; `map(fd, bytes)` maps it and
 // returns the mapping as an ArrayBuffer (unmapped when the buffer is collected). The pool
 // maps the file, hands the descriptor to its worker as fd 4, and the worker maps it too.
 //
-// Built at install by scripts/build-lane.mjs with the system's C compiler; without one the
-// pool talks to its workers over pipes only. Node-API is a stable C ABI (the same binary
-// loads in Node 24 and 26), so the few declarations it needs are written out here instead
-// of requiring Node's headers, which a machine with a compiler may still lack.
+// Built at install by scripts/build-lane.mjs with the system's C compiler; without one a
+// prebuilt copy for Linux x64 (native/prebuilt, built from this file) is used, elsewhere
+// the pool talks to its workers over pipes only. Node-API is a stable C ABI (the same
+// binary loads in Node 24 and 26), so the few declarations it needs are written out here
+// instead of requiring Node's headers, which a machine with a compiler may still lack.
 #define _GNU_SOURCE
 #include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct napi_env__* napi_env;
@@ -32,9 +32,16 @@ extern napi_status napi_create_external_arraybuffer(napi_env, void*, size_t, nap
 extern napi_status napi_create_function(napi_env, const char*, size_t, napi_callback, void*, napi_value*);
 extern napi_status napi_set_named_property(napi_env, napi_value, const char*, napi_value);
 extern napi_status napi_throw_error(napi_env, const char*, const char*);
+extern napi_status napi_create_string_utf8(napi_env, const char*, size_t, napi_value*);
 
 #ifndef MFD_NOEXEC_SEAL
 #define MFD_NOEXEC_SEAL 0x0008U /* Linux 6.3+; required where vm.memfd_noexec = 2 */
+#endif
+
+/* sha256 of this file, stamped by scripts/build-lane.mjs: the pool uses a helper only when
+   it was built from the source beside it (a stale or foreign binary means pipes) */
+#ifndef SOURCE_SHA256
+#define SOURCE_SHA256 "unknown"
 #endif
 
 #define EXPORT __attribute__((visibility("default")))
@@ -79,8 +86,10 @@ static napi_value Map(napi_env env, napi_callback_info info) {
   if (napi_get_value_int32(env, argv[0], &fd) != 0 || fd < 0) return fail(env, "map: bad descriptor");
   if (napi_get_value_uint32(env, argv[1], &bytes) != 0 || bytes == 0 || bytes > MAX_BYTES) return fail(env, "map: bytes out of range");
   // the file must really be that long: touching a mapped page past its end is SIGBUS
-  struct stat st;
-  if (fstat(fd, &st) != 0 || st.st_size < (off_t)bytes) return fail(env, "map: the file is shorter than asked");
+  // (lseek rather than fstat: glibc exports fstat itself only from 2.33, which would keep
+  // the prebuilt copy from loading on older systems; nobody reads through the offset)
+  off_t size = lseek(fd, 0, SEEK_END);
+  if (size < (off_t)bytes) return fail(env, "map: the file is shorter than asked");
   void* p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (p == MAP_FAILED) return fail(env, "mmap failed");
   napi_value buffer;
@@ -91,6 +100,13 @@ static napi_value Map(napi_env env, napi_callback_info info) {
   return buffer;
 }
 
+static napi_value Source(napi_env env, napi_callback_info info) {
+  (void)info;
+  napi_value result;
+  napi_create_string_utf8(env, SOURCE_SHA256, (size_t)-1, &result);
+  return result;
+}
+
 EXPORT int32_t node_api_module_get_api_version_v1(void) { return 8; }
 
 EXPORT napi_value napi_register_module_v1(napi_env env, napi_value exports) {
@@ -99,5 +115,7 @@ EXPORT napi_value napi_register_module_v1(napi_env env, napi_value exports) {
   napi_set_named_property(env, exports, "memfd", fn);
   napi_create_function(env, "map", (size_t)-1, Map, NULL, &fn);
   napi_set_named_property(env, exports, "map", fn);
+  napi_create_function(env, "source", (size_t)-1, Source, NULL, &fn);
+  napi_set_named_property(env, exports, "source", fn);
   return exports;
 }

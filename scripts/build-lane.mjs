@@ -1,41 +1,72 @@
 // Builds native/shm-lane.c into native/build/shm-lane.node: the shared memory the sandbox
 // pool and its workers exchange frames through (lib/sandbox/shm-lane.ts). Runs at install
-// (postinstall), at `npm start` when the source is newer than the build, and with
-// `npm run build:lane`. Never fails: without a C compiler, or off Linux, it says so and
-// the pool uses pipes (slower, same behaviour).
-// Usage: node scripts/build-lane.mjs
+// (postinstall), at `npm start`, and with `npm run build:lane`. The binary is stamped
+// with the sha256 of the source (its `source()`), and a build is current when the stamp
+// matches the source beside it. Without a C compiler, on Linux x64 the prebuilt copy in
+// native/prebuilt is used when it was built from the same source; otherwise the helper is
+// missing and the pool uses pipes (slower, same behaviour). Never fails the install.
+// Usage: node scripts/build-lane.mjs [--prebuilt]   (--prebuilt: also refresh native/prebuilt)
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const source = path.join(root, 'native', 'shm-lane.c');
 const out = path.join(root, 'native', 'build', 'shm-lane.node');
+const prebuiltFor = (arch) => path.join(root, 'native', 'prebuilt', `linux-${arch}`, 'shm-lane.node');
 
-function fresh() {
+/** sha256 of the helper's source, as the binary is stamped with */
+export const laneSourceHash = (file = source) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** The stamp of the helper at `file`, or null when it is missing or does not load here. */
+function stampOf(file) {
   try {
-    return statSync(out).mtimeMs >= statSync(source).mtimeMs;
+    const module = { exports: {} };
+    process.dlopen(module, file);
+    return typeof module.exports.source === 'function' ? module.exports.source() : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
-/** Builds the helper when it is missing or older than its source; `say` gets one line, or none when `quietWhenFresh` and nothing changed. */
-export function buildLane({ say = (line) => console.log(`skillyard: ${line}`), quietWhenFresh = false } = {}) {
-  if (process.platform !== 'linux') return say('shared-memory sandbox lane: Linux only; sandbox workers use pipes');
-  if (fresh()) return quietWhenFresh || say('shared-memory sandbox lane: up to date');
+function compile(hash, to) {
   const cc = process.env.CC || 'cc';
-  mkdirSync(path.dirname(out), { recursive: true });
-  const tmp = `${out}.${process.pid}.tmp`;
-  const r = spawnSync(cc, ['-O2', '-Wall', '-shared', '-fPIC', '-o', tmp, source], { encoding: 'utf8' });
+  mkdirSync(path.dirname(to), { recursive: true });
+  const tmp = `${to}.${process.pid}.tmp`;
+  const r = spawnSync(cc, ['-O2', '-Wall', '-shared', '-fPIC', '-s', `-DSOURCE_SHA256="${hash}"`, '-o', tmp, source], { encoding: 'utf8' });
   if (r.status === 0) {
-    renameSync(tmp, out); // atomic: a concurrent install never loads half a file
-    return say('shared-memory sandbox lane built (native/build/shm-lane.node)');
+    renameSync(tmp, to); // atomic: a concurrent install never loads half a file
+    return null;
   }
   rmSync(tmp, { force: true });
-  const why = r.error ? `${cc} not found` : (r.stderr || '').trim().split('\n').slice(-3).join(' | ');
+  return r.error ? `${cc} not found` : (r.stderr || '').trim().split('\n').slice(-3).join(' | ');
+}
+
+/** Builds the helper unless the current one matches its source; `say` gets one line (none when `quietWhenFresh` and nothing changed). */
+export function buildLane({ say = (line) => console.log(`skillyard: ${line}`), quietWhenFresh = false, refreshPrebuilt = false } = {}) {
+  if (process.platform !== 'linux') return say('shared-memory sandbox lane: Linux only; sandbox workers use pipes');
+  const hash = laneSourceHash();
+  if (!refreshPrebuilt && stampOf(out) === hash) return quietWhenFresh || say('shared-memory sandbox lane: up to date');
+  const why = compile(hash, out);
+  if (why === null) {
+    if (refreshPrebuilt) {
+      mkdirSync(path.dirname(prebuiltFor(process.arch)), { recursive: true });
+      copyFileSync(out, prebuiltFor(process.arch));
+      say(`prebuilt helper refreshed: ${path.relative(root, prebuiltFor(process.arch))}`);
+    }
+    return say('shared-memory sandbox lane built (native/build/shm-lane.node)');
+  }
+  const prebuilt = prebuiltFor(process.arch);
+  if (stampOf(prebuilt) === hash) {
+    mkdirSync(path.dirname(out), { recursive: true });
+    copyFileSync(prebuilt, `${out}.${process.pid}.tmp`);
+    renameSync(`${out}.${process.pid}.tmp`, out);
+    return say(`shared-memory sandbox lane: no C compiler (${why}), using the prebuilt helper built from the same source (${path.relative(root, prebuilt)})`);
+  }
+  rmSync(out, { force: true }); // a helper from another source must not be used
   say(`shared-memory sandbox lane not built (${why}); sandbox workers use pipes (about 25% slower per warm tool call)`);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) buildLane();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) buildLane({ refreshPrebuilt: process.argv.includes('--prebuilt') });

@@ -1,6 +1,7 @@
 // The shared-memory lane (shm-lane.ts): two lanes in this process over one buffer and a
 // real socket pair, then the pool with its workers on it, then a worker that lies in it.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -8,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFrame } from './frame';
 import { createSandboxPool } from './pool';
-import { laneAddonFile, laneBytes, loadLaneAddon, ShmLane } from './shm-lane';
+import { laneAddonFile, laneBytes, laneHelper, loadLaneAddon, ShmLane } from './shm-lane';
 import { sandboxRoot } from './worker-build';
 
 const built = loadLaneAddon(laneAddonFile(sandboxRoot())) !== null;
@@ -31,6 +32,36 @@ describe.skipIf(process.platform !== 'linux')('shared-memory lane', () => {
       expect(() => addon.map(fd, 2 * laneBytes())).toThrow(/shorter/);
     } finally {
       fs.closeSync(fd);
+    }
+  });
+
+  it.skipIf(process.arch !== 'x64')('ships a prebuilt helper (for machines without a C compiler) built from the source beside it', () => {
+    const prebuilt = loadLaneAddon(path.join(sandboxRoot(), 'native', 'prebuilt', 'linux-x64', 'shm-lane.node'));
+    const hash = createHash('sha256').update(fs.readFileSync(path.join(sandboxRoot(), 'native', 'shm-lane.c'))).digest('hex');
+    expect(prebuilt?.source(), 'refresh it: npm run build:lane -- --prebuilt').toBe(hash);
+  });
+
+  it.skipIf(!built)('does not use a helper built from other sources (a stale build after a pull): pipes instead', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'skillyard-stale-lane-'));
+    try {
+      fs.mkdirSync(path.join(root, 'native', 'build'), { recursive: true });
+      fs.copyFileSync(laneAddonFile(sandboxRoot()), laneAddonFile(root));
+      fs.writeFileSync(path.join(root, 'native', 'shm-lane.c'), '// another version\n');
+      const warnings: string[] = [];
+      const onWarning = (w: Error) => warnings.push(w.message);
+      process.on('warning', onWarning);
+      expect(laneHelper(root, undefined)).toBeNull();
+      expect(laneHelper(sandboxRoot(), undefined)).not.toBeNull();
+      expect(laneHelper(sandboxRoot(), 'pipe')).toBeNull();
+      return new Promise<void>((resolve) =>
+        setImmediate(() => {
+          process.off('warning', onWarning);
+          expect(warnings.join()).toContain('was built from other sources than native/shm-lane.c');
+          resolve();
+        }),
+      );
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
     }
   });
 

@@ -6,7 +6,8 @@
 // A writer whose frame does not fit keeps the rest in order and writes it when the reader
 // rings back that it made room. Frames the pipe still carries (a dying worker's `fatal`)
 // are delivered like ring frames.
-import { closeSync, ftruncateSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, ftruncateSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { DOORBELL, FrameReader, writeFrame } from './frame';
@@ -19,25 +20,35 @@ export const laneBytes = (ringCapacity = LANE_RING_BYTES): number => 2 * ringByt
 /** the worker's descriptor for the shared file */
 export const LANE_FD = 4;
 
-export type LaneAddon = { memfd(bytes: number): number; map(fd: number, bytes: number): ArrayBuffer };
+export type LaneAddon = { memfd(bytes: number): number; map(fd: number, bytes: number): ArrayBuffer; source(): string };
 
 export type LaneHelper = { file: string; addon: LaneAddon };
 
 const loaded = new Map<string, LaneAddon | null>();
 
 /** The native helper for shared-memory lanes under the project root (scripts/build-lane.mjs builds it). */
-export const laneAddonFile = (root: string): string => path.join(root, 'native', 'build', 'shm-lane.node');
+export const laneAddonFile = (root: string): string => path.join(/*turbopackIgnore: true*/ root, 'native', 'build', 'shm-lane.node');
 
-/** The helper the pool uses for `choice` (its option, else SKILLYARD_SANDBOX_LANE): null means pipes. */
+/**
+ * The helper the pool uses for `choice` (its option, else SKILLYARD_SANDBOX_LANE): null
+ * means pipes. A helper built from other sources than native/shm-lane.c beside it (a
+ * stale build after a pull), or one whose shared files can change size, is not used.
+ */
 export function laneHelper(root: string, choice: string | undefined): LaneHelper | null {
   if (choice === 'pipe') return null;
   const file = laneAddonFile(root);
   const addon = loadLaneAddon(file);
   if (!addon) return null;
-  if (!sealsItsFiles(addon)) {
-    process.emitWarning(`${file} makes shared files a worker could shrink (built from older sources?): sandbox workers use pipes; run \`npm run build:lane\``);
+  const refuse = (why: string) => {
+    process.emitWarning(`${file} ${why}: sandbox workers use pipes; run \`npm run build:lane\``);
     return null;
+  };
+  const source = path.join(/*turbopackIgnore: true*/ root, 'native', 'shm-lane.c');
+  // a deployment that ships only the built helper has no source to compare with
+  if (existsSync(source) && addon.source() !== createHash('sha256').update(readFileSync(source)).digest('hex')) {
+    return refuse('was built from other sources than native/shm-lane.c');
   }
+  if (!sealsItsFiles(addon)) return refuse('makes shared files a worker could shrink');
   return { file, addon };
 }
 
@@ -75,7 +86,8 @@ export function loadLaneAddon(file: string): LaneAddon | null {
       try {
         const module = { exports: {} as LaneAddon };
         process.dlopen(module, file);
-        if (typeof module.exports.memfd === 'function' && typeof module.exports.map === 'function') addon = module.exports;
+        const { memfd, map, source } = module.exports;
+        if (typeof memfd === 'function' && typeof map === 'function' && typeof source === 'function') addon = module.exports;
       } catch {
         addon = null;
       }
