@@ -9,7 +9,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, ftruncateSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Duplex } from 'node:stream';
 import { DOORBELL, FrameReader, writeFrame } from './frame';
 import type { Lane, LaneEnds } from './lane';
 import { RingBroken, ringBytes, ShmRing } from './shm-ring';
@@ -48,21 +47,25 @@ export function laneHelper(root: string, choice: string | undefined): LaneHelper
   if (existsSync(source) && addon.source() !== createHash('sha256').update(readFileSync(source)).digest('hex')) {
     return refuse('was built from other sources than native/shm-lane.c');
   }
-  if (!sealsItsFiles(addon)) return refuse('makes shared files a worker could shrink');
-  return { file, addon };
+  const problem = sealProblem(addon);
+  return problem ? refuse(problem) : { file, addon };
 }
 
-/** True when a shared file the helper makes refuses to change size (see native/shm-lane.c). */
-function sealsItsFiles(addon: LaneAddon): boolean {
-  let fd = -1;
+/** Why the helper's shared files are unusable (null: they are made and refuse to change size; see native/shm-lane.c). */
+function sealProblem(addon: LaneAddon): string | null {
+  let fd: number;
   try {
     fd = addon.memfd(laneBytes());
+  } catch (error) {
+    return `cannot make shared files here (${error instanceof Error ? error.message : String(error)})`;
+  }
+  try {
     ftruncateSync(fd, 0);
-    return false;
+    return 'makes shared files a worker could shrink';
   } catch {
-    return fd >= 0;
+    return null;
   } finally {
-    if (fd >= 0) closeSync(fd);
+    closeSync(fd);
   }
 }
 
@@ -112,7 +115,7 @@ export class ShmLane implements Lane {
   constructor(
     memory: ArrayBuffer,
     side: 'pool' | 'worker',
-    private readonly ends: Pick<LaneEnds, 'fd' | 'onFrame' | 'onBroken'> & { channel: Duplex },
+    private readonly ends: LaneEnds,
     ringCapacity = LANE_RING_BYTES,
   ) {
     const first = new ShmRing(memory, 0, ringCapacity);
