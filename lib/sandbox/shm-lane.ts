@@ -109,8 +109,9 @@ export class ShmLane implements Lane {
   private backlog: Buffer[] = [];
   private reading = false;
   private broken = false;
-  /** the look at the ring that answers this turn's doorbells */
-  private answering: NodeJS.Immediate | null = null;
+  /** a doorbell was answered in this event-loop turn; another was heard since */
+  private answeredThisTurn = false;
+  private rangAgain = false;
 
   constructor(
     memory: ArrayBuffer,
@@ -146,24 +147,37 @@ export class ShmLane implements Lane {
   }
 
   /**
-   * Doorbells heard in one turn of the event loop are answered by one look at the ring,
-   * after the turn's I/O: a peer that floods doorbells buys one ring read (at most the
+   * A doorbell is answered at once by a look at the ring (a busy web process must not make
+   * a worker's answer wait for the rest of its event-loop turn), but one turn answers at
+   * most two: doorbells heard after the first wait for one more look at the end of the
+   * turn. A peer that floods doorbells buys at most two ring reads (each at most the
    * ring's size) per turn, not one per doorbell (libuv reads up to 32 chunks of 64 KiB a
    * turn, 16,384 doorbells each).
    */
   private onDoorbell(): void {
-    if (this.answering) return;
-    this.answering = setImmediate(() => {
-      this.answering = null;
-      // clear first: a write after this rings again, a write before it is read below
-      this.in.clearBell();
-      this.readIn();
-      if (this.backlog.length > 0) this.flush();
+    if (this.answeredThisTurn) {
+      this.rangAgain = true;
+      return;
+    }
+    this.answeredThisTurn = true;
+    this.answerDoorbell();
+    setImmediate(() => {
+      this.answeredThisTurn = false;
+      if (!this.rangAgain) return;
+      this.rangAgain = false;
+      this.answerDoorbell();
     });
   }
 
   drain(): void {
     this.readIn();
+  }
+
+  private answerDoorbell(): void {
+    // clear first: a write after this rings again, a write before it is read below
+    this.in.clearBell();
+    this.readIn();
+    if (this.backlog.length > 0) this.flush();
   }
 
   private readIn(): number {
