@@ -54,8 +54,13 @@ const buildOnly = process.argv.includes('--build-only');
 if (buildOnly || (fs.existsSync(path.join(root, 'scripts', 'start.ts')) && !isCurrent())) await buildStart();
 if (buildOnly) console.log(`[skillyard] server start script built: ${path.relative(root, out)}`);
 else {
-  // the shared-memory sandbox lane's native helper, rebuilt when its source changed (a pull)
-  const { buildLane } = await import('./build-lane.mjs');
-  buildLane({ quietWhenFresh: true, say: (line) => console.log(`[skillyard] ${line}`) });
+  // the shared-memory sandbox lane's native helper, rebuilt when its source changed (a
+  // pull); never in the way of starting (without it the sandbox uses pipes)
+  try {
+    const { buildLane } = await import('./build-lane.mjs');
+    buildLane({ quietWhenFresh: true, say: (line) => console.log(`[skillyard] ${line}`) });
+  } catch (error) {
+    console.log(`[skillyard] shared-memory sandbox lane not checked (${error instanceof Error ? error.message : String(error)})`);
+  }
   await import(pathToFileURL(out).href);
 }

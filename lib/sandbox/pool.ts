@@ -86,6 +86,8 @@ type Worker = {
   jobs: Map<number, Pending>;
   culprit: number | null;
   why: string | null;
+  /** it sent its `fatal` frame */
+  fatal: boolean;
   /** sources and preludes this worker has been sent, by id (see protocol.ts) */
   codes: Map<string, number>;
 };
@@ -172,7 +174,7 @@ class WorkerPool implements SandboxPool {
   private readonly spinUs: number;
   /** after sending a job or a host call's answer, the pool polls the pipes of workers that owe it a frame */
   private readonly spin: IdleSpin;
-  private readonly lane: LaneHelper | null;
+  private lane: LaneHelper | null;
 
   constructor(
     private readonly workerFile: string,
@@ -324,7 +326,7 @@ class WorkerPool implements SandboxPool {
       },
     };
     const lane = shm ? new ShmLane(shm.memory, 'pool', ends) : pipeLane(ends);
-    const w: Worker = { child, channel, lane, pid: child.pid ?? -1, ready: false, alive: true, jobs: new Map(), culprit: null, why: null, codes: new Map() };
+    const w: Worker = { child, channel, lane, pid: child.pid ?? -1, ready: false, alive: true, jobs: new Map(), culprit: null, why: null, fatal: false, codes: new Map() };
     this.live.add(w);
     channel.on('data', (chunk: Buffer) => {
       this.spin.heard();
@@ -349,16 +351,23 @@ class WorkerPool implements SandboxPool {
       case 'res': {
         const p = w.jobs.get(message.j);
         if (!p) return;
+        // decoded while the job is still the worker's: a result that is not JSON breaks the
+        // peer (frame.ts), and the job then ends with the worker instead of at its timeout
+        const result = decodeRawResult(message.r);
         w.jobs.delete(message.j);
         this.observe(p);
-        this.settle(p, decodeRawResult(message.r));
+        this.settle(p, result);
         this.dispatch();
         return;
       }
       case 'fatal':
+        // the worker's last word: once (a worker that keeps talking is killed now)
+        if (w.fatal) return;
+        w.fatal = true;
         w.culprit = message.j ?? null;
         w.why = message.message;
         process.emitWarning(`sandbox worker ${w.pid}: catastrophic isolate error: ${message.message}`);
+        w.child.kill('SIGKILL');
     }
   }
 
@@ -426,6 +435,12 @@ class WorkerPool implements SandboxPool {
     for (const [key, owner] of this.affinity) if (owner === w) this.affinity.delete(key);
     if (this.closed) return;
 
+    if (!w.ready && this.lane && w.lane instanceof ShmLane) {
+      // a worker that cannot open the shared-memory lane (its helper gone or changed since
+      // the pool checked it) must not break the pool: later workers use pipes
+      this.lane = null;
+      process.emitWarning(`sandbox worker ${w.pid} exited before it was ready on the shared-memory lane (${how}); sandbox workers use pipes from now on`);
+    }
     if (!w.ready && ++this.startupFailures >= STARTUP_FAILURES_BEFORE_GIVING_UP) {
       this.broken = `sandbox workers fail to start (last exit: ${how}); is ${this.workerFile} present and built?`;
       // every tool call fails from now on: /api/health must say so

@@ -114,6 +114,17 @@ describe.skipIf(process.platform !== 'linux')('shared-memory lane', () => {
       expect((got.worker[1] as { big: string }).big).toBe(big);
     });
 
+    it('gives up on a peer that stops reading once more than the largest frame waits', () => {
+      const memory = new ArrayBuffer(laneBytes(4096));
+      const broken: string[] = [];
+      // no doorbells here (a closed channel): only the backlog matters
+      const closed = { destroyed: true } as unknown as net.Socket;
+      const lane = new ShmLane(memory, 'pool', { channel: closed, fd: () => -1, onFrame: () => {}, onBroken: (why) => broken.push(why) }, 4096, 64 * 1024);
+      const frame = encodeFrame({ x: 'z'.repeat(8 * 1024) });
+      for (let i = 0; i < 9 && broken.length === 0; i++) lane.send(frame);
+      expect(broken).toEqual([expect.stringMatching(/^no reads while \d+ bytes waited$/)]);
+    });
+
     it('rings no doorbell while the reader polls, and one for a burst while it sleeps', async () => {
       const { pool, worker, got, bells } = lanes(4096);
       worker.polling(true);
@@ -210,6 +221,24 @@ describe.skipIf(process.platform !== 'linux')('shared-memory lane', () => {
   });
 });
 
+describe('a worker that cannot open the shared-memory lane', () => {
+  it.skipIf(!built)('exits before it is ready; the pool carries on over pipes', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    const pool = createSandboxPool({ workers: 1, lane: 'shm', workerFile: path.join(import.meta.dirname, 'fixtures', 'worker-without-lane.ts') });
+    try {
+      const res = await pool.run({ key: 'user:lane|gone', source: 'export default (a) => a + 1', entry: 'default', args: [41], hostMethods: [] }, async () => null);
+      expect(res).toMatchObject({ ok: true, value: 42 });
+      expect(pool.stats().lane).toBe('pipe');
+      expect(warnings.join()).toContain('sandbox workers use pipes from now on');
+    } finally {
+      process.off('warning', onWarning);
+      await pool.close();
+    }
+  });
+});
+
 describe('frames of the wrong shape from a worker', () => {
   for (const lane of ['shm', 'pipe'] as const) {
     it(`kill the worker, not the server (${lane})`, async () => {
@@ -218,6 +247,19 @@ describe('frames of the wrong shape from a worker', () => {
       try {
         const res = await pool.run({ key: 'user:lane|shape', source: 'export default () => 1', entry: 'default', args: [], hostMethods: [] }, async () => null);
         expect(res).toMatchObject({ ok: false, error: { code: 'sandbox/worker-crashed', message: expect.stringContaining('a frame that is no worker message') } });
+      } finally {
+        await pool.close();
+      }
+    });
+
+    it(`end the job with the worker when a result of the right shape is not JSON, not at its timeout (${lane})`, async () => {
+      if (lane === 'shm' && !built) return;
+      const pool = createSandboxPool({ workers: 1, lane, workerFile: path.join(import.meta.dirname, 'fixtures', 'hostile-worker-badjson.ts') });
+      try {
+        const started = performance.now();
+        const res = await pool.run({ key: 'user:lane|badjson', source: 'export default () => 1', entry: 'default', args: [], hostMethods: [], limits: { wallMs: 20_000 } }, async () => null);
+        expect(res).toMatchObject({ ok: false, error: { code: 'sandbox/worker-crashed', message: expect.stringContaining('a frame of the wrong shape') } });
+        expect(performance.now() - started).toBeLessThan(15_000);
       } finally {
         await pool.close();
       }

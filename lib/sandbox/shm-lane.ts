@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, ftruncateSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DOORBELL, FrameReader, writeFrame } from './frame';
+import { DOORBELL, FrameReader, MAX_FRAME_BYTES, writeFrame } from './frame';
 import type { Lane, LaneEnds } from './lane';
 import { RingBroken, ringBytes, ShmRing } from './shm-ring';
 
@@ -18,6 +18,8 @@ export const LANE_RING_BYTES = 256 * 1024;
 export const laneBytes = (ringCapacity = LANE_RING_BYTES): number => 2 * ringBytes(ringCapacity);
 /** the worker's descriptor for the shared file */
 export const LANE_FD = 4;
+/** bytes a side keeps for a peer that does not read them (more than the largest frame) */
+const MAX_BACKLOG_BYTES = MAX_FRAME_BYTES + LANE_RING_BYTES;
 
 export type LaneAddon = { memfd(bytes: number): number; map(fd: number, bytes: number): ArrayBuffer; source(): string };
 
@@ -107,7 +109,9 @@ export class ShmLane implements Lane {
   private readonly pipeFrames: FrameReader;
   /** bytes that did not fit in `out` yet, in order */
   private backlog: Buffer[] = [];
+  private backlogBytes = 0;
   private reading = false;
+  private readAgain = false;
   private broken = false;
   /** a doorbell was answered in this event-loop turn; another was heard since */
   private answeredThisTurn = false;
@@ -118,6 +122,7 @@ export class ShmLane implements Lane {
     side: 'pool' | 'worker',
     private readonly ends: LaneEnds,
     ringCapacity = LANE_RING_BYTES,
+    private readonly maxBacklogBytes = MAX_BACKLOG_BYTES,
   ) {
     const first = new ShmRing(memory, 0, ringCapacity);
     const second = new ShmRing(memory, ringBytes(ringCapacity), ringCapacity);
@@ -130,7 +135,10 @@ export class ShmLane implements Lane {
   send(frame: Buffer): void {
     if (this.broken) return;
     this.backlog.push(frame);
+    this.backlogBytes += frame.length;
     this.flush();
+    // a peer that stopped reading must not make this side hold without bound what it sends
+    if (this.backlogBytes > this.maxBacklogBytes) this.fail(`no reads while ${this.backlogBytes} bytes waited`);
   }
 
   poll(): boolean {
@@ -181,11 +189,20 @@ export class ShmLane implements Lane {
   }
 
   private readIn(): number {
-    if (this.reading || this.broken) return 0;
+    if (this.broken) return 0;
+    if (this.reading) {
+      // a look asked for while one is delivering (no handler does this today): the outer
+      // look reads once more, so nothing written after its snapshot is left behind
+      this.readAgain = true;
+      return 0;
+    }
     this.reading = true;
-    let n = 0;
+    let total = 0;
     try {
-      n = this.in.read((chunk) => this.frames.push(chunk));
+      do {
+        this.readAgain = false;
+        total += this.in.read((chunk) => this.frames.push(chunk));
+      } while (this.readAgain && !this.broken);
     } catch (error) {
       if (!(error instanceof RingBroken)) throw error;
       this.fail(error.message);
@@ -193,8 +210,8 @@ export class ShmLane implements Lane {
     } finally {
       this.reading = false;
     }
-    if (n > 0 && this.in.writerWaits()) this.ring();
-    return n;
+    if (total > 0 && this.in.writerWaits()) this.ring();
+    return total;
   }
 
   private flush(): void {
@@ -205,6 +222,7 @@ export class ShmLane implements Lane {
         const next = this.backlog[0];
         const n = this.out.write(next);
         wrote += n;
+        this.backlogBytes -= n;
         if (n === next.length) {
           this.backlog.shift();
           continue;
@@ -236,6 +254,7 @@ export class ShmLane implements Lane {
     if (this.broken) return;
     this.broken = true;
     this.backlog = [];
+    this.backlogBytes = 0;
     this.ends.onBroken(why);
   }
 }
