@@ -210,6 +210,8 @@ const pipeSleeping = await pipeRoundTrip(false);
 const pipePolling = await pipeRoundTrip(true);
 await inProcess.close();
 await noSpares.close();
+// how the pool talked to its worker (shm: shared memory; pipe: the native helper is not built)
+const lane = workers.stats().lane;
 await workers.close();
 isolate.dispose();
 qfn.dispose();
@@ -221,6 +223,7 @@ const result = {
   node: process.version,
   quick,
   pairs: P,
+  lane,
   isolatedVm: { syncUs: round(warmInP.baseUs, 2), asyncUs: round(asyncP.us) },
   skillyard: {
     warmInProcessUs: round(warmInP.us),
