@@ -116,6 +116,8 @@ export class ShmLane implements Lane {
   /** a doorbell was answered in this event-loop turn; another was heard since */
   private answeredThisTurn = false;
   private rangAgain = false;
+  /** ring bytes to the frame reader (one function for every read) */
+  private readonly deliver = (chunk: Buffer) => this.frames.push(chunk);
 
   constructor(
     memory: ArrayBuffer,
@@ -154,6 +156,10 @@ export class ShmLane implements Lane {
     this.pipeFrames.push(chunk);
   }
 
+  drain(): void {
+    this.readIn();
+  }
+
   /**
    * A doorbell is answered at once by a look at the ring (a busy web process must not make
    * a worker's answer wait for the rest of its event-loop turn), but one turn answers at
@@ -177,10 +183,6 @@ export class ShmLane implements Lane {
     });
   }
 
-  drain(): void {
-    this.readIn();
-  }
-
   private answerDoorbell(): void {
     // clear first: a write after this rings again, a write before it is read below
     this.in.clearBell();
@@ -201,7 +203,7 @@ export class ShmLane implements Lane {
     try {
       do {
         this.readAgain = false;
-        total += this.in.read((chunk) => this.frames.push(chunk));
+        total += this.in.read(this.deliver);
       } while (this.readAgain && !this.broken);
     } catch (error) {
       if (!(error instanceof RingBroken)) throw error;

@@ -119,12 +119,14 @@ function openLane(): Lane {
   return lane;
 }
 const lane = openLane();
+const lanes = [lane];
 // after each frame it sends, the worker polls its lane briefly (idle-spin.ts)
-const spin = createIdleSpin({ sources: () => [lane], maxUs: spinBudgetUs(process.env.SKILLYARD_SANDBOX_SPIN_US), gate: cpuNotContended() });
+const spin = createIdleSpin({ sources: () => lanes, maxUs: spinBudgetUs(process.env.SKILLYARD_SANDBOX_SPIN_US), gate: cpuNotContended() });
 channel.on('data', (chunk: Buffer) => {
   spin.heard();
   lane.fromPipe(chunk);
 });
+// The parent went away: nobody can use our results, and we must not outlive it.
 channel.on('end', () => process.exit(0));
 channel.on('close', () => process.exit(0));
 channel.on('error', () => process.exit(0));
