@@ -1,6 +1,6 @@
 // `npm run db:migration:new -- <name>`: writes prisma/migrations/<timestamp>_<name>/
 // with the SQL that takes the current migrations to prisma/schema.prisma. It uses
-// Prisma's WebAssembly schema engine against a scratch database (see README).
+// Prisma's WebAssembly schema engine against a scratch database (see docs/architecture.md).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { diffEmptyToSchema, diffDatabaseToSchema, lastEnginePanic, openSchemaEngine, MIGRATIONS_DIR } from './schema-engine.ts';

@@ -1,5 +1,5 @@
-// Which OAuth/OIDC providers this server offers, read from the environment (README:
-// "Sign-in and connections"). Pure: the next-auth wiring and the token refresher both
+// Which OAuth/OIDC providers this server offers, read from the environment (docs/configuration.md,
+// docs/sign-in.md). Pure: the next-auth wiring and the token refresher both
 // read this one list, so sign-in, connect and refresh always agree.
 import 'server-only';
 import { z } from 'zod';
