@@ -26,7 +26,7 @@ Exit status: 0 valid, 1 invalid (any error), 2 usage error.
 `;
 
 type Sink = { skill(s: SkillManifest): void; end(top: Diagnostic[], ok: boolean, counts: Counts): void };
-type Counts = { skills: number; errors: number; warnings: number };
+type Counts = { skills: number; errors: number; warnings: number; notes: number };
 
 export const validate: Command = {
   name: 'validate',
@@ -42,12 +42,13 @@ export const validate: Command = {
     const { keys, problems } = loadTrustedKeys([defaultKeysDir(), ...(values.keys ?? [])]);
     for (const p of problems) process.stderr.write(`warning: cannot read key ${p}\n`);
     const failing = (d: Diagnostic) => d.severity === 'error' || (values.strict && d.severity === 'warning');
-    const counts: Counts = { skills: 0, errors: 0, warnings: 0 };
+    const counts: Counts = { skills: 0, errors: 0, warnings: 0, notes: 0 };
     let failed = false;
     const count = (list: Diagnostic[]) => {
       for (const d of list) {
         if (d.severity === 'error') counts.errors++;
-        else counts.warnings++;
+        else if (d.severity === 'warning') counts.warnings++;
+        else counts.notes++;
         if (failing(d)) failed = true;
       }
     };
@@ -99,27 +100,27 @@ function location(d: Diagnostic): string {
 
 function humanSink(s: Style, quiet: boolean, strict: boolean): Sink {
   const line = (d: Diagnostic) => {
-    const sev = d.severity === 'error' ? s.red('error') : s.yellow('warning');
+    const sev = d.severity === 'error' ? s.red('error') : d.severity === 'warning' ? s.yellow('warning') : s.dim('note');
     return `  ${location(d)}${sev} ${d.message} ${s.dim(`[${d.code}]`)}`;
   };
   return {
     skill(sk) {
       const errs = sk.diagnostics.filter((d) => d.severity === 'error').length;
-      const warns = sk.diagnostics.length - errs;
-      if (quiet && sk.diagnostics.length === 0) return;
+      const warns = sk.diagnostics.filter((d) => d.severity === 'warning').length;
+      if (quiet && errs + warns === 0) return;
       // under --strict a warning fails the skill as an error does
       const mark = errs || (strict && warns) ? s.red('✗') : warns ? s.yellow('!') : s.green('✓');
       const tools = sk.tools.length ? ` — ${sk.tools.length} tool${sk.tools.length > 1 ? 's' : ''}: ${sk.tools.map((t) => t.name).join(', ')}` : sk.instructions ? ' — instructions' : '';
       const sig = sk.signature ? ` ${sk.signature.verified === true ? s.green('signed✓') : sk.signature.verified === false ? s.red('signature✗') : s.dim(`signed (${sk.signature.reason ?? 'unverified'})`)}` : '';
       const out = [`${mark} ${s.bold(sk.name)} ${s.dim(`(${sk.format}${sk.version ? ` ${sk.version}` : ''})`)}${tools}${sig}`];
       const sorted = [...sk.diagnostics].sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0));
-      for (const d of sorted) out.push(line(d));
+      for (const d of sorted) if (!quiet || d.severity !== 'note') out.push(line(d));
       process.stdout.write(out.join('\n') + '\n');
     },
     end(top, ok, c) {
-      const out = top.map(line);
+      const out = top.filter((d) => !quiet || d.severity !== 'note').map(line);
       out.push('');
-      out.push(`${ok ? s.green('valid') : s.red('invalid')}: ${c.skills} skill${c.skills === 1 ? '' : 's'}, ${c.errors} error${c.errors === 1 ? '' : 's'}, ${c.warnings} warning${c.warnings === 1 ? '' : 's'}`);
+      out.push(`${ok ? s.green('valid') : s.red('invalid')}: ${c.skills} skill${c.skills === 1 ? '' : 's'}, ${c.errors} error${c.errors === 1 ? '' : 's'}, ${c.warnings} warning${c.warnings === 1 ? '' : 's'}${c.notes ? `, ${c.notes} note${c.notes === 1 ? '' : 's'}` : ''}`);
       process.stdout.write(out.join('\n') + '\n');
     },
   };

@@ -13,7 +13,7 @@ describe('diagnostic codes', () => {
   const emitted = new Set<string>();
   for (const f of sources(__dirname)) {
     if (f.endsWith('diagnostic-codes.ts')) continue;
-    for (const m of readFileSync(f, 'utf8').matchAll(/(?:error|warn|add)\(\s*(?:'(?:error|warning)',\s*)?'([a-z]+\/[a-z0-9-]+)'|'([a-z]+\/[a-z0-9-]+)' : '([a-z]+\/[a-z0-9-]+)'|code: '([a-z]+\/[a-z0-9-]+)'|\?\? '([a-z]+\/[a-z0-9-]+)'/g)) {
+    for (const m of readFileSync(f, 'utf8').matchAll(/(?:error|warn|note|add)\(\s*(?:'(?:error|warning|note)',\s*)?'([a-z]+\/[a-z0-9-]+)'|'([a-z]+\/[a-z0-9-]+)' : '([a-z]+\/[a-z0-9-]+)'|code: '([a-z]+\/[a-z0-9-]+)'|\?\? '([a-z]+\/[a-z0-9-]+)'/g)) {
       for (const c of m.slice(1)) if (c) emitted.add(c);
     }
   }
@@ -31,9 +31,9 @@ describe('diagnostic codes', () => {
     const wrong: string[] = [];
     for (const f of sources(__dirname)) {
       if (f.endsWith('diagnostic-codes.ts')) continue;
-      for (const m of readFileSync(f, 'utf8').matchAll(/\.(error|warn)\(\s*'([a-z]+\/[a-z0-9-]+)'/g)) {
+      for (const m of readFileSync(f, 'utf8').matchAll(/\.(error|warn|note)\(\s*'([a-z]+\/[a-z0-9-]+)'/g)) {
         const registered = DIAGNOSTIC_CODES[m[2] as keyof typeof DIAGNOSTIC_CODES]?.severity;
-        const used = m[1] === 'warn' ? 'warning' : 'error';
+        const used = m[1] === 'warn' ? 'warning' : m[1] === 'note' ? 'note' : 'error';
         if (registered && registered !== used && !BOTH.has(m[2])) wrong.push(`${path.basename(f)}: ${m[2]} emitted as ${used}, registered as ${registered}`);
       }
     }

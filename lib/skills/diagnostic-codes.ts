@@ -1,10 +1,11 @@
 // Every diagnostic code the readers emit, with its severity and the rule behind it.
 // docs/diagnostics.md lists the same table (a test keeps them in step).
 
-type Entry = { severity: 'error' | 'warning'; rule: string; source: string };
+type Entry = { severity: 'error' | 'warning' | 'note'; rule: string; source: string };
 
 const e = (rule: string, source: string): Entry => ({ severity: 'error', rule, source });
 const w = (rule: string, source: string): Entry => ({ severity: 'warning', rule, source });
+const n = (rule: string, source: string): Entry => ({ severity: 'note', rule, source });
 
 const AS = 'Agent Skills / skill-tools-spec.md';
 const AA = 'agent-apps-tool-interface.md';
@@ -78,7 +79,12 @@ export const DIAGNOSTIC_CODES = {
   'path/not-regular-file': w('a device, socket or pipe is skipped', SP),
   'path/outside-package': e('a path is absolute or resolves outside the package', SP),
   'path/unsupported': e('the path given is neither a file nor a folder (a device, socket or pipe)', SP),
-  'path/symlink': e('a symbolic link (never followed)', SP),
+  'path/symlink': e('a symbolic link in an archive or upload (never followed)', SP),
+  'path/symlink-broken': e('a symbolic link in a package whose target does not exist', SP),
+  'path/symlink-broken-orphan': w('a broken symbolic link outside every package (often a skill folder that is gone)', SP),
+  'path/symlink-followed': n('a symbolic link that resolves inside the folder being read: read as its target', `${SP}, Claude Code`),
+  'path/symlink-loop': e('a symbolic link to a folder above it (a loop): not followed', SP),
+  'path/symlink-outside': e('a symbolic link in a package that resolves outside the folder being read: not followed', SP),
   'path/too-deep': e('folders nest deeper than maxTreeDepth', SP),
   'path/too-many-files': e('a folder walk found more than maxTreeFiles files', SP),
   'python/syntax-error': e('a Python file cannot be tokenised or a metadata literal is malformed', SP),

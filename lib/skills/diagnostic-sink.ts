@@ -46,6 +46,10 @@ export class DiagnosticSink {
   warn(code: string, message: string, where?: Where): void {
     this.add('warning', code, message, where);
   }
+  /** Something the reader did on the author's behalf (followed a link, skipped a file that is not its format's). */
+  note(code: string, message: string, where?: Where): void {
+    this.add('note', code, message, where);
+  }
   get hasErrors(): boolean {
     return this.list.some((d) => d.severity === 'error');
   }
@@ -66,6 +70,9 @@ export class FileScope {
   }
   warn(code: string, message: string, path?: string, line?: number): void {
     this.sink.warn(code, message, this.where(path, line));
+  }
+  note(code: string, message: string, path?: string, line?: number): void {
+    this.sink.note(code, message, this.where(path, line));
   }
   private where(path?: string, line?: number): Where {
     if (this.pinnedLine !== undefined) return { file: this.file, path, line: this.pinnedLine };

@@ -52,7 +52,7 @@ describe('hostile input', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skillyard-hostile-'));
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-    it('symlinks are never followed and are named in a diagnostic', async () => {
+    it('symlinks leaving the folder being read are never followed and are named in a diagnostic', async () => {
       const pkg = path.join(dir, 'linky');
       mkdirSync(pkg);
       writeFileSync(path.join(dir, 'secret.txt'), 'TOP SECRET');
@@ -63,19 +63,19 @@ describe('hostile input', () => {
       const m = r.skills[0];
       expect(m.files).toEqual(['SKILL.md']);
       expect(m.diagnostics.map((d) => [d.code, d.file])).toEqual([
-        ['path/symlink', path.join(pkg, 'leak.txt')],
-        ['path/symlink', path.join(pkg, 'root')],
+        ['path/symlink-outside', path.join(pkg, 'leak.txt')],
+        ['path/symlink-outside', path.join(pkg, 'root')],
       ]);
       expect(JSON.stringify(r)).not.toContain('TOP SECRET');
     });
 
-    it('a SKILL.md that is itself a symlink is not read', async () => {
+    it('a SKILL.md that is a symlink out of the folder is not read', async () => {
       const pkg = path.join(dir, 'linkmd');
       mkdirSync(pkg);
       writeFileSync(path.join(dir, 'real.md'), skillMd('name: linkmd\ndescription: y'));
       symlinkSync(path.join(dir, 'real.md'), path.join(pkg, 'SKILL.md'));
       const r = await readSkillsFromPath(pkg);
-      expect(r.skills[0].diagnostics.map((d) => d.code)).toEqual(['path/symlink']);
+      expect(r.skills[0].diagnostics.map((d) => d.code)).toEqual(['path/symlink-outside']);
       expect(r.skills[0].description).toBe('');
     });
 

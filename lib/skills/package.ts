@@ -16,6 +16,8 @@ export type TreeFile = {
   load?: () => Uint8Array;
   size: number;
   symlink?: boolean;
+  /** how a disk link resolved (a followed one is read as its target; the others are never opened) */
+  link?: { target: string; state: 'followed' | 'outside' | 'broken' | 'loop' };
   tooLarge?: boolean;
   unreadable?: string;
 };

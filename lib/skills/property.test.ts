@@ -27,7 +27,7 @@ function assertManifest(m: SkillManifest) {
   expect(Array.isArray(m.tools)).toBe(true);
   for (const t of m.tools) expect(t.name).toMatch(/^[a-z0-9][a-z0-9-]*$/);
   for (const d of m.diagnostics) {
-    expect(['error', 'warning']).toContain(d.severity);
+    expect(['error', 'warning', 'note']).toContain(d.severity);
     expect(d.code).toMatch(/^[a-z]+\/[a-z0-9-]+$/);
   }
   expect(() => JSON.stringify(m)).not.toThrow();

@@ -74,7 +74,7 @@ describe('false alarms removed', () => {
     expect(find(alone, 'yaml/invalid')).toMatchObject({ line: 3, message: expect.stringMatching(/no anchor &\*bold\*\* is set/) });
   });
 
-  it('a symlink outside every package does not make the run invalid; one inside does', async () => {
+  it('a symlink outside every package is nobody\'s concern; one inside a package that resolves inside the tree is read, with a note', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skillyard-links-'));
     try {
       mkdirSync(path.join(dir, 'skills/pdf'), { recursive: true });
@@ -86,7 +86,8 @@ describe('false alarms removed', () => {
       expect(r.skills.map((s) => [s.name, codes(s)])).toEqual([['pdf', []]]);
       symlinkSync('../../CLAUDE.md', path.join(dir, 'skills/pdf/NOTES.md'));
       const r2 = await readSkillsFromPath(dir);
-      expect(codes(r2.skills[0])).toEqual(['path/symlink']);
+      expect(r2.skills[0].diagnostics.map((d) => [d.severity, d.code])).toEqual([['note', 'path/symlink-followed']]);
+      expect(r2.skills[0].files).toContain('NOTES.md');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

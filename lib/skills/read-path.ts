@@ -24,8 +24,17 @@ export async function readSkillsFromPath(inputPath: string, opts: ReadOptions = 
     return { skills: [], diagnostics: sink.list };
   }
   if (st.isSymbolicLink()) {
-    sink.error('path/symlink', `${inputPath} is a symbolic link; links are never followed`, { file: inputPath });
-    return { skills: [], diagnostics: sink.list };
+    // The path the user named is theirs to name: a link is read as its target (as an
+    // agent's skills folder of links is), with a note; below it the walk's rules apply.
+    const real = await fsp.realpath(inputPath).catch(() => null);
+    const target = await fsp.readlink(inputPath).catch(() => '?');
+    if (real === null) {
+      sink.error('path/symlink-broken', `${inputPath} is a broken symbolic link: ${target} does not exist`, { file: inputPath });
+      return { skills: [], diagnostics: sink.list };
+    }
+    const res = await readSkillsFromPath(real, { ...opts, rootName: opts.rootName ?? path.basename(inputPath) });
+    res.diagnostics.unshift({ severity: 'note', code: 'path/symlink-followed', message: `${inputPath} is a symbolic link to ${target}: read as its target`, file: inputPath });
+    return res;
   }
 
   let root = inputPath;

@@ -34,11 +34,20 @@ export type ReadOptions = {
 
 export type ReadResult = { skills: SkillManifest[]; diagnostics: Diagnostic[] };
 
+/**
+ * A symbolic link found by a disk walk. `followed`: it resolves inside the folder being
+ * read and is read as its target (`folder`: its files are listed below its path); the
+ * other states are never opened.
+ */
+export type LinkInfo = { target: string; state: 'followed' | 'outside' | 'broken' | 'loop'; folder?: boolean; real?: string };
+
 export type InputFile = {
   path: string;
   content: Uint8Array | null;
   size?: number;
+  /** a link that is not followed (see `link` for why, when known) */
   symlink?: boolean;
+  link?: LinkInfo;
   tooLarge?: boolean;
   unreadable?: string;
   /** reads the content on demand (disk walks); content stays null until then */
@@ -65,10 +74,16 @@ export function readSkillsFromFiles(files: readonly InputFile[], opts: ReadOptio
   const keyRing = buildKeyRing(opts.trustedKeys);
   const top = new DiagnosticSink();
   const tree = new Map<string, TreeFile>();
+  // followed folder links: not files, a note for the package they stand in
+  const folderLinks: { path: string; target: string }[] = [];
   for (const f of files) {
     const path = normalizeTreePath(String(f.path ?? ''));
     if (path === null) {
       top.error('path/outside-package', `"${String(f.path).slice(0, 200)}" is absolute or climbs out of the package; it was skipped`, { file: String(f.path).slice(0, 200) });
+      continue;
+    }
+    if (f.link?.folder && f.link.state === 'followed') {
+      folderLinks.push({ path, target: f.link.target });
       continue;
     }
     if (tree.has(path)) {
@@ -77,7 +92,7 @@ export function readSkillsFromFiles(files: readonly InputFile[], opts: ReadOptio
     }
     const content = f.content instanceof Uint8Array ? f.content : null;
     const size = f.size ?? content?.length ?? 0;
-    tree.set(path, { path, content, size, symlink: f.symlink, tooLarge: f.tooLarge || size > limits.maxFileBytes, unreadable: f.unreadable, load: f.load });
+    tree.set(path, { path, content, size, symlink: f.symlink, link: f.link ? { target: f.link.target, state: f.link.state } : undefined, tooLarge: f.tooLarge || size > limits.maxFileBytes, unreadable: f.unreadable, load: f.load });
   }
   const detected = detectSkills([...tree.keys()]);
   if (detected.length === 0) {
@@ -91,8 +106,17 @@ export function readSkillsFromFiles(files: readonly InputFile[], opts: ReadOptio
   const orphans = new Map<string, TreeFile>();
   for (const f of tree.values()) {
     const r = owningRoot(dirOf(f.path), roots);
-    if (r === null) orphans.set(f.path, f);
-    else byRoot.get(r)!.set(r ? f.path.slice(r.length + 1) : f.path, f);
+    if (r === null) {
+      orphans.set(f.path, f);
+      // A broken link outside every package is often a skill folder that is gone.
+      if (f.link?.state === 'broken') top.warn('path/symlink-broken-orphan', `${f.path} links to ${f.link.target}, which does not exist (if it was a skill, it is missing)`, { file: f.path });
+    } else byRoot.get(r)!.set(r ? f.path.slice(r.length + 1) : f.path, f);
+  }
+  const linkNotes = new Map<string, { path: string; target: string }[]>();
+  for (const l of folderLinks) {
+    // the link may be the skill folder itself
+    const r = owningRoot(l.path, roots);
+    if (r !== null) linkNotes.set(r, [...(linkNotes.get(r) ?? []), l]);
   }
   tree.clear();
   const skills: SkillManifest[] = [];
@@ -106,7 +130,7 @@ export function readSkillsFromFiles(files: readonly InputFile[], opts: ReadOptio
       const lookup = (rel: string) => orphans.get(prefix + rel);
       emit(readOne(d, files, { limits, keyRing }, opts.rootName ?? null, lookup));
     } else {
-      emit(readOne(d, byRoot.get(d.root)!, { limits, keyRing }, opts.rootName ?? null));
+      emit(readOne(d, byRoot.get(d.root)!, { limits, keyRing }, opts.rootName ?? null, undefined, linkNotes.get(d.root)));
       byRoot.delete(d.root);
     }
   }
@@ -119,6 +143,7 @@ function readOne(
   o: { limits: ReadLimits; keyRing: ReturnType<typeof buildKeyRing> },
   rootName: string | null,
   lookup?: (rel: string) => TreeFile | undefined,
+  folderLinks: { path: string; target: string }[] = [],
 ): SkillManifest {
   const dirName = d.root ? d.root.split('/').pop()! : rootName;
   const pkg = new Pkg(d.root, files, o, dirName, lookup);
@@ -132,7 +157,8 @@ function readOne(
       const total = own.reduce((s, f) => s + f.size, 0);
       if (total > o.limits.maxPackageBytes) pkg.sink.error('package/too-large', `the package is ${total} bytes; the limit is ${o.limits.maxPackageBytes}`, { file: d.root || '.' });
     }
-    for (const f of own) if (f.symlink) pkg.sink.error('path/symlink', `${f.path} is a symbolic link; links are never followed`, { file: f.path });
+    for (const f of own) reportLink(pkg, f.path, f.symlink ? f.link ?? null : f.link?.state === 'followed' ? f.link : undefined);
+    for (const l of folderLinks) reportLink(pkg, l.path, { target: l.target, state: 'followed' });
     for (const f of own) if (f.unreadable) pkg.sink.error('file/unreadable', `${f.path} could not be read: ${f.unreadable}`, { file: f.path });
     switch (d.format) {
       case 'agent-skill':
@@ -168,6 +194,17 @@ function readOne(
   m.source = d.main ? pkg.treePath(d.main) : d.root || '.';
   m.diagnostics = pkg.sink.list;
   return m;
+}
+
+/** One diagnostic per link, saying which kind it is (undefined: not a link; null: a link of unknown kind, as in an archive). */
+function reportLink(pkg: Pkg, file: string, link: TreeFile['link'] | null | undefined): void {
+  if (link === undefined) return;
+  const where = { file };
+  if (link === null) pkg.sink.error('path/symlink', `${file} is a symbolic link; links are never followed`, where);
+  else if (link.state === 'followed') pkg.sink.note('path/symlink-followed', `${file} is a symbolic link to ${link.target}, inside the folder being read: read as its target`, where);
+  else if (link.state === 'outside') pkg.sink.error('path/symlink-outside', `${file} is a symbolic link to ${link.target}, outside the folder being read: not followed`, where);
+  else if (link.state === 'broken') pkg.sink.error('path/symlink-broken', `${file} is a broken symbolic link: ${link.target} does not exist`, where);
+  else pkg.sink.error('path/symlink-loop', `${file} is a symbolic link to ${link.target}, which loops back to a folder above it: not followed`, where);
 }
 
 function listsNetHosts(metadata: Record<string, unknown> | undefined): boolean {

@@ -4,7 +4,8 @@
 export type SkillFormat = 'agent-skill' | 'skill-md' | 'code-skill' | 'malv' | 'rye';
 
 export type Diagnostic = {
-  severity: 'error' | 'warning';
+  /** an error fails validation and publishing; a warning fails under --strict; a note never does */
+  severity: 'error' | 'warning' | 'note';
   code: string;
   message: string;
   file?: string;
