@@ -55,4 +55,31 @@ describe('the auth route', () => {
     expect(refused.headers.get('ratelimit-remaining')).toBe('0');
     expect(await refused.json()).toMatchObject({ error: { code: 'rate/limited' } });
   });
+
+  it('counts every spelling of one inbox against one limit: case, a comma in the domain, a JSON body, a repeated field', async () => {
+    const inbox = `victim-${Date.now()}@x.test`;
+    const post = (i: number, contentType: string, body: string) =>
+      POST(
+        new NextRequest('http://127.0.0.1:3999/api/auth/signin/email', {
+          method: 'POST',
+          headers: { host: '127.0.0.1:3999', 'content-type': contentType, 'x-forwarded-for': `203.0.113.${i}` },
+          body,
+        }),
+      );
+    const form = (email: string, extra = '') => `${new URLSearchParams({ csrfToken: 'x', email })}${extra}`;
+    const spellings: Array<[string, string]> = [
+      ['application/x-www-form-urlencoded', form(inbox.toUpperCase())],
+      ['application/x-www-form-urlencoded', form(`${inbox},1`)],
+      ['application/json', JSON.stringify({ csrfToken: 'x', email: `${inbox},2` })],
+      // Auth.js reads the last of repeated fields (Object.fromEntries), not the first
+      ['application/x-www-form-urlencoded', `email=someone-else%40x.test&${form(inbox)}`],
+      ['application/x-www-form-urlencoded; charset=utf-8', form(inbox.replace('@', '\uFF20'))],
+    ];
+    expect(spellings.length).toBe(SIGN_IN_LIMITS.perEmail);
+    for (const [i, [type, body]] of spellings.entries()) expect((await post(i, type, body)).status).not.toBe(429);
+    const refused = await post(99, 'application/json', JSON.stringify({ csrfToken: 'x', email: ` ${inbox},3 ` }));
+    expect(refused.status).toBe(429);
+    // another inbox is not held up by the victim's limit
+    expect((await post(98, 'application/json', JSON.stringify({ csrfToken: 'x', email: `other-${inbox}` }))).status).not.toBe(429);
+  });
 });

@@ -15,7 +15,7 @@ import { authConfig } from './auth';
 import { requestWithHostUrl } from './request-host';
 import { rateLimitHeaders } from '../api/rate-limit';
 import { isAppError } from '../errors';
-import { limitSignIn, signInAddress, SIGN_IN_WINDOW_MS } from './sign-in-limit';
+import { limitSignIn, signInAddress, signInEmailFromBody, SIGN_IN_WINDOW_MS } from './sign-in-limit';
 
 const SIGN_IN_POST = /^\/api\/auth\/signin\/[^/]+$/;
 
@@ -26,9 +26,8 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
   const url = requestWithHostUrl(req.url, req.headers);
   const body = req.method === 'POST' ? await req.arrayBuffer() : undefined;
   if (body && SIGN_IN_POST.test(new URL(url).pathname)) {
-    const email = new URLSearchParams(new TextDecoder().decode(body)).get('email');
     try {
-      await limitSignIn(db(), signInAddress(req.headers), email ? email.slice(0, 254) : null);
+      await limitSignIn(db(), signInAddress(req.headers), signInEmailFromBody(req.headers.get('content-type'), body));
     } catch (err) {
       const d = isAppError(err) ? (err.details as { retryAfterMs?: number; limit?: number } | undefined) : undefined;
       const headers = d?.limit ? rateLimitHeaders({ allowed: false, limit: d.limit, remaining: 0, resetMs: d.retryAfterMs ?? SIGN_IN_WINDOW_MS }, SIGN_IN_WINDOW_MS) : {};

@@ -4,6 +4,7 @@
 import 'server-only';
 import type { EmailConfig } from 'next-auth/providers';
 import { createTransport } from 'nodemailer';
+import { normalizeSignInEmail } from './normalize-email';
 
 export const emailDelivery = (): 'smtp' | 'log' => (process.env.SKILLYARD_SMTP_URL ? 'smtp' : 'log');
 
@@ -14,6 +15,8 @@ export function emailProvider(): EmailConfig {
     name: 'Email',
     from: process.env.SKILLYARD_SMTP_FROM ?? 'Skillyard <no-reply@localhost>',
     maxAge: 15 * 60,
+    // Auth.js's own rule, spelled out: the sign-in limit keys on the very same address
+    normalizeIdentifier: normalizeSignInEmail,
     options: {},
     async sendVerificationRequest({ identifier, url, provider }) {
       const host = new URL(url).host;
