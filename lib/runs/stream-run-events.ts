@@ -6,6 +6,7 @@
 // read storage (the stream then errors, and the failure is logged).
 import 'server-only';
 import type { Db } from '../db/client';
+import { eventStreams } from '../metrics';
 import { listRunEvents } from './list-run-events';
 import { MAX_SEQ } from './parse-after-seq';
 import { runEventBus, type StoredRunEvent } from './run-event-bus';
@@ -40,6 +41,7 @@ export function streamRunEvents(
     if (released) return;
     released = true;
     liveStreams--;
+    eventStreams.dec();
     unsubscribe();
     if (heartbeat) clearInterval(heartbeat);
     heartbeat = null;
@@ -49,6 +51,7 @@ export function streamRunEvents(
   return new ReadableStream<Uint8Array>({
     async start(controller) {
       liveStreams++;
+      eventStreams.inc();
       const close = () => {
         if (closed) return;
         release();

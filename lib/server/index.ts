@@ -7,3 +7,4 @@ export { readServerConfig, type ServerConfig, type StorageQuota } from './server
 export { resolveCaller, runtimeForCaller, type CallerIdentity, type CallerRuntime } from './runtime-for-caller';
 export { checkServerHealth, healthStatusCode, type ServerHealth } from './check-server-health';
 export { createModuleCache } from './module-cache';
+export { registerServerMetrics } from './server-metrics';

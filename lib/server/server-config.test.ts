@@ -33,3 +33,11 @@ describe('checkStorageQuota', () => {
     expect(() => checkStorageQuota(quota, { rows: 1, bytes: 95, skillRows: 0, skillBytes: 0 }, null, 10)).toThrow(/bytes across all skills/);
   });
 });
+
+describe('readServerConfig: metrics token', () => {
+  it('is off without SKILLYARD_METRICS_TOKEN and refuses a short token', () => {
+    expect(readServerConfig({}).metricsToken).toBeNull();
+    expect(readServerConfig({ SKILLYARD_METRICS_TOKEN: 'a'.repeat(32) }).metricsToken).toBe('a'.repeat(32));
+    expect(() => readServerConfig({ SKILLYARD_METRICS_TOKEN: 'short' })).toThrow(/SKILLYARD_METRICS_TOKEN/);
+  });
+});

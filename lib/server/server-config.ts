@@ -27,6 +27,8 @@ export type ServerConfig = {
   anonymousStorageQuota: StorageQuota;
   /** all anonymous visitors together: a cookie is free to mint, so each one's quota alone bounds nothing */
   anonymousStoragePool: { maxRows: number; maxBytes: number };
+  /** bearer token that /metrics requires (SKILLYARD_METRICS_TOKEN); null: /metrics is off */
+  metricsToken: string | null;
 };
 
 const MiB = 1024 * 1024;
@@ -50,7 +52,10 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
   };
   const anonRows = intFrom(env, 'SKILLYARD_STORAGE_ANON_MAX_ROWS', 200);
   const anonBytes = intFrom(env, 'SKILLYARD_STORAGE_ANON_MAX_BYTES', 1 * MiB);
+  const metricsToken = env.SKILLYARD_METRICS_TOKEN?.trim() || null;
+  if (metricsToken !== null && metricsToken.length < 16) throw new Error('SKILLYARD_METRICS_TOKEN must be at least 16 characters (a guessable token would expose the metrics)');
   return {
+    metricsToken,
     allowSubprocess: env.SKILLYARD_ALLOW_SUBPROCESS === '1',
     netAllow: allowRangesFromEnv(env),
     storageQuota,
