@@ -7,7 +7,7 @@ const TOKEN = 'metrics-token-for-tests-0123456789';
 process.env.SKILLYARD_SECRET_KEY ??= 'f'.repeat(64);
 process.env.SKILLYARD_METRICS_TOKEN = TOKEN;
 
-type Route = { GET: (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response> };
+type Route = { GET: (req: Request, ctx: { params: Promise<Record<string, never>> }) => Promise<Response> };
 let metrics: Route;
 let health: Route;
 let searchRoute: Route;

@@ -14,7 +14,7 @@ export function routeLabel(pathname: string): string {
   let member = false;
   for (const part of parts) {
     // the segment after `@scope` (the skill's name) or after a collection is a value whatever it looks like
-    const isValue = member || part.startsWith('@') || !STATIC_SEGMENT.test(part);
+    const isValue: boolean = member || part.startsWith('@') || !STATIC_SEGMENT.test(part);
     member = part.startsWith('@') || (!isValue && COLLECTIONS.has(part));
     out.push(isValue ? ':p' : part);
   }
