@@ -36,16 +36,25 @@ async function assertMayPublish(db: Db, scope: string, userId: string): Promise<
       await db.scope.upsert({ where: { name: scope }, create: { name: scope, kind: 'user', userId }, update: {} });
       return;
     }
-    throw new AppError('publish/forbidden', `You can only publish into your own scope (@${user?.handle ?? 'your-username'}); @${scope} is not yours.`);
+    throw await notYours(db, scope, userId);
   }
   if (row.kind === 'team') {
     const access = await scopeAccess(db, scope, userPrincipal(userId));
-    if (!mayPublish(access)) {
-      throw new AppError('publish/forbidden', `Publishing into @${scope} takes the publisher role in that team${access.role ? ` (you are a ${access.role})` : ''}.`);
-    }
-    return;
+    if (mayPublish(access)) return;
+    // only a member learns that the team exists (and which role they lack)
+    if (access.role) throw new AppError('publish/forbidden', `Publishing into @${scope} takes the publisher role in that team (you are a ${access.role}).`);
+    throw await notYours(db, scope, userId);
   }
-  if (row.userId !== userId) throw new AppError('publish/forbidden', `@${scope} belongs to another user; you can only publish into your own scope.`);
+  if (row.userId !== userId) throw await notYours(db, scope, userId);
+}
+
+/**
+ * One answer for a scope that does not exist, another user's, and a team the caller is not
+ * in: a dry run into `@some-team` told an outsider that the team exists.
+ */
+async function notYours(db: Db, scope: string, userId: string): Promise<AppError> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { handle: true } });
+  return new AppError('publish/forbidden', `You can only publish into your own scope (@${user?.handle ?? 'your-username'}) or a team's where you publish; @${scope} is not yours.`);
 }
 
 /** The scope a user publishes into when none is given: their username. */
