@@ -5,6 +5,8 @@ import { AppError } from '../errors';
 import { actingPerson, type Actor } from './actor';
 import { recordAudit } from './record-audit';
 import { parseTeamSlug } from './team-slug';
+import { findLookalikeScope } from '../auth/find-lookalike-scope';
+import { lookalikeMessage } from '../auth/scope-names';
 
 export async function createTeam(db: Db, actor: Actor, input: { slug: unknown; name?: unknown }) {
   const userId = await actingPerson(db, actor);
@@ -16,6 +18,8 @@ export async function createTeam(db: Db, actor: Actor, input: { slug: unknown; n
       tx.user.findUnique({ where: { handle: slug }, select: { id: true } }),
     ]);
     if (scope || user) return true;
+    const twin = await findLookalikeScope(tx, slug);
+    if (twin) throw new AppError('team/slug-taken', lookalikeMessage(slug, twin));
     const team = await tx.team.create({ data: { slug, name, memberships: { create: { userId, role: 'owner' } } } });
     await tx.scope.create({ data: { name: slug, kind: 'team', teamId: team.id } });
     await recordAudit(tx, team.id, actor, 'team.create', `@${slug}`, { name });
