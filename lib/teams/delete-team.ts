@@ -5,6 +5,9 @@
 // (`KvEntry.skill`) and the tokens they minted (held tokens of issuers `@<team>/…`, by
 // anyone). Otherwise whoever creates a team of that name next, and publishes a skill of
 // the same name, would read the old skill's data and accept its tokens.
+// A scope that ever published a version stays reserved, ownerless (as a deleted user's
+// does): whoever took the name next would serve `@<team>/lib@^1` to everyone who depends
+// on it. Private versions count too: the team's former members still name them.
 import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
@@ -24,7 +27,10 @@ export async function deleteTeam(db: Db, actor: Actor, slug: string): Promise<vo
     await tx.kvEntry.deleteMany({ where: { skill: { startsWith: prefix } } });
     await tx.heldToken.deleteMany({ where: { OR: [{ issuer: { startsWith: prefix } }, { mintedByTool: { startsWith: prefix } }] } });
     await tx.skill.deleteMany({ where: { scopeName: slug } });
-    await tx.scope.delete({ where: { name: slug } });
+    // UsedVersionNumber outlives every deletion: it says whether the scope ever published
+    const published = await tx.usedVersionNumber.findFirst({ where: { scopeName: slug }, select: { name: true } });
+    if (published) await tx.scope.update({ where: { name: slug }, data: { teamId: null } });
+    else await tx.scope.delete({ where: { name: slug } });
     await tx.team.delete({ where: { id: team.id } });
     await tx.user.deleteMany({ where: { botForTeamId: team.id } });
   });
