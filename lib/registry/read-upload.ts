@@ -16,6 +16,7 @@ import {
 } from '../skills';
 import { AppError } from '../errors';
 import type { PackageFile } from './package-tarball';
+import { pathCollisions } from './path-collisions';
 
 export type UploadInput =
   | { kind: 'bytes'; bytes: Uint8Array; fileName?: string }
@@ -114,7 +115,7 @@ export function readUpload(input: UploadInput, opts: ReadUploadOptions = {}): Up
   }
   const { files, folder } = stripCommonFolder(raw.filter((f) => !/(^|\/)(\.git|node_modules)\//.test(f.path)));
   const res = readSkillsFromFiles(files, { limits, trustedKeys: opts.trustedKeys, rootName: folder ?? folderHint });
-  const diagnostics = [...res.diagnostics];
+  const diagnostics = [...res.diagnostics, ...pathCollisions(files.map((f) => f.path))];
   let manifest: SkillManifest | null = null;
   if (res.skills.length > 1) {
     diagnostics.push({
