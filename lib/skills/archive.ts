@@ -1,10 +1,11 @@
 // Zip and tar(.gz) archives -> in-memory files, with the upload limits enforced while
 // decompressing (an archive bomb is stopped at the byte limit, not after it).
 
-import { Gunzip, Unzip, UnzipInflate } from 'fflate';
+import { Gunzip, Inflate } from 'fflate';
 import { DiagnosticSink } from './diagnostic-sink';
 import { resolveLimits, type ReadLimits } from './limits';
 import type { Diagnostic } from './types';
+import { crc32, zipEntries, ZipTooManyEntries, type ZipEntry } from './zip-entries';
 import { normalizeTreePath, type InputFile } from './read';
 
 export type ArchiveResult = { files: { path: string; content: Uint8Array }[]; diagnostics: Diagnostic[] };
@@ -83,75 +84,66 @@ function gunzipLimited(bytes: Uint8Array, limits: ReadLimits, sink: DiagnosticSi
   return out;
 }
 
-/** Names of zip entries whose Unix mode says symlink (central directory scan). */
-function zipSymlinks(bytes: Uint8Array): Set<string> {
-  const links = new Set<string>();
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let eocd = -1;
-  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 65557); i--) {
-    if (dv.getUint32(i, true) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) return links;
-  const count = dv.getUint16(eocd + 10, true);
-  let p = dv.getUint32(eocd + 16, true);
-  const dec = new TextDecoder();
-  for (let n = 0; n < count && p + 46 <= bytes.length; n++) {
-    if (dv.getUint32(p, true) !== 0x02014b50) break;
-    const host = dv.getUint8(p + 5);
-    const nameLen = dv.getUint16(p + 28, true);
-    const extraLen = dv.getUint16(p + 30, true);
-    const commentLen = dv.getUint16(p + 32, true);
-    const attr = dv.getUint32(p + 38, true);
-    const name = dec.decode(bytes.subarray(p + 46, p + 46 + nameLen));
-    if (host === 3 && ((attr >>> 16) & 0o170000) === 0o120000) links.add(name);
-    p += 46 + nameLen + extraLen + commentLen;
-  }
-  return links;
-}
-
 function readZip(bytes: Uint8Array, limits: ReadLimits, sink: DiagnosticSink, accept: (n: string, c: Uint8Array | null, t: 'file' | 'dir' | 'link' | 'other') => boolean, state: { total: number }) {
-  const links = zipSymlinks(bytes);
-  const uz = new Unzip();
-  uz.register(UnzipInflate);
-  uz.onfile = (file) => {
-    if (file.name.endsWith('/')) return;
-    if (links.has(file.name)) {
-      accept(file.name, null, 'link');
-      return;
+  // the central directory and the local headers must agree (zip-entries.ts): every entry
+  // is read where both say it is, and is a link if either says so
+  let entries: ZipEntry[];
+  try {
+    entries = zipEntries(bytes, limits.maxArchiveFiles * 4);
+  } catch (e) {
+    if (!(e instanceof ZipTooManyEntries)) throw e;
+    sink.error('archive/too-many-files', `the archive has more than ${limits.maxArchiveFiles} files`);
+    throw new Stop();
+  }
+  for (const entry of entries) {
+    if (entry.link) {
+      accept(entry.name, null, 'link');
+      continue;
     }
+    if (entry.dir) continue;
     // Large files (fonts, images) are stored, not parsed: only the archive total bounds them.
-    if (file.originalSize !== undefined && file.originalSize > limits.maxArchiveBytes) {
-      sink.error('archive/too-large', `${file.name} is ${file.originalSize} bytes; the archive limit is ${limits.maxArchiveBytes}`, { file: file.name });
+    if (entry.size > limits.maxArchiveBytes) {
+      sink.error('archive/too-large', `${entry.name} is ${entry.size} bytes; the archive limit is ${limits.maxArchiveBytes}`, { file: entry.name });
       throw new Stop();
     }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    file.ondata = (err, chunk, final) => {
-      if (err) throw err;
-      size += chunk.length;
-      state.total += chunk.length;
-      if (state.total > limits.maxArchiveBytes) {
-        sink.error('archive/too-large', `the archive expands to more than ${limits.maxArchiveBytes} bytes (archive bomb?)`);
-        throw new Stop();
-      }
-      chunks.push(chunk);
-      if (final) {
-        const out = new Uint8Array(size);
-        let o = 0;
-        for (const c of chunks) {
-          out.set(c, o);
-          o += c.length;
-        }
-        accept(file.name, out, 'file');
-      }
-    };
-    file.start();
+    accept(entry.name, inflateEntry(bytes, entry, limits, sink, state), 'file');
+  }
+}
+
+/** One entry's data, bounded by the archive limit while inflating, checked against its size and CRC. */
+function inflateEntry(bytes: Uint8Array, entry: ZipEntry, limits: ReadLimits, sink: DiagnosticSink, state: { total: number }): Uint8Array {
+  const raw = bytes.subarray(entry.dataStart, entry.dataEnd);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let crc = 0;
+  const take = (chunk: Uint8Array) => {
+    size += chunk.length;
+    state.total += chunk.length;
+    if (state.total > limits.maxArchiveBytes) {
+      sink.error('archive/too-large', `the archive expands to more than ${limits.maxArchiveBytes} bytes (archive bomb?)`);
+      throw new Stop();
+    }
+    // a size that outgrows the one both headers declare is a lie: stop before holding it
+    if (size > entry.size) throw new Error(`${entry.name} inflates past its declared ${entry.size} bytes`);
+    crc = crc32(chunk, crc);
+    chunks.push(chunk);
   };
-  const STEP = 16 * 1024;
-  for (let off = 0; off < bytes.length; off += STEP) uz.push(bytes.subarray(off, off + STEP), off + STEP >= bytes.length);
+  if (entry.method === 0) take(raw.slice());
+  else if (entry.method === 8) {
+    const inflater = new Inflate((chunk) => take(chunk));
+    const STEP = 64 * 1024;
+    if (raw.length === 0) inflater.push(raw, true);
+    for (let off = 0; off < raw.length; off += STEP) inflater.push(raw.subarray(off, off + STEP), off + STEP >= raw.length);
+  } else throw new Error(`${entry.name} uses compression method ${entry.method}; only stored and deflated entries are read`);
+  if (size !== entry.size || crc !== entry.crc) throw new Error(`${entry.name} does not match its declared ${size !== entry.size ? 'size' : 'CRC'}`);
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(size);
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.length;
+  }
+  return out;
 }
 
 function readTar(bytes: Uint8Array, sink: DiagnosticSink, accept: (n: string, c: Uint8Array | null, t: 'file' | 'dir' | 'link' | 'other') => boolean, limits: ReadLimits) {
