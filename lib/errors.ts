@@ -77,6 +77,8 @@ export const ERROR_CODES = {
   'run/not-manual': { status: 409, meaning: 'Only manual runs take turns from a person.' },
   'run/not-running': { status: 409, meaning: 'The run is not running (queued or finished), so it takes no turn now.' },
   'run/too-many-active': { status: 429, meaning: 'The caller (or all anonymous visitors together) has the most runs queued or running it may have.' },
+  'run/turns-pending': { status: 429, meaning: 'The run has the most turns waiting to be taken that it may have; wait for it to take one.' },
+  'run/worker-stopped': { status: 503, meaning: 'The worker running the run shut down before it ended, and the run could not be handed back (its tools had acted).' },
   'run/too-deep': { status: 422, meaning: 'Data of the run (a result, an event) nests deeper than the limit; the run failed.' },
   'run/unstorable': { status: 422, meaning: 'An event the log cannot store; the run failed visibly, without a gap in seq.' },
   'run/event-log-failed': { status: 500, meaning: 'The event log could not be written; the run failed.' },

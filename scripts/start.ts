@@ -1,10 +1,13 @@
 // `npm start` (production server) and `npm run dev` (Next.js dev server): starts the
 // embedded Postgres unless DATABASE_URL is set, migrates, seeds the bundled skills,
-// builds when the build is missing or older than the sources, then serves.
+// builds when the build is missing or older than the sources, then serves. In production
+// mode (SKILLYARD_MODE=production, docs/deploy.md) it refuses to start without the
+// settings several instances need, and migrates, seeds or builds only when asked.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { prepareDatabase } from '../lib/server/prepare-database.ts';
+import { assertProductionSettings, isProductionMode } from '../lib/server/production-settings.ts';
 
 const HELP = `Usage: npm start [-- --port N]      production server (builds first when needed)
        npm run dev [-- --port N]    development server with hot reload
@@ -14,7 +17,14 @@ Environment:
   PORT                HTTP port (default 3000)
   SKILLYARD_PG_PORT   port of the embedded Postgres (default 54329)
   SKILLYARD_DATA_DIR  where the embedded Postgres keeps its data (default .data)
-  SKILLYARD_SEED=0    do not load the bundled skills from skills/`;
+  SKILLYARD_SEED=0    do not load the bundled skills from skills/
+  SKILLYARD_WORKER=0  serve only; runs are executed by \`npm run worker\` processes
+  SKILLYARD_MODE=production
+                      several instances on one Postgres (docs/deploy.md): needs
+                      DATABASE_URL, SKILLYARD_SECRET_KEY and SKILLYARD_TRUSTED_PROXIES;
+                      does not migrate, seed or build unless SKILLYARD_MIGRATE=1,
+                      SKILLYARD_SEED=1, SKILLYARD_BUILD=1 (or run npm run db:migrate,
+                      npm run db:seed, npm run build as deploy steps)`;
 
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
@@ -54,17 +64,33 @@ function buildIsCurrent(): boolean {
   }
 }
 
+const production = isProductionMode();
+const problems = assertProductionSettings(process.env, { web: true });
+if (problems.length) {
+  for (const p of problems) console.error(`[skillyard] ${p}`);
+  process.exit(1);
+}
+// a laptop's start does everything; production only what it is asked to
+const asked = (name: string) => (production ? process.env[name] === '1' : process.env[name] !== '0');
+
 const startedAt = Date.now();
 let database: Awaited<ReturnType<typeof prepareDatabase>>;
 try {
-  database = await prepareDatabase({ root, seed: process.env.SKILLYARD_SEED !== '0', log });
+  database = await prepareDatabase({ root, seed: asked('SKILLYARD_SEED'), migrate: asked('SKILLYARD_MIGRATE'), log });
 } catch (err) {
   console.error(`[skillyard] ${(err as Error).message}`);
   process.exit(1);
 }
-const env = { ...process.env, DATABASE_URL: database.url, SKILLYARD_ROOT: root, PORT: port };
+// NEXT_MANUAL_SIG_HANDLE: SIGTERM drains the worker (lib/runs/start-server-worker.ts) instead of exiting at once
+const env = { ...process.env, DATABASE_URL: database.url, SKILLYARD_ROOT: root, PORT: port, NEXT_MANUAL_SIG_HANDLE: '1' };
 
-if (!dev && !buildIsCurrent()) {
+if (!dev && production && !asked('SKILLYARD_BUILD')) {
+  if (!fs.existsSync(path.join(root, '.next', 'BUILD_ID'))) {
+    console.error('[skillyard] production mode serves an existing build: run `npm run build` first (or set SKILLYARD_BUILD=1).');
+    await database.stop();
+    process.exit(1);
+  }
+} else if (!dev && !buildIsCurrent()) {
   log('building the app (next build); later starts reuse the build until the sources change');
   const build = spawnSync(process.execPath, [nextBin, 'build'], { stdio: 'inherit', env });
   if (build.status !== 0) {

@@ -1,10 +1,14 @@
-// Cancel a run, or hand a manual run its next turn.
+// Cancel a run, or hand a manual run its next turn. Both are stored first (the run's
+// `cancelRequested`, a RunTurn row) and then announced by id only: the worker running
+// the run, on whichever instance, reads them on the notice or, if that is missed, with
+// its heartbeat (cancel) or its turn poll (turns).
 import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { requireRunControl, type RunAccess } from './get-run';
 import { runEventBus } from './run-event-bus';
 import { ScriptTurnSchema } from './run-config';
+import { storeRunTurn } from './run-turns';
 
 export async function cancelRun(db: Db, id: string, access: RunAccess): Promise<void> {
   const run = await requireRunControl(db, id, access);
@@ -23,5 +27,6 @@ export async function submitManualTurn(db: Db, id: string, access: RunAccess, tu
   if (run.config.provider !== 'manual') throw new AppError('run/not-manual', 'Only manual runs take turns from a person.');
   if (run.status !== 'running') throw new AppError('run/not-running', `The run is ${run.status}.`);
   const parsed = turn === null ? null : ScriptTurnSchema.parse(turn);
-  runEventBus().sendControl(id, { kind: 'manual-turn', turn: parsed });
+  await storeRunTurn(db, id, parsed);
+  runEventBus().sendControl(id, { kind: 'turn' });
 }

@@ -18,6 +18,7 @@ import { userModelKey } from '../auth/model-keys';
 import { toStorableJson } from './storable-json';
 import { createSecretScrubber, type SecretScrubber } from './secret-scrubber';
 import { learnRunSecrets } from './run-secrets';
+import { takeRunTurn, type ManualTurn } from './run-turns';
 
 export type { ClaimedRun } from './run-queue';
 
@@ -65,25 +66,50 @@ function agentToolHost(skills: LoadedSkill[], manager: ReturnType<typeof createT
   };
 }
 
+/** how often a run waiting for a turn looks for a stored one whose notice it missed */
+const TURN_POLL_MS = 1_000;
+
 /** Waits for the person's next turn without holding a slot, up to the input deadline. */
-function waitForTurn(run: ClaimedRun, ctx: ExecuteContext, log: RunEventLog, turnNumber: number) {
+function waitForTurn(db: ServerContext['db'], run: ClaimedRun, ctx: ExecuteContext, log: RunEventLog, turnNumber: number) {
   const deadline = Date.now() + ctx.inputTimeoutMs;
   log.append('awaiting-input', { turnNumber, deadline: new Date(deadline).toISOString(), timestamp: Date.now() });
   ctx.slot.release();
   ctx.onWaiting?.(true);
-  return new Promise<{ text?: string; code?: string } | string | null>((resolve, reject) => {
+  return new Promise<ManualTurn>((resolve, reject) => {
+    let settled = false;
+    let looking = false;
+    let again = false;
     const done = () => {
+      settled = true;
       off();
       clearTimeout(timer);
+      clearInterval(poll);
       ctx.signal.removeEventListener('abort', onAbort);
       ctx.onWaiting?.(false);
     };
-    const off = runEventBus().onControl(run.id, (control) => {
-      if (control.kind !== 'manual-turn') return;
-      done();
-      // the run executes again: it needs a slot (and waits for one) before going on
-      ctx.slot.acquire(ctx.signal).then(() => resolve(control.turn), reject);
-    });
+    // turns are stored (run-turns.ts): a notice or the poll makes it look; one look at a time
+    const look = async () => {
+      if (looking) return void (again = true);
+      looking = true;
+      try {
+        do {
+          again = false;
+          if (settled) return;
+          const turn = await takeRunTurn(db, run.id);
+          if (turn === undefined || settled) continue;
+          done();
+          // the run executes again: it needs a slot (and waits for one) before going on
+          ctx.slot.acquire(ctx.signal).then(() => resolve(turn), reject);
+          return;
+        } while (again);
+      } catch (err) {
+        runsLog.warn('reading a stored turn failed; trying again', { runId: run.id, ...errorContext(err) });
+      } finally {
+        looking = false;
+      }
+    };
+    const off = runEventBus().onControl(run.id, (control) => control.kind === 'turn' && void look());
+    const poll = setInterval(() => void look(), TURN_POLL_MS);
     const timer = setTimeout(() => {
       done();
       reject(new RunError('run/input-timeout', `No turn arrived within ${Math.round(ctx.inputTimeoutMs / 1000)} s (SKILLYARD_RUN_INPUT_TIMEOUT_SECONDS); the run stopped waiting.`));
@@ -94,6 +120,7 @@ function waitForTurn(run: ClaimedRun, ctx: ExecuteContext, log: RunEventLog, tur
     };
     if (ctx.signal.aborted) return onAbort();
     ctx.signal.addEventListener('abort', onAbort, { once: true });
+    void look();
   });
 }
 
@@ -101,7 +128,7 @@ async function providerConfig(db: ServerContext['db'], run: ClaimedRun, ctx: Exe
   const { config } = run;
   if (config.provider === 'scripted') return { provider: 'scripted', turns: config.script ?? [] };
   if (config.provider === 'manual') {
-    return { provider: 'manual', nextTurn: ({ turnNumber }) => waitForTurn(run, ctx, log, turnNumber) };
+    return { provider: 'manual', nextTurn: ({ turnNumber }) => waitForTurn(db, run, ctx, log, turnNumber) };
   }
   // the user's own key, for their run only, at the provider's own API
   const own = await userModelKey(db, run.userId, config.provider);
@@ -110,6 +137,10 @@ async function providerConfig(db: ServerContext['db'], run: ClaimedRun, ctx: Exe
   if (!server) throw new Error(`the ${config.provider} provider is not configured on this server`);
   return { provider: config.provider, model: config.model || server.model, apiKey: server.apiKey, baseUrl: server.baseUrl };
 }
+
+/** aborted by a draining worker that hands the run back (run-worker.ts) */
+export const HAND_BACK = 'run/worker-stopped';
+const handedBack = (signal: AbortSignal) => signal.aborted && signal.reason instanceof RunError && signal.reason.code === HAND_BACK;
 
 const describe = (err: unknown): RunFailure => {
   const code = (err as { code?: unknown } | null)?.code;
@@ -186,6 +217,11 @@ export async function executeRun(server: ServerContext, run: ClaimedRun, ctx: Ex
       Object.assign(outcome, { status: 'failed', result: null, error: describe(err) });
       log.append('agent-error', { error: outcome.error, timestamp: Date.now() });
     }
+  }
+  if (handedBack(ctx.signal)) {
+    // the draining worker gives the run back (or fails it): no end is written here
+    await log.flush();
+    return;
   }
   outcome.result = scrubber.scrub(outcome.result);
   outcome.error = scrubber.scrub(outcome.error);

@@ -10,6 +10,7 @@ export type RunErrorCode =
   | 'run/input-timeout'
   | 'run/lock-lost'
   | 'run/worker-lost'
+  | 'run/worker-stopped'
   | 'run/crashed'
   | 'run/failed';
 

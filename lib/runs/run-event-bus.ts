@@ -2,7 +2,11 @@
 // object at once; other app instances hear a Postgres NOTIFY and read the event from
 // the database (which always has it before it is announced). Its LISTEN connection also
 // carries other channels (`listenTo`: the API token cache hears revocations on it), and
-// `onLive` tells whether notices are being heard right now.
+// `onLive` tells whether notices are being heard right now. Notices carry ids only
+// (pg_notify refuses payloads of 8,000 bytes or more): what they announce is in the
+// database, and every reader also looks there on a timer, so a missed notice delays,
+// never loses. LISTEN needs a session of its own: behind a transaction-mode pooler give
+// it a direct URL (DATABASE_DIRECT_URL).
 import 'server-only';
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
@@ -11,9 +15,8 @@ import { workerHealth } from './worker-health';
 
 export type StoredRunEvent = { seq: number; type: string; data: Record<string, unknown>; createdAt: string };
 
-export type RunControl =
-  | { kind: 'cancel' }
-  | { kind: 'manual-turn'; turn: { text?: string; code?: string } | string | null };
+/** a notice that a control of the run was stored (control-run.ts): ids only, never the content */
+export type RunControl = { kind: 'cancel' } | { kind: 'turn' };
 
 type Message =
   | { kind: 'event'; runId: string; event: StoredRunEvent; origin: string }
@@ -41,14 +44,17 @@ class RunEventBus {
     this.emitter.setMaxListeners(0);
   }
 
-  /** Connects LISTEN/NOTIFY (idempotent); without it the bus still works in-process. */
-  connect(databaseUrl: string): Promise<void> {
+  /**
+   * Connects LISTEN/NOTIFY (idempotent); without it the bus still works in-process.
+   * `listenUrl` (default `databaseUrl`): a direct, unpooled connection for LISTEN.
+   */
+  connect(databaseUrl: string, listenUrl = databaseUrl): Promise<void> {
     this.connecting ??= (async () => {
       this.closed = false;
       this.notifier = new pg.Pool({ connectionString: databaseUrl, max: 2 });
       // an idle client dropping is not a failure of any request, but it is worth a line
       this.notifier.on('error', (err) => runsLog.warn('notify connection dropped', errorContext(err)));
-      await this.listen(databaseUrl);
+      await this.listen(listenUrl);
     })();
     return this.connecting;
   }

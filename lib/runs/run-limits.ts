@@ -20,6 +20,8 @@ export type RunLimits = {
   inputTimeoutMs: number;
   /** stored event JSON of one run past which large event fields are stored as a truncation marker */
   traceMaxBytes: number;
+  /** claims of one run at most: a run whose worker died before any tool call is retried until then */
+  maxAttempts: number;
   /** event JSON in one `?format=json` page (at least one event per page, whatever its size) */
   eventPageMaxBytes: number;
 };
@@ -31,6 +33,7 @@ export function runLimits(): RunLimits {
     maxActiveAnonymous: intFromEnv('SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS', 32, 0),
     inputTimeoutMs: intFromEnv('SKILLYARD_RUN_INPUT_TIMEOUT_SECONDS', 600, 1) * 1000,
     traceMaxBytes: intFromEnv('SKILLYARD_RUN_TRACE_MAX_BYTES', 8 * 1024 * 1024, 0),
+    maxAttempts: intFromEnv('SKILLYARD_RUN_MAX_ATTEMPTS', 3, 1),
     eventPageMaxBytes: intFromEnv('SKILLYARD_RUN_EVENT_PAGE_BYTES', 2 * 1024 * 1024, 1),
   };
 }

@@ -12,6 +12,7 @@ import { listRunEvents } from './list-run-events';
 import { runEventBus } from './run-event-bus';
 import { failStaleRuns, finishClaimedRun } from './run-queue';
 import { startRunWorker, type RunWorker } from './run-worker';
+import { storeRunTurn } from './run-turns';
 import { isolatedRunDb } from './testing/isolated-db';
 import { runWorkerHealth } from './worker-health';
 
@@ -109,11 +110,13 @@ describe('the run worker', () => {
     await waitFor('input to be asked', async () => (await listRunEvents(db, id, 0)).some((e) => e.type === 'awaiting-input'));
     // the claim is an hour old: another instance's stale check fails the run
     await db.run.update({ where: { id }, data: { lockedAt: new Date(Date.now() - 3600_000) } });
-    expect(await failStaleRuns(db, 60)).toEqual([id]);
+    // its one attempt used, it is failed (a retry is durable-control.int.test.ts's case)
+    expect(await failStaleRuns(db, 60, { maxAttempts: 1 })).toEqual([id]);
     expect(await db.run.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'failed', error: { code: 'run/worker-lost' } });
 
     // the old holder goes on (its turn arrives) and would finish `succeeded`
-    runEventBus().sendControl(id, { kind: 'manual-turn', turn: 'ctx.finish("late")' });
+    await storeRunTurn(db, id, 'ctx.finish("late")');
+    runEventBus().sendControl(id, { kind: 'turn' });
     await waitFor('the old holder to let go', async () => worker!.active() === 0);
     const run = await db.run.findUniqueOrThrow({ where: { id } });
     expect(run).toMatchObject({ status: 'failed', error: { code: 'run/worker-lost' }, result: null });
@@ -171,6 +174,8 @@ describe('the run worker', () => {
     });
     const run = await ended(id);
     expect(run).toMatchObject({ status: 'failed', error: { code: 'run/crashed' } });
+    // the status is written before the trace is closed: wait for the closing events
+    await waitFor('the trace to close', async () => (await listRunEvents(db, id, 0)).at(-1)?.data.status === 'failed');
     const events = await gapFree(id);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', data: { status: 'failed' } });
     expect(events.at(-2)).toMatchObject({ type: 'agent-error', data: { error: { code: 'run/crashed' } } });

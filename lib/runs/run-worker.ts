@@ -7,11 +7,11 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import type { ServerContext } from '../server';
-import { executeRun } from './execute-run';
+import { executeRun, HAND_BACK } from './execute-run';
 import { runEventBus } from './run-event-bus';
 import { RunError } from './run-errors';
 import { runLimits } from './run-limits';
-import { claimNextRun, failClaimedRun, failStaleRuns, renewClaims } from './run-queue';
+import { claimNextRun, failClaimedRun, failStaleRuns, handBackRuns, renewClaims, retriableRuns } from './run-queue';
 import { RunSlots } from './run-slots';
 import { errorContext, runsLog } from './runs-log';
 import { workerHealth } from './worker-health';
@@ -37,6 +37,14 @@ export type RunWorker = {
   waitingForInput(): number;
   /** runs the heartbeat once now (tests) */
   heartbeat(): Promise<void>;
+  /**
+   * Graceful stop (SIGTERM): claims nothing more; runs waiting for a person's turn whose
+   * tools never acted are handed back to the queue at once; the others may finish within
+   * `timeoutMs`, then they are handed back, or failed with `run/worker-stopped` when
+   * their tools had acted. Resolves once this worker holds no run.
+   */
+  drain(timeoutMs: number): Promise<void>;
+  draining(): boolean;
 };
 
 export function startRunWorker(server: ServerContext, opts: RunWorkerOptions = {}): RunWorker {
@@ -49,8 +57,9 @@ export function startRunWorker(server: ServerContext, opts: RunWorkerOptions = {
   const inputTimeoutMs = opts.inputTimeoutMs ?? limits.inputTimeoutMs;
   const running = new Map<string, AbortController>();
   const waiting = new Set<string>();
-  const finished = new Set<Promise<void>>();
+  const dones = new Map<string, Promise<void>>();
   let stopped = false;
+  let draining = false;
   let claiming = false;
   let again = false;
   const slots = new RunSlots(concurrency, () => void fill());
@@ -98,10 +107,10 @@ export function startRunWorker(server: ServerContext, opts: RunWorkerOptions = {
               offControl();
               running.delete(claimed.id);
               waiting.delete(claimed.id);
-              finished.delete(done);
+              dones.delete(claimed.id);
               slot.end();
             });
-          finished.add(done);
+          dones.set(claimed.id, done);
         }
       } while (again && !stopped);
     } catch (err) {
@@ -113,8 +122,10 @@ export function startRunWorker(server: ServerContext, opts: RunWorkerOptions = {
 
   async function heartbeat() {
     try {
-      const lost = await renewClaims(db, workerId, [...running.keys()]);
+      const { lost, cancelled } = await renewClaims(db, workerId, [...running.keys()]);
       workerHealth.ok('heartbeat');
+      // a cancel stored by any instance: its notice may never have reached this process
+      for (const id of cancelled) running.get(id)?.abort();
       for (const id of lost) {
         // another worker failed it after a missed heartbeat, or it ended elsewhere: stop
         // here without touching its status or trace
@@ -125,7 +136,9 @@ export function startRunWorker(server: ServerContext, opts: RunWorkerOptions = {
       workerHealth.failed('heartbeat', err, { workerId, running: running.size });
     }
     try {
-      const failed = await failStaleRuns(db, staleAfterSeconds);
+      const failed = await failStaleRuns(db, staleAfterSeconds, {
+        retried: (id) => runsLog.warn('stale run queued again', { runId: id, workerId, staleAfterSeconds }),
+      });
       workerHealth.ok('staleCheck');
       for (const id of failed) runsLog.warn('stale run failed', { runId: id, workerId, staleAfterSeconds });
     } catch (err) {
@@ -148,13 +161,46 @@ export function startRunWorker(server: ServerContext, opts: RunWorkerOptions = {
     executing: () => running.size - waiting.size,
     waitingForInput: () => waiting.size,
     heartbeat,
+    draining: () => draining,
+    async drain(timeoutMs: number) {
+      if (draining || stopped) return;
+      draining = true;
+      stopped = true; // claims nothing more; the heartbeat keeps the runs it holds
+      offQueued();
+      clearInterval(poll);
+      workerHealth.draining(workerId);
+      // stops the runs' executors (they write no end), then gives them back or fails them
+      const handBack = async (ids: string[], failOthers: boolean) => {
+        if (ids.length === 0) return;
+        for (const id of ids) running.get(id)?.abort(new RunError(HAND_BACK, 'The worker is shutting down.'));
+        await Promise.allSettled(ids.map((id) => dones.get(id)));
+        const back = await handBackRuns(db, workerId, ids, { maxAttempts: limits.maxAttempts, failOthers }).catch((err) => {
+          runsLog.error('handing runs back failed', { workerId, ...errorContext(err) });
+          return [];
+        });
+        for (const id of back) runsLog.info('run handed back to the queue', { runId: id, workerId });
+      };
+      // a run waiting for a person may wait for minutes: given back now when that is safe
+      if (waiting.size) {
+        const retriable = await retriableRuns(db, workerId, [...waiting], limits.maxAttempts).catch(() => []);
+        await handBack(retriable, false);
+      }
+      const deadline = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), timeoutMs).unref());
+      const all = (async () => {
+        while (dones.size) await Promise.allSettled([...dones.values()]);
+        return 'done' as const;
+      })();
+      if ((await Promise.race([all, deadline])) === 'timeout') await handBack([...running.keys()], true);
+      clearInterval(beat);
+      workerHealth.stopped(workerId);
+    },
     async stop() {
       stopped = true;
       offQueued();
       clearInterval(poll);
       clearInterval(beat);
       for (const c of running.values()) c.abort();
-      await Promise.allSettled([...finished]);
+      await Promise.allSettled([...dones.values()]);
       workerHealth.stopped(workerId);
     },
   };

@@ -1,19 +1,62 @@
 // Called once per server process (instrumentation.ts): live event delivery across
 // instances (its LISTEN connection also tells the API token cache of revocations), and
-// the in-process run worker unless SKILLYARD_WORKER=0.
+// the in-process run worker unless SKILLYARD_WORKER=0. `npm run worker` (scripts/worker.ts)
+// starts the same worker without a web server.
 import 'server-only';
 import { hearApiTokenChanges } from '../auth/api-token-cache';
 import { serverContext } from '../server';
 import { runEventBus } from './run-event-bus';
 import { startRunWorker, type RunWorker } from './run-worker';
+import { markProcessDraining } from './worker-health';
+import { errorContext, runsLog } from './runs-log';
 
-const globalForWorker = globalThis as unknown as { skillyardRunWorker?: RunWorker };
+const globalForWorker = globalThis as unknown as { skillyardRunWorker?: RunWorker; skillyardDrainHooked?: boolean };
+
+/** how long a stopping process lets its runs finish before handing them back (SKILLYARD_DRAIN_SECONDS) */
+export function drainTimeoutMs(): number {
+  const n = Number(process.env.SKILLYARD_DRAIN_SECONDS ?? 25);
+  return (Number.isFinite(n) && n >= 0 ? n : 25) * 1000;
+}
+
+/** Connects the event bus: LISTEN on DATABASE_DIRECT_URL when set (a pooler cannot LISTEN), NOTIFY on `url`. */
+export async function connectRunEvents(url: string): Promise<void> {
+  await hearApiTokenChanges(runEventBus());
+  await runEventBus().connect(url, process.env.DATABASE_DIRECT_URL || url);
+}
+
+/**
+ * On SIGTERM or SIGINT: readiness turns false, the worker (if any) drains, then the
+ * process exits. Only when asked to (`NEXT_MANUAL_SIG_HANDLE`, set by scripts/start.ts):
+ * Next.js's own handler exits at once otherwise.
+ */
+export function drainOnSignals(getWorker: () => RunWorker | undefined, exit: (code: number) => void = process.exit): void {
+  if (globalForWorker.skillyardDrainHooked) return;
+  globalForWorker.skillyardDrainHooked = true;
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    markProcessDraining();
+    const worker = getWorker();
+    runsLog.info('draining', { signal, runs: worker?.active() ?? 0, timeoutMs: drainTimeoutMs() });
+    try {
+      await worker?.drain(drainTimeoutMs());
+      await runEventBus().close();
+    } catch (err) {
+      runsLog.error('drain failed', errorContext(err));
+    }
+    runsLog.info('drained; exiting', { signal });
+    exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
 
 export async function startServerWorker(): Promise<void> {
+  if (process.env.NEXT_MANUAL_SIG_HANDLE) drainOnSignals(() => globalForWorker.skillyardRunWorker);
   const url = process.env.DATABASE_URL;
   if (!url || globalForWorker.skillyardRunWorker) return;
-  await hearApiTokenChanges(runEventBus());
-  await runEventBus().connect(url);
+  await connectRunEvents(url);
   if (process.env.SKILLYARD_WORKER === '0') return;
   globalForWorker.skillyardRunWorker = startRunWorker(serverContext());
 }

@@ -1,7 +1,9 @@
 // Server-Sent Events for one run: every stored event after `afterSeq` (the client's
 // Last-Event-ID), then live ones, each with `id: <seq>`, never a gap or a repeat; an
 // `end` event when the run is over. A finished run simply replays from storage.
-// Every resource (the bus subscription, the heartbeat timer, the abort listener) is
+// Live events come from the bus (same process, or another instance's NOTIFY); storage is
+// also read on a short timer (CATCH_UP_MS), so a missed notice never stalls a stream.
+// Every resource (the bus subscription, the timers, the abort listener) is
 // released once, whichever way the stream ends: run over, client gone, or a failure to
 // read storage (the stream then errors, and the failure is logged).
 import 'server-only';
@@ -15,6 +17,14 @@ import { END_FRAME, HEARTBEAT_FRAME, eventFrame } from './sse-frame';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 export const HEARTBEAT_MS = 15_000;
+/**
+ * How often a stream reads storage whatever its notices say: a NOTIFY missed, or a LISTEN
+ * connection dropped, delays an event by this much at most and never stalls the stream.
+ * Skipped when an event arrived since the last look.
+ */
+export const CATCH_UP_MS = 1_000;
+/** every this many catch-ups, the run's status too (a run that ended without its run-end) */
+const STATUS_EVERY = 5;
 
 let liveStreams = 0;
 /** streams whose resources are not released yet (tests check that none leak) */
@@ -25,7 +35,7 @@ export function streamRunEvents(
   runId: string,
   afterSeq: number,
   signal: AbortSignal,
-  opts: { heartbeatMs?: number } = {},
+  opts: { heartbeatMs?: number; catchUpMs?: number } = {},
 ): ReadableStream<Uint8Array> {
   let last = afterSeq;
   let closed = false;
@@ -34,6 +44,7 @@ export function streamRunEvents(
   const pending = new Map<number, StoredRunEvent>();
   let unsubscribe = () => {};
   let heartbeat: NodeJS.Timeout | null = null;
+  let catchUpTimer: NodeJS.Timeout | null = null;
   let onAbort = () => {};
 
   const release = () => {
@@ -44,7 +55,9 @@ export function streamRunEvents(
     eventStreams.dec();
     unsubscribe();
     if (heartbeat) clearInterval(heartbeat);
+    if (catchUpTimer) clearInterval(catchUpTimer);
     heartbeat = null;
+    catchUpTimer = null;
     signal.removeEventListener('abort', onAbort);
   };
 
@@ -136,18 +149,39 @@ export function streamRunEvents(
         }
       });
       heartbeat = setInterval(() => !closed && enqueue(HEARTBEAT_FRAME), opts.heartbeatMs ?? HEARTBEAT_MS);
+      // a run that ended without its run-end event (its worker died) still ends the stream
+      const endIfOver = async () => {
+        const run = await db.run.findUnique({ where: { id: runId }, select: { status: true } });
+        if (closed || !run || !TERMINAL.has(run.status)) return;
+        await catchUp();
+        if (!closed) {
+          enqueue(END_FRAME);
+          close();
+        }
+      };
+      let seenAtLastLook = last;
+      let looks = 0;
+      let looking = false;
+      catchUpTimer = setInterval(() => {
+        if (closed || looking) return;
+        looks++;
+        const checkStatus = looks % STATUS_EVERY === 0;
+        if (last !== seenAtLastLook && !checkStatus) {
+          seenAtLastLook = last;
+          return;
+        }
+        looking = true;
+        void (async () => {
+          await catchUp();
+          if (checkStatus && !closed) await endIfOver();
+          seenAtLastLook = last;
+        })().catch(fail).finally(() => (looking = false));
+      }, opts.catchUpMs ?? CATCH_UP_MS);
+      catchUpTimer.unref?.();
       try {
         await catchUp();
         if (closed) return;
-        const run = await db.run.findUnique({ where: { id: runId }, select: { status: true } });
-        // a run that ended without its run-end event (should not happen) still ends the stream
-        if (run && TERMINAL.has(run.status)) {
-          await catchUp();
-          if (!closed) {
-            enqueue(END_FRAME);
-            close();
-          }
-        }
+        await endIfOver();
       } catch (err) {
         fail(err);
       }

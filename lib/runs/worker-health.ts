@@ -14,14 +14,19 @@ export const RUN_COMPONENTS = {
 
 type Component = keyof typeof RUN_COMPONENTS;
 
-type WorkerState = { id: string; concurrency: number; executing: () => number; waiting: () => number; lastHeartbeatAt: string | null };
+type WorkerState = { id: string; concurrency: number; executing: () => number; waiting: () => number; lastHeartbeatAt: string | null; draining?: boolean };
 
-const holder = globalThis as unknown as { skillyardRunWorkerState?: WorkerState | null; skillyardRunFailing?: Set<Component> };
+const holder = globalThis as unknown as { skillyardRunWorkerState?: WorkerState | null; skillyardRunFailing?: Set<Component>; skillyardDraining?: boolean };
 const failing = (holder.skillyardRunFailing ??= new Set<Component>());
 
 export const workerHealth = {
   started(worker: Omit<WorkerState, 'lastHeartbeatAt'>) {
     holder.skillyardRunWorkerState = { ...worker, lastHeartbeatAt: null };
+  },
+  /** the worker stops claiming (SIGTERM): this process is not ready for new work any more */
+  draining(id: string) {
+    holder.skillyardDraining = true;
+    if (holder.skillyardRunWorkerState?.id === id) holder.skillyardRunWorkerState.draining = true;
   },
   stopped(id: string) {
     if (holder.skillyardRunWorkerState?.id === id) holder.skillyardRunWorkerState = null;
@@ -45,11 +50,21 @@ export type RunWorkerHealth = {
   executing: number;
   waitingForInput: number;
   lastHeartbeatAt: string | null;
+  draining: boolean;
 } | null;
+
+/** True once this process began shutting down (a draining worker, or the web server told to stop). */
+export function processDraining(): boolean {
+  return holder.skillyardDraining === true;
+}
+
+export function markProcessDraining(): void {
+  holder.skillyardDraining = true;
+}
 
 /** This process's worker (null when it runs none: SKILLYARD_WORKER=0). */
 export function runWorkerHealth(): RunWorkerHealth {
   const w = holder.skillyardRunWorkerState;
   if (!w) return null;
-  return { id: w.id, concurrency: w.concurrency, executing: w.executing(), waitingForInput: w.waiting(), lastHeartbeatAt: w.lastHeartbeatAt };
+  return { id: w.id, concurrency: w.concurrency, executing: w.executing(), waitingForInput: w.waiting(), lastHeartbeatAt: w.lastHeartbeatAt, draining: w.draining === true };
 }

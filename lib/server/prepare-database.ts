@@ -1,4 +1,5 @@
-// What every start does before serving: find or start the database, migrate, seed.
+// What every start does before serving: find or start the database, migrate, seed
+// (production mode does the last two only when asked: scripts/start.ts).
 import 'server-only';
 import path from 'node:path';
 import { createDb } from '../db/client';
@@ -17,6 +18,8 @@ export type PreparedDatabase = {
 export async function prepareDatabase(opts: {
   root: string;
   seed: boolean;
+  /** apply pending migrations (default true; production mode migrates only when asked) */
+  migrate?: boolean;
   log: (line: string) => void;
 }): Promise<PreparedDatabase> {
   let url = process.env.DATABASE_URL;
@@ -31,7 +34,7 @@ export async function prepareDatabase(opts: {
     stop = server.stop;
   }
   try {
-    const migrationsApplied = await applyMigrations(url, path.join(opts.root, 'prisma', 'migrations'));
+    const migrationsApplied = opts.migrate === false ? [] : await applyMigrations(url, path.join(opts.root, 'prisma', 'migrations'));
     if (migrationsApplied.length) opts.log(`applied migrations: ${migrationsApplied.join(', ')}`);
     let seed: SeedReport | null = null;
     if (opts.seed) {
