@@ -108,7 +108,11 @@ async function shutdown(code: number) {
   stopping = true;
   if (server.exitCode === null) {
     server.kill('SIGTERM');
+    // the server drains its runs first (SKILLYARD_DRAIN_SECONDS); one that never exits is killed
+    const graceMs = (Number(process.env.SKILLYARD_DRAIN_SECONDS ?? 25) + 15) * 1000;
+    const kill = setTimeout(() => server.kill('SIGKILL'), graceMs);
     await new Promise((resolve) => server.once('exit', resolve));
+    clearTimeout(kill);
   }
   await database.stop();
   if (database.embedded) log('embedded Postgres stopped');
