@@ -53,7 +53,7 @@ export { contentHash } from './package-tarball';
 const BATCH_FILES = 200;
 
 /** Files in order, in batches of at most BATCH_FILES and about STATEMENT_BYTES (a larger file is a batch of its own). */
-function fileBatches(files: PackageFile[]): PackageFile[][] {
+export function fileBatches(files: PackageFile[]): PackageFile[][] {
   const batches: PackageFile[][] = [];
   let batch: PackageFile[] = [];
   let bytes = 0;

@@ -211,9 +211,8 @@ describe('handler kind mcp', () => {
   it('stops an stdio MCP server that does not answer within its timeout', async () => {
     const skills = await load(ryeSkill(stdioServer(1), ['hangs'], { 'server/docs-server.cjs': STDIO_SERVER }));
     const { manager } = createManager(createFakeSandbox(), skills, { allowSubprocess: true });
-    const started = Date.now();
+    // its own timeout answers (the test's timeout would fail a call that waited for ever)
     await expect(manager.invoke(`${skills[0].manifest.name}/hangs`, {})).rejects.toMatchObject({ code: 'runtime/timeout' });
-    expect(Date.now() - started).toBeLessThan(8_000);
   });
 
   it('answers an stdio server that cannot start with runtime/subprocess-failed', async () => {
