@@ -5,5 +5,12 @@ export async function register() {
     installFrontDoor();
     const { startServerWorker } = await import('./lib/runs/start-server-worker');
     await startServerWorker();
+    // the run log's retention, about once an hour (npm run runs:retention applies it now)
+    if (process.env.DATABASE_URL) {
+      const { serverContext } = await import('./lib/server');
+      const { startRunRetention } = await import('./lib/runs/run-retention-timer');
+      const server = serverContext();
+      startRunRetention(server.db, server.config.runRetention);
+    }
   }
 }

@@ -74,6 +74,7 @@ export const ERROR_CODES = {
   'publish/busy': { status: 503, meaning: 'The server is reading too many other uploads; retry after the Retry-After header.' },
   // playground runs
   'run/not-found': { status: 404, meaning: 'No run with this id that the caller may see.' },
+  'run/removed': { status: 410, meaning: 'The run was removed by the retention policy (SKILLYARD_RUN_RETENTION_DAYS); its link says when.' },
   'run/not-manual': { status: 409, meaning: 'Only manual runs take turns from a person.' },
   'run/not-running': { status: 409, meaning: 'The run is not running (queued or finished), so it takes no turn now.' },
   'run/too-many-active': { status: 429, meaning: 'The caller (or all anonymous visitors together) has the most runs queued or running it may have.' },

@@ -9,6 +9,7 @@ import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { RunConfig } from './run-config';
 import { hashControlToken } from './create-run';
+import { runRemovedAt } from './apply-run-retention';
 import { maySeeRunSkills, maySeeTeamRun } from '../teams';
 
 export type RunView = {
@@ -23,6 +24,8 @@ export type RunView = {
   startedAt: Date | null;
   finishedAt: Date | null;
   eventCount: number;
+  /** when retention removed the run's events (the summary stays), null while they are kept */
+  traceRemovedAt: Date | null;
 };
 
 export type RunAccess = { userId: string | null; controlToken?: string | null };
@@ -35,7 +38,11 @@ async function findRun(db: Db, id: string) {
 export async function getRun(db: Db, id: string, access: RunAccess): Promise<RunView & { canControl: boolean }> {
   const run = await findRun(db, id);
   const notFound = new AppError('run/not-found', 'No such run.');
-  if (!run) throw notFound;
+  if (!run) {
+    const removedAt = await runRemovedAt(db, id);
+    if (removedAt) throw new AppError('run/removed', `This run was removed on ${removedAt.toISOString().slice(0, 10)} under this registry's retention policy.`, { details: { removedAt: removedAt.toISOString() } });
+    throw notFound;
+  }
   const member =
     run.teamId !== null && run.visibility === 'private'
       ? (await maySeeTeamRun(db, run.teamId, access.userId)) &&
@@ -57,6 +64,7 @@ export async function getRun(db: Db, id: string, access: RunAccess): Promise<Run
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
     eventCount: run._count.events,
+    traceRemovedAt: run.traceRemovedAt,
     canControl,
   };
 }

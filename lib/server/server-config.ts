@@ -27,6 +27,8 @@ export type ServerConfig = {
   anonymousStorageQuota: StorageQuota;
   /** all anonymous visitors together: a cookie is free to mint, so each one's quota alone bounds nothing */
   anonymousStoragePool: { maxRows: number; maxBytes: number };
+  /** retention of the run log (days after a run finished; 0 keeps forever): its events, then the run itself */
+  runRetention: { traceDays: number; runDays: number };
   /** bearer token that /metrics requires (SKILLYARD_METRICS_TOKEN); null: /metrics is off */
   metricsToken: string | null;
 };
@@ -56,6 +58,10 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
   if (metricsToken !== null && metricsToken.length < 16) throw new Error('SKILLYARD_METRICS_TOKEN must be at least 16 characters (a guessable token would expose the metrics)');
   return {
     metricsToken,
+    runRetention: {
+      traceDays: intFrom(env, 'SKILLYARD_RUN_TRACE_RETENTION_DAYS', 90),
+      runDays: intFrom(env, 'SKILLYARD_RUN_RETENTION_DAYS', 365),
+    },
     allowSubprocess: env.SKILLYARD_ALLOW_SUBPROCESS === '1',
     netAllow: allowRangesFromEnv(env),
     storageQuota,

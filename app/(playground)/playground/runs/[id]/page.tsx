@@ -12,6 +12,7 @@ import { parseSkillRef } from '@/lib/registry/load-skill-version';
 import { describeParams } from '@/app/_components/schema-params';
 import { JsonView } from '@/app/_components/json-view';
 import type { ManualTool } from './manual-turn';
+import { RemovedRun } from './removed-run';
 import { RunView } from './run-view';
 
 export const dynamic = 'force-dynamic';
@@ -59,6 +60,16 @@ async function load(id: string) {
   }
 }
 
+/** The run, or when retention removed it, the day it did (its link then says so). */
+async function loadOrRemoved(id: string) {
+  try {
+    return { run: await load(id), removed: null };
+  } catch (err) {
+    if (isAppError(err) && err.code === 'run/removed') return { run: null, removed: String(err.details?.removedAt ?? '').slice(0, 10) };
+    throw err;
+  }
+}
+
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div className="grid grid-cols-[6.5rem_1fr] gap-2 py-1.5">
@@ -70,7 +81,8 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const run = await load(id);
+  const { run, removed } = await loadOrRemoved(id);
+  if (!run) return <RemovedRun removedOn={removed} />;
   const c = run.config;
   return (
     <div className="grid min-w-0 grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_19rem]">
@@ -94,6 +106,11 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
             </p>
           )}
         </header>
+        {run.traceRemovedAt && (
+          <p className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200" data-testid="trace-removed">
+            This run&apos;s trace was removed on {run.traceRemovedAt.toISOString().slice(0, 10)} under this registry&apos;s retention policy; its outcome and configuration are kept.
+          </p>
+        )}
         <RunView
           runId={run.id}
           initialStatus={run.status}
