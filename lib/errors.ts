@@ -55,6 +55,7 @@ export const ERROR_CODES = {
   'skill/tarball-not-found': { status: 404, meaning: 'The version has no stored tarball.' },
   'skill/file-not-found': { status: 404, meaning: 'The skill version has no file at this path.' },
   'publish/invalid-skill': { status: 400, meaning: 'The package has validation errors; `skillyard validate` lists them.' },
+  'publish/name-not-ascii': { status: 400, meaning: 'The skill name is valid Agent Skills (lowercase letters of any script) but registry names are a-z, 0-9 and -.' },
   'publish/version-exists': { status: 409, meaning: 'This version number was published before; numbers are never reused, even after a yank or deletion.' },
   'publish/empty': { status: 400, meaning: 'The publish request has no body; send the package.' },
   'publish/no-skill': { status: 400, meaning: 'No skill was found in the upload.' },

@@ -5,7 +5,7 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import semver from 'semver';
-import type { SkillManifest } from '../skills';
+import { isAsciiSkillName, type SkillManifest } from '../skills';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { scanPackage, isBlockingFinding, type ScanFinding } from './scan-package';
@@ -108,6 +108,9 @@ export async function publishVersion(db: Db, input: PublishInput): Promise<Publi
   const errors = manifest.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
     throw new AppError('publish/invalid-skill', `${manifest.name} has errors; nothing was published:\n${formatDiagnostics(errors)}`);
+  }
+  if (!isAsciiSkillName(manifest.name)) {
+    throw new AppError('publish/name-not-ascii', `"${manifest.name.slice(0, 64)}" is a valid Agent Skills name, but registry names (in URLs) are a-z, 0-9 and single hyphens: rename the skill to publish it. Nothing was published.`);
   }
   const version = publishableVersion(input.version, manifest);
   const explicitTag = input.tag !== undefined;

@@ -34,9 +34,10 @@ describe('detectSkills', () => {
     ]);
   });
 
-  it('a tools.json inside another package is just a file', () => {
-    expect(detectSkills(['s/SKILL.md', 's/data/tools.json', 'r/.ai/tools/x.py', 'r/sub/tools.json'])).toEqual([
+  it('a tools.json inside another package is just a file; a Rye package owns only its .ai/ folder', () => {
+    expect(detectSkills(['s/SKILL.md', 's/data/tools.json', 'r/.ai/tools/x.py', 'r/.ai/tools/tools.json', 'r/sub/tools.json'])).toEqual([
       { format: 'rye', root: 'r' },
+      { format: 'malv', root: 'r/sub' },
       { format: 'agent-skill', root: 's' },
     ]);
   });

@@ -59,20 +59,29 @@ export function detectSkills(paths: readonly string[]): DetectedSkill[] {
       if (roots.get(root) !== 'agent-skill') roots.set(root, 'rye');
     }
   }
+  // A Rye package owns its .ai/ folder, not the skills that stand beside it (a
+  // repository with .ai/ at its root still has its other skills found).
+  const owner = (p: string, rs: ReadonlySet<string>): string | null => {
+    let r = owningRoot(p, rs);
+    while (r !== null && roots.get(r) === 'rye' && !isUnderAi(p, r)) r = r === '' ? null : owningRoot(dirOf(r), rs);
+    return r;
+  };
   const packageRoots = new Set(roots.keys());
   for (const d of toolsJsonDirs) {
     if (roots.has(d)) continue;
-    if (owningRoot(d, packageRoots) === null) roots.set(d, 'malv');
+    if (owner(d, packageRoots) === null) roots.set(d, 'malv');
   }
   const out: DetectedSkill[] = [...roots.entries()].map(([root, format]) => (markers.has(root) && format === 'agent-skill' ? { format, root, marker: markers.get(root) } : { format, root }));
   const allRoots = new Set(roots.keys());
   for (const s of singles) {
-    if (owningRoot(s, allRoots) !== null) continue;
+    if (owner(s, allRoots) !== null) continue;
     const root = dirOf(s);
     out.push({ format: formatOfSingleFile(s)!, root, main: root ? s.slice(root.length + 1) : s });
   }
   return out.sort((a, b) => (a.root + '/' + (a.main ?? '')).localeCompare(b.root + '/' + (b.main ?? '')));
 }
+
+const isUnderAi = (p: string, root: string) => (root ? p.startsWith(root + '/.ai/') || p === root + '/.ai' : p.startsWith('.ai/') || p === '.ai');
 
 /** The deepest package root that contains `path` (walks up its folders: O(depth)). */
 export function owningRoot(path: string, roots: ReadonlySet<string>): string | null {

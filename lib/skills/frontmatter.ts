@@ -11,6 +11,8 @@ export type SplitMarkdown = {
   yamlLine: number;
   /** the closing fence is missing */
   unterminated: boolean;
+  /** 1-based line of a closing `---` written with leading spaces (accepted, as Codex trims lines) */
+  indentedClose?: number;
 };
 
 export function splitFrontmatter(text: string): SplitMarkdown {
@@ -26,12 +28,19 @@ export function splitFrontmatter(text: string): SplitMarkdown {
   const open = /^---[ \t]*\r?\n/.exec(t);
   if (!open) return { yaml: null, body: t, yamlLine: 1 + skipped, unterminated: false };
   const rest = t.slice(open[0].length);
-  const close = /^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/m.exec(rest);
+  let close = /^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/m.exec(rest);
+  let indentedClose: number | undefined;
+  if (!close) {
+    // Codex trims each line before looking for the closing fence: `  ---` closes there too
+    close = /^[ \t]+---[ \t]*(?:\r?\n|$)/m.exec(rest);
+    if (close) indentedClose = 2 + skipped + rest.slice(0, close.index).split('\n').length - 1;
+  }
   if (!close) return { yaml: rest, body: '', yamlLine: 2 + skipped, unterminated: true };
   return {
     yaml: rest.slice(0, close.index),
     body: rest.slice(close.index + close[0].length),
     yamlLine: 2 + skipped,
     unterminated: false,
+    ...(indentedClose ? { indentedClose } : {}),
   };
 }

@@ -10,7 +10,7 @@ import { exceedsDepth } from './depth';
 
 export { exceedsDepth };
 
-export type YamlWarning = { message: string; line: number; code?: 'yaml/quoted-multiline' | 'yaml/unquoted-colon' };
+export type YamlWarning = { message: string; line: number; code?: 'yaml/quoted-multiline' | 'yaml/unquoted-colon' | 'yaml/key-not-scalar' };
 export type LocatedYaml = { value: unknown; lines: LineMap; warnings: YamlWarning[] };
 
 /** A parse error that still carries what could be read (for checks independent of the error). */
@@ -107,7 +107,7 @@ export function parseYamlLocated(text: string, opts: Opts): LocatedYaml {
 function parseOnce(text: string): { doc: Document.Parsed; lineCounter: LineCounter } {
   const lineCounter = new LineCounter();
   try {
-    return { doc: parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true }), lineCounter };
+    return { doc: parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' }), lineCounter };
   } catch (e) {
     throw new YamlParseError(`YAML could not be parsed: ${(e as Error).message}`, 1, e instanceof RangeError ? 'depth' : 'syntax');
   }
@@ -127,6 +127,7 @@ function explain(message: string, text: string, pos: number | undefined): string
 function finish(doc: Document.Parsed, lineCounter: LineCounter, opts: Opts): LocatedYaml {
   const lineAt = (pos: number | undefined) => (pos === undefined ? 1 : lineCounter.linePos(pos).line);
   const lines: LineMap = new Map();
+  const keyWarnings: YamlWarning[] = [];
   // Walk nodes (not values) for lines, and check depth and aliases before converting to JS.
   const walk = (node: unknown, pointer: string, depth: number) => {
     if (depth > opts.maxDepth) throw new YamlParseError(`nesting deeper than ${opts.maxDepth} levels`, lineAt((node as Node).range?.[0]), 'depth');
@@ -134,6 +135,10 @@ function finish(doc: Document.Parsed, lineCounter: LineCounter, opts: Opts): Loc
       lines.set(pointer, lineAt(node.range?.[0]));
       for (const item of node.items) {
         if (!isPair(item)) continue;
+        if (isMap(item.key) || isSeq(item.key)) {
+          // JS objects stringify such a key ("[ a, b ]"); PyYAML refuses it (unhashable)
+          keyWarnings.push({ code: 'yaml/key-not-scalar', message: `a key is a ${isSeq(item.key) ? 'list' : 'mapping'} (${String(item.key)}); it is read as the text "${String(item.key)}", and YAML readers in Python refuse it: use a plain key`, line: lineAt((item.key as Node).range?.[0]) });
+        }
         const key = isScalar(item.key) ? String(item.key.value) : String(item.key);
         const p = ptr(pointer, key);
         lines.set(p, lineAt((item.key as Node | null)?.range?.[0]));
@@ -175,7 +180,7 @@ function finish(doc: Document.Parsed, lineCounter: LineCounter, opts: Opts): Loc
   }
   // Aliases can still build deep values out of shallow nodes.
   if (exceedsDepth(value, opts.maxDepth)) throw new YamlParseError(`nesting deeper than ${opts.maxDepth} levels (through aliases)`, 1, 'depth');
-  const warnings: YamlWarning[] = doc.warnings.map((w) => ({ message: w.message.split('\n')[0], line: lineAt(w.pos?.[0]) }));
+  const warnings: YamlWarning[] = [...keyWarnings, ...doc.warnings.map((w) => ({ message: w.message.split('\n')[0], line: lineAt(w.pos?.[0]) }))];
   return { value, lines, warnings };
 }
 

@@ -177,7 +177,27 @@ function parseNumber(v: string): number {
 }
 
 /** Parse a literal expression starting at toks[pos]; returns the value and next index. */
-function parseLiteral(toks: Tok[], pos: number, pointer: string, lines: LineMap, depth: number, maxDepth: number): [unknown, number] {
+/**
+ * Names assigned a literal earlier in the module (`ACTIONS = [...]` before
+ * `CONFIG_SCHEMA = {"enum": ACTIONS}`): a later literal may use them, as Rye's own reader
+ * (which imports the module) sees them. `budget` bounds the values copied in (a chain of
+ * names that doubles at each step would otherwise grow without limit).
+ */
+type Names = { values: Map<string, unknown>; budget: number };
+
+function sizeOf(v: unknown, limit: number): number {
+  let n = 0;
+  const stack = [v];
+  while (stack.length && n <= limit) {
+    const x = stack.pop();
+    n++;
+    if (Array.isArray(x)) stack.push(...x);
+    else if (x && typeof x === 'object') stack.push(...Object.values(x));
+  }
+  return n;
+}
+
+function parseLiteral(toks: Tok[], pos: number, pointer: string, lines: LineMap, depth: number, maxDepth: number, names?: Names): [unknown, number] {
   const tok = toks[pos];
   if (!tok) throw new NotLiteral('unexpected end');
   lines.set(pointer, tok.line);
@@ -199,6 +219,14 @@ function parseLiteral(toks: Tok[], pos: number, pointer: string, lines: LineMap,
     if (tok.v === 'True') return [true, pos + 1];
     if (tok.v === 'False') return [false, pos + 1];
     if (tok.v === 'None') return [null, pos + 1];
+    const next = toks[pos + 1];
+    // a bare name (not a call, attribute or subscript) bound to a literal above
+    if (names?.values.has(tok.v) && !(next?.t === 'op' && (next.v === '(' || next.v === '.' || next.v === '['))) {
+      const v = names.values.get(tok.v);
+      names.budget -= sizeOf(v, names.budget);
+      if (names.budget < 0) throw new NotLiteral(`name ${tok.v} (the names used expand to too large a value)`);
+      return [v !== null && typeof v === 'object' ? structuredClone(v) : v, pos + 1];
+    }
     throw new NotLiteral(`name ${tok.v}`);
   }
   if (tok.t === 'op' && (tok.v === '-' || tok.v === '+')) {
@@ -214,7 +242,7 @@ function parseLiteral(toks: Tok[], pos: number, pointer: string, lines: LineMap,
     let sawComma = false;
     while (!(toks[p]?.t === 'op' && toks[p].v === close)) {
       if (!toks[p] || toks[p].t === 'nl') throw new PySyntax(`'${tok.v}' was never closed`, tok.line);
-      const [v, np] = parseLiteral(toks, p, ptr(pointer, arr.length), lines, depth + 1, maxDepth);
+      const [v, np] = parseLiteral(toks, p, ptr(pointer, arr.length), lines, depth + 1, maxDepth, names);
       arr.push(v);
       p = np;
       if (toks[p]?.t === 'op' && toks[p].v === ',') {
@@ -235,13 +263,13 @@ function parseLiteral(toks: Tok[], pos: number, pointer: string, lines: LineMap,
       if (!toks[p] || toks[p].t === 'nl') throw new PySyntax(`'{' was never closed`, tok.line);
       if (toks[p].t === 'op' && toks[p].v === '**') throw new NotLiteral('dict unpacking');
       const keyTok = toks[p];
-      const [k, np] = parseLiteral(toks, p, `${pointer}/~key`, lines, depth + 1, maxDepth);
+      const [k, np] = parseLiteral(toks, p, `${pointer}/~key`, lines, depth + 1, maxDepth, names);
       p = np;
       if (toks[p]?.t === 'op' && toks[p].v === ':') {
         if (k !== null && typeof k === 'object') throw new NotLiteral('unhashable dict key');
         const key = k === true ? 'True' : k === false ? 'False' : k === null ? 'None' : String(k);
         const childPtr = ptr(pointer, key);
-        const [v, vp] = parseLiteral(toks, p + 1, childPtr, lines, depth + 1, maxDepth);
+        const [v, vp] = parseLiteral(toks, p + 1, childPtr, lines, depth + 1, maxDepth, names);
         setOwn(obj, key, v);
         lines.set(childPtr, keyTok.line);
         p = vp;
@@ -267,6 +295,7 @@ export function parsePythonModule(src: string, opts: { maxDepth: number }): PyMo
     mod.syntaxError = { message: (e as Error).message, line: e instanceof PySyntax ? e.line : 1 };
     return mod;
   }
+  const names: Names = { values: new Map(), budget: 100_000 };
   let first = true;
   let inExecute = false;
   // the module-level class being read, and the indentation of its body (its first statement's)
@@ -331,10 +360,11 @@ export function parsePythonModule(src: string, opts: { maxDepth: number }): PyMo
       if (!(toks[q]?.t === 'op' && toks[q].v === '=')) continue;
       const lines: LineMap = new Map();
       try {
-        const [value, end] = parseLiteral(toks, q + 1, '', lines, 0, opts.maxDepth);
+        const [value, end] = parseLiteral(toks, q + 1, '', lines, 0, opts.maxDepth, names);
         if (toks[end]?.t !== 'nl') throw new NotLiteral('expression continues after the literal');
         mod.assignments.set(tok.v, { value, line: tok.line, lines });
         mod.nonLiteral.delete(tok.v);
+        names.values.set(tok.v, value);
       } catch (e) {
         if (e instanceof PySyntax) {
           mod.syntaxError = { message: e.message, line: e.line };
@@ -342,6 +372,7 @@ export function parsePythonModule(src: string, opts: { maxDepth: number }): PyMo
         }
         mod.nonLiteral.set(tok.v, tok.line);
         mod.assignments.delete(tok.v);
+        names.values.delete(tok.v);
       }
     }
   }

@@ -5,6 +5,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { readArchive } from './archive';
 import { DiagnosticSink } from './diagnostic-sink';
+import { formatOfSingleFile } from './detect';
 import { walkDirectory, readOneFile } from './disk';
 import { resolveLimits } from './limits';
 import { readSkillsFromFiles, type InputFile, type ReadOptions, type ReadResult } from './read';
@@ -46,6 +47,7 @@ export async function readSkillsFromPath(inputPath: string, opts: ReadOptions = 
     const ai = parts.lastIndexOf('.ai');
     if (ai > 0 && parts[ai + 1] === 'tools') root = parts.slice(0, ai).join(path.sep) || path.sep;
     else if (PACKAGE_MARKER.test(base)) root = path.dirname(inputPath);
+    else if (formatOfSingleFile(base)) return readSingleFile(inputPath, opts, limits, sink);
     else {
       const f = await readOneFile(inputPath, base, limits);
       return readMapped([f], opts, (p) => path.join(path.dirname(inputPath), p));
@@ -69,6 +71,35 @@ async function readDir(dir: string, display: string, opts: ReadOptions, limits: 
   const res = readMapped(files, opts, strip);
   res.diagnostics.unshift(...sink.list.map((d) => mapDiagnostic(d, strip)));
   return res;
+}
+
+/**
+ * A single-file skill's package is its folder (SPEC: a `.skill.md` delegates to files
+ * beside it by relative path): the folder is walked (names only) and only this file's
+ * skill is reported. When the file belongs to a package there (a SKILL.md beside it) it
+ * is read alone, as before.
+ */
+async function readSingleFile(file: string, opts: ReadOptions, limits: ReturnType<typeof resolveLimits>, sink: DiagnosticSink): Promise<ReadResult> {
+  const dir = path.dirname(file);
+  const prefix = path.basename(path.resolve(dir)) || 'root';
+  const want = `${prefix}/${path.basename(file)}`;
+  const files = await walkDirectory(dir, prefix, limits, sink);
+  const strip = (p: string) => (p === prefix ? dir : p.startsWith(prefix + '/') ? path.join(dir, p.slice(prefix.length + 1)) : p);
+  let found: SkillManifest | null = null;
+  readSkillsFromFiles(files, { ...opts, onSkill: (s) => void (s.source === want && (found = s)) });
+  if (!found) {
+    const f = await readOneFile(file, path.basename(file), limits);
+    return readMapped([f], opts, (p) => path.join(dir, p));
+  }
+  const skill = found as SkillManifest;
+  const mapped: SkillManifest = { ...skill, source: strip(skill.source!), diagnostics: skill.diagnostics.map((d) => mapDiagnostic(d, strip)) };
+  // problems of the walk itself (unreadable folders) still matter; the rest of the folder does not
+  const top = sink.list.map((d) => mapDiagnostic(d, strip));
+  if (opts.onSkill) {
+    opts.onSkill(mapped);
+    return { skills: [], diagnostics: top };
+  }
+  return { skills: [mapped], diagnostics: top };
 }
 
 async function readArchivePath(file: string, opts: ReadOptions, limits: ReturnType<typeof resolveLimits>): Promise<ReadResult> {

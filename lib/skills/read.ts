@@ -94,29 +94,36 @@ export function readSkillsFromFiles(files: readonly InputFile[], opts: ReadOptio
     const size = f.size ?? content?.length ?? 0;
     tree.set(path, { path, content, size, symlink: f.symlink, link: f.link ? { target: f.link.target, state: f.link.state } : undefined, tooLarge: f.tooLarge || size > limits.maxFileBytes, unreadable: f.unreadable, load: f.load });
   }
-  const detected = detectSkills([...tree.keys()]);
+  const notes = new Map<string, Diagnostic[]>();
+  const addNote = (root: string, d: Diagnostic) => notes.set(root, [...(notes.get(root) ?? []), d]);
+  const detected = withoutFragments(detectSkills([...tree.keys()]), tree, addNote);
   if (detected.length === 0) {
     top.error('detect/no-skills', tree.size ? 'no skill found: expected SKILL.md, *.skill.md, *.skill.js/ts, a malv tools.json or .ai/tools/' : 'no files to read');
   }
   // Assign every file to its deepest package root. Links outside every package are not
   // any package's concern (an AGENTS.md link at a repository root).
   const roots = new Set(detected.filter((d) => !d.main).map((d) => d.root));
+  const ryeRoots = new Set(detected.filter((d) => d.format === 'rye').map((d) => d.root));
   const byRoot = new Map<string, Map<string, TreeFile>>();
   for (const r of roots) byRoot.set(r, new Map());
-  const orphans = new Map<string, TreeFile>();
+  // files no package owns, and files of a Rye package outside its .ai/ folder: where a
+  // single-file skill and its delegates may stand
+  const loose = new Map<string, TreeFile>();
   for (const f of tree.values()) {
     const r = owningRoot(dirOf(f.path), roots);
     if (r === null) {
-      orphans.set(f.path, f);
+      loose.set(f.path, f);
       // A broken link outside every package is often a skill folder that is gone.
       if (f.link?.state === 'broken') top.warn('path/symlink-broken-orphan', `${f.path} links to ${f.link.target}, which does not exist (if it was a skill, it is missing)`, { file: f.path });
-    } else byRoot.get(r)!.set(r ? f.path.slice(r.length + 1) : f.path, f);
+    } else {
+      byRoot.get(r)!.set(r ? f.path.slice(r.length + 1) : f.path, f);
+      if (ryeRoots.has(r) && !(r ? f.path.startsWith(`${r}/.ai/`) : f.path.startsWith('.ai/'))) loose.set(f.path, f);
+    }
   }
-  const linkNotes = new Map<string, { path: string; target: string }[]>();
   for (const l of folderLinks) {
     // the link may be the skill folder itself
     const r = owningRoot(l.path, roots);
-    if (r !== null) linkNotes.set(r, [...(linkNotes.get(r) ?? []), l]);
+    if (r !== null) addNote(r, { severity: 'note', code: 'path/symlink-followed', message: `${l.path} is a symbolic link to ${l.target}, inside the folder being read: read as its target`, file: l.path });
   }
   tree.clear();
   const skills: SkillManifest[] = [];
@@ -126,15 +133,46 @@ export function readSkillsFromFiles(files: readonly InputFile[], opts: ReadOptio
       // A single-file skill is its own file; a delegate may point at a file beside it or
       // below it, but never into another package.
       const prefix = d.root ? d.root + '/' : '';
-      const files = new Map<string, TreeFile>([[d.main, orphans.get(prefix + d.main)!]]);
-      const lookup = (rel: string) => orphans.get(prefix + rel);
+      const files = new Map<string, TreeFile>([[d.main, loose.get(prefix + d.main)!]]);
+      const lookup = (rel: string) => loose.get(prefix + rel);
       emit(readOne(d, files, { limits, keyRing }, opts.rootName ?? null, lookup));
     } else {
-      emit(readOne(d, byRoot.get(d.root)!, { limits, keyRing }, opts.rootName ?? null, undefined, linkNotes.get(d.root)));
+      emit(readOne(d, byRoot.get(d.root)!, { limits, keyRing }, opts.rootName ?? null, undefined, notes.get(d.root)));
       byRoot.delete(d.root);
     }
   }
   return { skills, diagnostics: top.list };
+}
+
+/**
+ * A SKILL.md without frontmatter inside another package is a fragment of that package (a
+ * template, an example), not a skill of its own: it is read as one of its files, with a
+ * note on the package.
+ */
+function withoutFragments(detected: DetectedSkill[], tree: Map<string, TreeFile>, addNote: (root: string, d: Diagnostic) => void): DetectedSkill[] {
+  const roots = new Set(detected.filter((d) => !d.main).map((d) => d.root));
+  const dropped = new Set<string>();
+  for (const d of detected) {
+    if (d.format !== 'agent-skill' || d.main || d.root === '') continue;
+    const outer = owningRoot(dirOf(d.root), roots);
+    if (outer === null) continue;
+    const file = `${d.root}/${d.marker ?? 'SKILL.md'}`;
+    const f = tree.get(file);
+    if (!f || f.symlink || f.tooLarge || f.unreadable) continue;
+    let head: Uint8Array | null = f.content;
+    try {
+      head ??= f.load?.() ?? null;
+    } catch {
+      continue;
+    }
+    if (!head) continue;
+    const text = new TextDecoder().decode(head.subarray(0, 4096)).replace(/^\uFEFF/, '');
+    if (/^(?:[^\n]*(?:rye|ryeos):signed:[^\n]*\n)?---[ \t]*\r?\n/.test(text)) continue;
+    dropped.add(d.root);
+    const rel = outer ? file.slice(outer.length + 1) : file;
+    addNote(outer, { severity: 'note', code: 'skill/fragment', message: `${rel} has no frontmatter: it is read as a file of this skill, not as a skill of its own`, file });
+  }
+  return dropped.size ? detected.filter((d) => d.main || !dropped.has(d.root)) : detected;
 }
 
 function readOne(
@@ -143,7 +181,7 @@ function readOne(
   o: { limits: ReadLimits; keyRing: ReturnType<typeof buildKeyRing> },
   rootName: string | null,
   lookup?: (rel: string) => TreeFile | undefined,
-  folderLinks: { path: string; target: string }[] = [],
+  notes: Diagnostic[] = [],
 ): SkillManifest {
   const dirName = d.root ? d.root.split('/').pop()! : rootName;
   const pkg = new Pkg(d.root, files, o, dirName, lookup);
@@ -158,7 +196,7 @@ function readOne(
       if (total > o.limits.maxPackageBytes) pkg.sink.error('package/too-large', `the package is ${total} bytes; the limit is ${o.limits.maxPackageBytes}`, { file: d.root || '.' });
     }
     for (const f of own) reportLink(pkg, f.path, f.symlink ? f.link ?? null : f.link?.state === 'followed' ? f.link : undefined);
-    for (const l of folderLinks) reportLink(pkg, l.path, { target: l.target, state: 'followed' });
+    for (const n of notes) pkg.sink.note(n.code, n.message, { file: n.file });
     for (const f of own) if (f.unreadable) pkg.sink.error('file/unreadable', `${f.path} could not be read: ${f.unreadable}`, { file: f.path });
     switch (d.format) {
       case 'agent-skill':

@@ -99,6 +99,7 @@ export function readMarkdownSkill(text: string, pkg: Pkg, scope: FileScope, ctx:
     scope.error('frontmatter/unterminated', 'the frontmatter has no closing --- line', undefined, split.yamlLine - 1);
     return { fm: null, body: '', bodyLine, fmScope: scope };
   }
+  if (split.indentedClose) scope.warn('frontmatter/fence-indented', 'the closing --- is indented: read (Codex trims lines), but agents that match the fence at the start of a line see no end of the frontmatter', undefined, split.indentedClose);
   let parsed;
   try {
     parsed = parseYamlLocated(split.yaml, { maxAliasCount: pkg.opts.limits.maxYamlAliasCount, maxDepth: pkg.opts.limits.maxDepth });
@@ -133,7 +134,7 @@ function checkNameAndDescription(raw: Record<string, unknown>, pkg: Pkg, scope: 
   else {
     name = raw.name;
     if (!isValidSkillName(raw.name)) {
-      scope.error('skill/name-invalid', `name "${raw.name}" must be 1-64 characters of a-z, 0-9 and single hyphens, not starting or ending with a hyphen`, '/name');
+      scope.error('skill/name-invalid', `name "${raw.name}" must be 1-64 lowercase letters, digits and single hyphens, not starting or ending with a hyphen`, '/name');
       if (partial) name = null;
     }
   }
@@ -241,13 +242,14 @@ export function readFrontmatterObject(raw: unknown, pkg: Pkg, scope: FileScope, 
   }
   if (metadata.tags !== undefined) {
     const tags = typeof metadata.tags === 'string' ? metadata.tags.split(/[,\s]+/) : metadata.tags;
+    const dropped = (t: string) => scope.warn('metadata/tag-dropped', `tag ${JSON.stringify(t)} has no letters or digits; it is left out`, mp('tags'));
     if (Array.isArray(tags) && tags.every((t) => typeof t === 'string')) {
-      fm.tags = normalizeTags(tags);
+      fm.tags = normalizeTags(tags, dropped);
       metadata.tags = fm.tags;
     } else if (agentApps) scope.error('metadata/tags-invalid', 'tags must be a list of strings', mp('tags'));
     else if (Array.isArray(tags) && tags.every((t) => typeof t === 'string' || typeof t === 'number')) {
       // YAML reads `tags: [2024, ai]` with a number; Claude Code does not care.
-      fm.tags = normalizeTags(tags.map(String));
+      fm.tags = normalizeTags(tags.map(String), dropped);
       metadata.tags = fm.tags;
     } else scope.warn('metadata/tags-ignored', 'tags should be a list of strings; they are kept in metadata but not used as tags', mp('tags'));
   }

@@ -60,6 +60,12 @@ export function readToolsJson(pkg: Pkg, rel: string, dialect: ToolsDialect, onDi
     list = list.tools;
     base = '/tools';
   }
+  if (dialect === 'skill-tools' && !isSkillToolsShape(list)) {
+    // Beside a SKILL.md, a tools.json that is no Skill Tools list (an OpenAI
+    // `{"tools": [{"type": "function", ...}]}` file, some tool's config) is not ours to judge.
+    scope.note('tools/not-skill-tools', `${rel} is not a Skill Tools list (an array of tools with name and description${isOpenAiTools(list) ? '; this one is an OpenAI function list' : ''}): left alone, the skill has no tools from it`, '');
+    return [];
+  }
   if (!Array.isArray(list)) {
     scope.error('tools/not-array', `${rel} must be a JSON array of tools (even for one tool)`, '');
     return [];
@@ -78,6 +84,18 @@ export function readToolsJson(pkg: Pkg, rel: string, dialect: ToolsDialect, onDi
     tools.push(tool);
   });
   return tools;
+}
+
+/** OpenAI function tools: `{"tools": [{"type": "function", "function": {...}}]}`, or the bare list. */
+function isOpenAiTools(v: unknown): boolean {
+  const list = isPlainObject(v) && Array.isArray(v.tools) ? v.tools : v;
+  return Array.isArray(list) && list.length > 0 && list.every((e) => isPlainObject(e) && e.type === 'function' && (isPlainObject(e.function) || typeof e.name === 'string'));
+}
+
+/** A Skill Tools tools.json is an array whose entries are tools (objects, not OpenAI wrappers); an empty array is one too. */
+function isSkillToolsShape(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  return !v.some((e) => isPlainObject(e) && e.name === undefined && isPlainObject(e.function));
 }
 
 /** fields people use for a tool's arguments that no tools.json format reads */
@@ -102,7 +120,8 @@ function readToolEntry(raw: unknown, at: string, pkg: Pkg, scope: FileScope, dia
     scope.error('tool/name-invalid', `tool name "${source}" must be lowercase letters, digits and underscores (^[a-z][a-z0-9_]*$)`, `${at}/name`);
     return null;
   }
-  if (dialect !== 'mcp' && !/^[a-z][a-z0-9_]*$/.test(source)) scope.warn('tool/name-not-snake-case', `tool name "${source}" should be snake_case (^[a-z][a-z0-9_]*$); its ref is "${name}"`, `${at}/name`);
+  if (dialect === 'skill-tools' && !/^[a-z][a-z0-9_]*$/.test(source)) scope.error('tool/name-not-skill-tools', `tool name "${source}" must match ^[a-z][a-z0-9_]*$ (the Skill Tools specification's MUST; ${/[A-Z]/.test(source) ? 'camelCase' : 'this name'} is not allowed)`, `${at}/name`);
+  else if (dialect === 'malv' && !/^[a-z][a-z0-9_]*$/.test(source)) scope.warn('tool/name-not-snake-case', `tool name "${source}" should be snake_case (^[a-z][a-z0-9_]*$); its ref is "${name}"`, `${at}/name`);
   const tool = newTool(name, source);
   if (typeof entry.description !== 'string' || !entry.description.trim()) scope.error('tool/description-missing', `tool "${source}" has no description (the agent reads it to decide when to call the tool)`, at);
   else tool.description = entry.description.trim();

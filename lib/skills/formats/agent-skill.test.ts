@@ -99,12 +99,12 @@ describe('agent-skill folder', () => {
 
   it('reports tools.json rules', () => {
     const bad = (json: string) => one({ 'x/SKILL.md': skillMd('name: x\ndescription: y'), 'x/tools.json': json });
-    expect(codes(bad('{"name": "a"}'))).toEqual(['tools/not-array']);
+    expect(codes(bad('{"name": "a"}'))).toEqual(['tools/not-skill-tools']);
     expect(find(bad('[\n  {"name": "a",\n   "description": }\n]'), 'tools/invalid-json')?.line).toBe(3);
     expect(codes(bad('[1]'))).toEqual(['tool/not-object']);
     expect(codes(bad('[{"description": "d"}]'))).toEqual(['tool/name-missing']);
     expect(codes(bad('[{"name": "Bad Name", "description": "d"}]'))).toEqual(['tool/name-invalid']);
-    expect(codes(bad('[{"name": "a-b", "description": "d"}]'))).toEqual(['tool/name-not-snake-case']);
+    expect(codes(bad('[{"name": "a-b", "description": "d"}]'))).toEqual(['tool/name-not-skill-tools']);
     expect(codes(bad('[{"name": "a"}]'))).toEqual(['tool/description-missing']);
     const dup = bad('[{"name": "a_b", "description": "d"},\n{"name": "a-b", "description": "d"}]');
     expect(find(dup, 'tool/duplicate-name')).toMatchObject({ path: '/1/name', line: 2 });

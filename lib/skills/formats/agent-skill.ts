@@ -2,7 +2,7 @@
 // Independent checks all run: a broken frontmatter does not hide a broken tools.json.
 
 import { resolveDelegate } from '../delegate';
-import { canonicalToolName, isValidSkillName, isValidToolName, nameFromPath } from '../names';
+import { canonicalToolName, isValidSkillName, isValidToolName, nameFromPath, sameSkillName } from '../names';
 import { newManifest, newTool, type Pkg } from '../package';
 import { applySkillFields, applyToolFields, checkInstructions, readMarkdownSkill } from '../skill-frontmatter';
 import { verifyFileSignature } from './signed-file';
@@ -46,7 +46,7 @@ function readSkillFile(pkg: Pkg, m: SkillManifest, marker: string, text: string)
   const name = md.fm?.name ?? md.partialName ?? null;
   if (name) {
     m.name = name;
-    if (pkg.dirName !== null && name !== pkg.dirName) {
+    if (pkg.dirName !== null && !sameSkillName(name, pkg.dirName)) {
       md.fmScope.error('skill/name-dir-mismatch', `name "${name}" must match the folder name "${pkg.dirName}"`, '/name');
     }
   }

@@ -23,7 +23,12 @@ export { ryeParametersToSchema } from './rye/parameters';
 
 export function isRyeToolFile(rel: string): boolean {
   const base = rel.split('/').pop()!;
-  return rel.startsWith(RYE_TOOLS_DIR) && TOOL_FILE.test(base) && !base.startsWith('_') && !/\.d\.ts$/i.test(base) && !isRyeLibraryFile(rel);
+  return rel.startsWith(RYE_TOOLS_DIR) && TOOL_FILE.test(base) && !base.startsWith('_') && !/\.d\.ts$/i.test(base) && !isRyeLibraryFile(rel) && !isRyeConfigSchema(rel);
+}
+
+/** `<tool>.config-schema.yaml`: the schema of a tool's configuration, which Rye reads as data. */
+export function isRyeConfigSchema(rel: string): boolean {
+  return rel.startsWith(RYE_TOOLS_DIR) && /\.config-schema\.ya?ml$/i.test(rel);
 }
 
 /** Code in a `lib/` folder under .ai/tools is a library the tools import (Rye loads it as one), not a tool. */
@@ -40,6 +45,7 @@ export function readRye(pkg: Pkg): SkillManifest {
   const signatures: Record<string, SkillSignature> = {};
   const versions = new Set<string>();
   const found: Found[] = [];
+  const data = m.files.filter(isRyeConfigSchema);
   for (const rel of toolFiles) {
     const text = pkg.readText(rel);
     if (text === null) continue;
@@ -50,7 +56,8 @@ export function readRye(pkg: Pkg): SkillManifest {
     const out = toTool(pkg, rec);
     if (!out) continue;
     if (out.version) versions.add(out.version);
-    if (out.component) components[out.id] = out.info;
+    if (out.data) data.push(rel);
+    else if (out.component) components[out.id] = out.info;
     else found.push({ category: out.category, tool: out.tool!, info: out.info, rec });
   }
   // Libraries are not read as tools; a signed one still has its signature checked.
@@ -64,7 +71,7 @@ export function readRye(pkg: Pkg): SkillManifest {
       signedLibraries++;
     }
   }
-  if (toolFiles.length === 0 && libraryFiles.length === 0) pkg.scope('.ai/tools').error('rye/no-tools', 'the .ai/tools folder holds no tool files (.py, .yaml, .js, .ts, .sh)');
+  if (toolFiles.length === 0 && libraryFiles.length === 0 && data.length === 0) pkg.scope('.ai/tools').error('rye/no-tools', 'the .ai/tools folder holds no tool files (.py, .yaml, .js, .ts, .sh)');
   const ryeTools: Record<string, unknown> = {};
   for (const t of nameByIdentity(found)) {
     m.tools.push(t.tool);
@@ -79,7 +86,7 @@ export function readRye(pkg: Pkg): SkillManifest {
       pkg.scope(info.file).warn('rye/mcp-server-not-found', `MCP server definition ${server} is not in this package (.ai/tools/${server}.yaml)`, '/config/server');
     }
   }
-  m.metadata = { rye: { tools: ryeTools, ...(Object.keys(components).length ? { components } : {}), ...(libraryFiles.length ? { libraries: libraryFiles } : {}), ...(Object.keys(signatures).length ? { signatures } : {}) } };
+  m.metadata = { rye: { tools: ryeTools, ...(Object.keys(components).length ? { components } : {}), ...(libraryFiles.length ? { libraries: libraryFiles } : {}), ...(data.length ? { data: data.sort() } : {}), ...(Object.keys(signatures).length ? { signatures } : {}) } };
   m.version = versions.size === 1 ? [...versions][0] : null;
   m.description = readmeSummary(pkg) ?? readmeSummary(pkg, '.ai/README.md') ?? (m.tools.length === 1 ? m.tools[0].description : m.tools.length ? `Rye tools: ${m.tools.map((t) => t.name).join(', ')}` : '');
   m.signature = combineSignatures(signatures, toolFiles.length + signedLibraries);

@@ -10,16 +10,23 @@ import type { RyeRecord } from './record';
 
 export const RYE_TOOLS_DIR = '.ai/tools/';
 export const TOOL_FILE = /\.(py|ya?ml|m?js|cjs|ts|sh|bash)$/i;
-const KNOWN_TYPES = new Set(['python', 'script', 'mcp', 'mcp_server', 'primitive', 'runtime', 'library', 'yaml', 'http', 'javascript', 'typescript', 'node', 'bash', 'shell']);
+const KNOWN_TYPES = new Set(['python', 'script', 'mcp', 'mcp_server', 'primitive', 'runtime', 'library', 'yaml', 'http', 'javascript', 'typescript', 'node', 'bash', 'shell', 'extractor', 'parser', 'sink']);
 const NULL_EXECUTOR_OK = new Set(['primitive', 'runtime', 'library', 'mcp_server']);
 const COMPONENT_TYPES = NULL_EXECUTOR_OK;
+/**
+ * Types that run code themselves: for these a null executor is a mistake. Rye's own tool
+ * extractor declares executor_id `nullable` for every type and its executor stops the
+ * chain at a null one, so any other type with a null executor (extractor, parser, sink...
+ * Rye's data components) is a component, not a tool.
+ */
+const RUNNABLE_TYPES = new Set(['python', 'script', 'mcp', 'yaml', 'http', 'javascript', 'typescript', 'node', 'bash', 'shell']);
 const REQUIRES = /^[a-z0-9_-]+(\.[a-z0-9_*-]+)+$/;
 /** Runtimes that import the file and call execute() (seed: python/function; Rye OS: python_function_runtime). */
 const FUNCTION_RUNTIME = /python[/_]function/;
 /** Current-dialect fields read into the tool itself; every other field is kept verbatim in `fields`. */
 const RYEOS_READ = new Set(['name', 'tool_id', 'tool_type', 'version', 'description', 'category', 'executor_id', 'execution_protocol', 'required_caps', 'requires', 'config', 'config_schema', 'input_schema', 'parameters', 'output_schema', 'outputs', 'config_resolve', 'tags', 'timeout']);
 
-export type ToolOut = { component: boolean; id: string; category: string; info: Record<string, unknown>; tool?: ToolManifest; version: string | null };
+export type ToolOut = { component: boolean; id: string; category: string; info: Record<string, unknown>; tool?: ToolManifest; version: string | null; data?: boolean };
 
 export function toTool(pkg: Pkg, rec: RyeRecord): ToolOut | null {
   const { scope, rel } = rec;
@@ -30,6 +37,14 @@ export function toTool(pkg: Pkg, rec: RyeRecord): ToolOut | null {
   const get = rec.get;
 
   const ryeos = rec.dialect === 'ryeos';
+  // A YAML file that says nothing a tool says (no tool_type, tool_id or executor_id) is
+  // configuration a runner reads (Rye's tool extractor requires tool_type and executor_id
+  // of a tool): data, not a tool.
+  if (rec.kind === 'yaml' && !ryeos && !['tool_type', 'tool_id', 'executor_id'].some((f) => get(f).present)) {
+    const id = expectedCategory ? `${expectedCategory}/${stem}` : stem;
+    scope.note('rye/data-file', 'read as data (runner configuration), not a tool: it has no tool_type, tool_id or executor_id', undefined, 1);
+    return { component: true, data: true, id, category: expectedCategory, info: { file: rel }, version: null };
+  }
   if (ryeos) {
     // The current dialect has no tool_type and no required version: its tools name
     // themselves (`name`), say where they run (`executor_id`) and what they do.
@@ -68,7 +83,12 @@ export function toTool(pkg: Pkg, rec: RyeRecord): ToolOut | null {
   if (!ex.present) {
     if (!ryeos) scope.error('rye/executor-missing', `${rec.kind === 'yaml' ? 'executor_id' : '__executor_id__'} is required (the runtime that runs this tool; null only for primitive, runtime, library and mcp_server)`, undefined, 1);
   } else if (ex.value === null || ex.value === undefined) {
-    if (ex.value === null && toolType && !NULL_EXECUTOR_OK.has(toolType)) scope.error('rye/executor-null', `executor_id may be null only for primitive, runtime, library and mcp_server tools, not "${toolType}"`, ex.path);
+    if (ex.value === null && toolType && RUNNABLE_TYPES.has(toolType)) scope.error('rye/executor-null', `executor_id may be null only for components (primitive, runtime, library, mcp_server, extractor, parser...), not a "${toolType}" tool`, ex.path);
+    else if (ex.value === null && toolType && !NULL_EXECUTOR_OK.has(toolType)) {
+      // extractors, parsers and the like: Rye loads them as data for its own machinery
+      const cat0 = get('category').value;
+      return { component: true, id: expectedCategory ? `${expectedCategory}/${stem}` : stem, category: expectedCategory, info: { file: rel, toolType, category: typeof cat0 === 'string' ? cat0 : null }, version: versionOf(get('version').value) };
+    }
   } else if (typeof ex.value === 'string') executor = ex.value;
   else scope.error('rye/field-invalid', 'executor_id must be a string or null', ex.path);
 
