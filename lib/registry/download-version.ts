@@ -1,6 +1,6 @@
 // A version's .tar.gz for `skillyard add` and the API: resolved from an exact number,
-// a tag or a range, with its integrity; every download is counted on the version and
-// on the skill.
+// a tag or a range, with its integrity; a download is counted on the version and on the
+// skill once per caller per day (count-download.ts).
 import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
@@ -8,6 +8,7 @@ import type { Viewer } from './get-skill';
 import { findVisibleSkill } from './find-visible-skill';
 import { resolveVersion } from './resolve-version';
 import { readTarballParts } from './tarball-parts';
+import { countDownload } from './count-download';
 
 export type Download = {
   scope: string;
@@ -19,7 +20,8 @@ export type Download = {
   deprecated: string | null;
 };
 
-export async function downloadVersion(db: Db, ref: { scope: string; name: string; spec?: string | null }, viewer: Viewer): Promise<Download> {
+/** `callerKey`: who is downloading (their rate-limit key), for the count; null counts nothing. */
+export async function downloadVersion(db: Db, ref: { scope: string; name: string; spec?: string | null }, viewer: Viewer, callerKey: string | null = null): Promise<Download> {
   const skill = await findVisibleSkill(db, ref, viewer);
   const resolved = await resolveVersion(db, skill, ref.spec);
   // in parts (tarball-parts.ts); a version stored whole before them has it in its column
@@ -29,8 +31,7 @@ export async function downloadVersion(db: Db, ref: { scope: string; name: string
   if (!tarball || !row?.integrity) {
     throw new AppError('skill/tarball-not-found', `@${ref.scope}/${ref.name}@${resolved.version} was stored before tarballs were kept; publish a new version.`);
   }
-  await db.$executeRaw`UPDATE "SkillVersion" SET downloads = downloads + 1 WHERE id = ${resolved.id}`;
-  await db.$executeRaw`UPDATE "Skill" SET downloads = downloads + 1 WHERE id = ${skill.id}`;
+  if (callerKey) countDownload(db, { versionId: resolved.id, callerKey });
   return {
     scope: skill.scopeName,
     name: skill.name,

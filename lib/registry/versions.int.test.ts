@@ -11,6 +11,7 @@ import { deprecateVersion } from './deprecate-version';
 import { setDistTag } from './set-dist-tag';
 import { deleteVersion } from './delete-version';
 import { downloadVersion } from './download-version';
+import { flushDownloadCounts } from './count-download';
 import { listVersions } from './list-versions';
 import { starSkill } from './star-skill';
 import { checkIntegrity, packTarball } from './package-tarball';
@@ -151,7 +152,7 @@ describe('versions', () => {
     const { manifest, files } = upload('packed', undefined, [{ path: 'CHANGELOG.md', content: changelog }]);
     const out = await publishVersion(testDb(), { scope: 'carol', manifest, files, version: '1.0.0' });
     expect(out.integrity).toMatch(/^sha512-[A-Za-z0-9+/]+=*$/);
-    const dl = await downloadVersion(testDb(), { scope: 'carol', name: 'packed', spec: '^1' }, null);
+    const dl = await downloadVersion(testDb(), { scope: 'carol', name: 'packed', spec: '^1' }, null, 'ip:192.0.2.1');
     expect(checkIntegrity(dl.tarball, out.integrity)).toBe(true);
     expect(dl.tarball).toEqual(packTarball(files, 'packed'));
     const tar = new TextDecoder().decode(gunzipSync(dl.tarball));
@@ -160,7 +161,8 @@ describe('versions', () => {
     const again = readUpload({ kind: 'bytes', bytes: dl.tarball });
     expect(again.files.map((f) => f.path).sort()).toEqual(['CHANGELOG.md', 'SKILL.md']);
     expect(again.manifest?.name).toBe('packed');
-    await downloadVersion(testDb(), { scope: 'carol', name: 'packed' }, null);
+    await downloadVersion(testDb(), { scope: 'carol', name: 'packed' }, null, 'ip:192.0.2.2');
+    await flushDownloadCounts();
     expect((await skillRow('packed')).downloads).toBe(2);
     const { versions } = await listVersions(testDb(), { scope: 'carol', name: 'packed' }, null);
     expect(versions[0]).toMatchObject({ version: '1.0.0', downloads: 2, changelog: '- First release.', tags: ['latest'] });

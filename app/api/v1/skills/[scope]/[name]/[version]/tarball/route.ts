@@ -1,15 +1,18 @@
 // GET /api/v1/skills/{scope}/{name}/{version}/tarball: the version's .tar.gz, with its
-// integrity in X-Skillyard-Integrity (npm's sha512 SRI form). Counts a download.
+// integrity in X-Skillyard-Integrity (npm's sha512 SRI form). Counts a download, once
+// per caller (user, else client address) per version per day.
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
+import { rateKeyOf } from '@/lib/api/principal';
 import { downloadVersion } from '@/lib/registry/download-version';
 import { VersionParams } from '@/lib/registry/skill-route-params';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = withApi<{ scope: string; name: string; version: string }>({}, async ({ params, userId }) => {
+export const GET = withApi<{ scope: string; name: string; version: string }>({}, async ({ params, userId, caller }) => {
   const ref = VersionParams.parse(params);
-  const dl = await downloadVersion(serverContext().db, { scope: ref.scope, name: ref.name, spec: ref.version }, userId ? { userId } : null);
+  const callerKey = rateKeyOf(caller.principal, caller.ip).key;
+  const dl = await downloadVersion(serverContext().db, { scope: ref.scope, name: ref.name, spec: ref.version }, userId ? { userId } : null, callerKey);
   const headers: Record<string, string> = {
     'content-type': 'application/gzip',
     'content-length': String(dl.tarball.byteLength),
