@@ -76,7 +76,8 @@ function zip64Values(extra: Extra, wanted: boolean[]): number[] {
   return out;
 }
 
-const decodeName = (raw: Uint8Array, utf8: boolean) => (utf8 ? new TextDecoder().decode(raw) : String.fromCharCode(...raw));
+// as fflate decoded names before: UTF-8 when the entry says so, else one byte per character
+const decodeName = (raw: Uint8Array, utf8: boolean) => (utf8 ? new TextDecoder().decode(raw) : Array.from(raw, (c) => String.fromCharCode(c)).join(''));
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 export function zipEntries(bytes: Uint8Array, maxEntries: number): ZipEntry[] {
