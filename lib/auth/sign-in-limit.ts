@@ -10,7 +10,7 @@ import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { httpLimits } from '../api/limits';
 import { clientIp } from '../api/principal';
-import { consumeRateLimit } from '../api/rate-limit';
+import { consumeRateLimitExact } from '../api/exact-rate-limit';
 import { signInEmailOrNull } from './normalize-email';
 
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
@@ -32,9 +32,10 @@ export function signInEmailKey(email: unknown): string | null {
  * over its limit. `email` is what the request carries, raw: it is normalised here.
  */
 export async function limitSignIn(db: Db, ip: string, email: unknown): Promise<void> {
-  const checks = [consumeRateLimit(db, `signin:ip:${ip}`, { limit: SIGN_IN_LIMITS.perAddress, windowMs: SIGN_IN_WINDOW_MS })];
+  // low limits, decided in Postgres on every attempt: N instances never grant N times them
+  const checks = [consumeRateLimitExact(db, `signin:ip:${ip}`, { limit: SIGN_IN_LIMITS.perAddress, windowMs: SIGN_IN_WINDOW_MS })];
   const emailKey = signInEmailKey(email);
-  if (emailKey) checks.push(consumeRateLimit(db, emailKey, { limit: SIGN_IN_LIMITS.perEmail, windowMs: SIGN_IN_WINDOW_MS }));
+  if (emailKey) checks.push(consumeRateLimitExact(db, emailKey, { limit: SIGN_IN_LIMITS.perEmail, windowMs: SIGN_IN_WINDOW_MS }));
   const refused = (await Promise.all(checks)).find((d) => !d.allowed);
   if (refused) {
     throw new AppError('rate/limited', `Too many sign-in attempts; try again in ${Math.ceil(refused.resetMs / 60_000)} minutes.`, {

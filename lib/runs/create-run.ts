@@ -48,13 +48,15 @@ export async function createRun(
   const controlToken = `syr_${crypto.randomBytes(24).toString('base64url')}`;
   const limits = runLimits();
   const anonymous = principal.startsWith(ANONYMOUS_PREFIX);
-  // Count, then insert, one at a time per principal in this process, so two requests of
-  // one principal racing cannot both pass its cap (a burst waits here without holding a
-  // database connection). Instances do not coordinate, and neither do different anonymous
-  // principals for their shared cap: racing requests can pass a cap by at most the number
-  // of them in flight at once (instances, or anonymous clients).
-  const run = await oneAtATime(principal, async () => {
-    const [active] = await db.$queryRaw<Array<{ mine: bigint; anonymous: bigint }>>`
+  // Count, then insert, under a Postgres advisory lock of the principal (and of all
+  // anonymous visitors, for their shared cap) held to the transaction's end: racing
+  // requests on any number of instances are counted one after another. In one process
+  // they also queue here first, so a burst waits without holding database connections.
+  const run = await oneAtATime(principal, () => db.$transaction(async (tx) => {
+    // always the principal's lock first, then the anonymous one: no two requests wait on each other in a cycle
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`run-create:${principal}`}, 0))::text`;
+    if (anonymous) await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended('run-create:anonymous', 0))::text`;
+    const [active] = await tx.$queryRaw<Array<{ mine: bigint; anonymous: bigint }>>`
       SELECT count(*) FILTER (WHERE principal = ${principal}) AS mine,
              count(*) FILTER (WHERE principal LIKE ${`${ANONYMOUS_PREFIX}%`}) AS anonymous
       FROM "Run" WHERE status IN ('queued', 'running')`;
@@ -72,7 +74,7 @@ export async function createRun(
         `Anonymous visitors have ${all} runs queued or running, the most this server allows (SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS). Sign in, or try again later.`,
       );
     }
-    return db.run.create({
+    return tx.run.create({
       data: {
         userId: input.userId,
         principal,
@@ -84,7 +86,7 @@ export async function createRun(
       },
       select: { id: true },
     });
-  });
+  }));
   runEventBus().announceQueued();
   return { id: run.id, controlToken };
 }
