@@ -3,6 +3,7 @@
 // recursion and the code after it must never see 5,000 levels), NUL refused in strings.
 import 'server-only';
 import { AppError } from '../errors';
+import { jsonTextExceedsDepth } from '../skills';
 
 export type BodyLimits = { maxBytes: number; maxDepth: number; allowNul?: boolean };
 
@@ -48,28 +49,6 @@ export async function readBodyBytes(
   return bytes;
 }
 
-/**
- * The deepest nesting of arrays and objects in JSON text, scanned without recursion and
- * without parsing (strings skipped), stopping as soon as it passes `limit`.
- */
-export function jsonDepthExceeds(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-      continue;
-    }
-    if (c === 34) inString = true;
-    else if (c === 123 /* { */ || c === 91 /* [ */) {
-      if (++depth > limit) return true;
-    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
-  }
-  return false;
-}
-
 /** Whether any string (key or value) of a parsed JSON value holds U+0000 (iterative). */
 export function jsonHasNul(value: unknown): boolean {
   const stack: unknown[] = [value];
@@ -93,7 +72,7 @@ export function jsonHasNul(value: unknown): boolean {
 export async function readJsonBody(req: Request, limits: BodyLimits): Promise<unknown> {
   const text = await readBodyText(req, limits.maxBytes);
   if (!text.trim()) return {};
-  if (jsonDepthExceeds(text, limits.maxDepth)) {
+  if (jsonTextExceedsDepth(text, limits.maxDepth)) {
     throw new AppError('input/too-deep', `The JSON body nests deeper than ${limits.maxDepth} levels.`);
   }
   let value: unknown;

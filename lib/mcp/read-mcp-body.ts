@@ -3,6 +3,7 @@
 // A JSON-RPC batch (an array) is refused: protocol revision 2025-11-25 has no batching,
 // and a batch would run up to 100 tools/call for the price of one request.
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { jsonTextExceedsDepth } from '../skills';
 import { jsonRpcError, parseError } from './json-rpc-errors';
 
 export const MCP_MAX_BODY_BYTES = 1024 * 1024;
@@ -12,23 +13,6 @@ export type BodyResult = { ok: true; body: unknown } | { ok: false; response: Re
 
 function tooLarge(limit: number) {
   return jsonRpcError(413, ErrorCode.InvalidRequest, `request/too-large: the request body is larger than ${limit} bytes`);
-}
-
-/** Depth of nested arrays and objects in JSON text, counted without recursion. */
-export function jsonDepthExceeds(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) {
-      if (++depth > max) return true;
-    } else if (c === 125 || c === 93) depth--;
-  }
-  return false;
 }
 
 export async function readMcpBody(req: Request, limit = MCP_MAX_BODY_BYTES): Promise<BodyResult> {
@@ -50,7 +34,7 @@ export async function readMcpBody(req: Request, limit = MCP_MAX_BODY_BYTES): Pro
     }
   }
   const text = Buffer.concat(chunks).toString('utf8');
-  if (jsonDepthExceeds(text, MCP_MAX_DEPTH)) {
+  if (jsonTextExceedsDepth(text, MCP_MAX_DEPTH)) {
     return { ok: false, response: jsonRpcError(400, ErrorCode.InvalidRequest, `request/too-deep: JSON nested deeper than ${MCP_MAX_DEPTH}`) };
   }
   let body: unknown;

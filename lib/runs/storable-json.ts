@@ -7,6 +7,7 @@
 // The walk stops at the limit, so a value nested 5,000 deep never recurses 5,000 times.
 import 'server-only';
 
+import { exceedsDepth } from '../skills';
 import { RunError } from './run-errors';
 
 export const MAX_RUN_JSON_DEPTH = 64;
@@ -57,14 +58,8 @@ export function toStorableJson(value: unknown, what = 'the value', maxDepth = MA
 
 /** Throws a RunError when `value` (already parsed JSON) is deeper than the limit. */
 export function assertJsonDepth(value: unknown, what = 'the value', maxDepth = MAX_RUN_JSON_DEPTH): void {
-  // iterative: the input may be far deeper than the stack allows
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth >= maxDepth) {
-      throw new RunError('run/too-deep', `${what} is nested more than ${maxDepth} levels deep (the limit for run data).`);
-    }
-    for (const item of Object.values(v)) stack.push([item, depth + 1]);
+  // an object at depth maxDepth is one level too many (as toStorableJson counts)
+  if (exceedsDepth(value, maxDepth - 1)) {
+    throw new RunError('run/too-deep', `${what} is nested more than ${maxDepth} levels deep (the limit for run data).`);
   }
 }

@@ -25,3 +25,4 @@ export {
   type ParsedSignature,
 } from './signature';
 export { DIAGNOSTIC_CODES, type DiagnosticCode } from './diagnostic-codes';
+export { exceedsDepth, jsonTextExceedsDepth } from './depth';
