@@ -6,7 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 async function runPath(page: Page): Promise<string> {
   await page.goto('/playground?skill=@skillyard/slugify');
   await page.getByTestId('start-run').click();
-  await expect(page).toHaveURL(/\/playground\/runs\/[a-z0-9]{20,40}$/, { timeout: 30_000 });
+  await expect(page).toHaveURL(/\/playground\/runs\/[0-9a-f]{32}$/, { timeout: 30_000 });
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', /succeeded|failed/, { timeout: 30_000 });
   return new URL(page.url()).pathname;
 }

@@ -36,7 +36,7 @@ async function runWhoami(page: Page, expect_: 'succeeded' | 'locked' = 'succeede
   const script = expect_ === 'locked' ? [call, { text: 'Could not.', code: '' }] : [call, { text: 'Done.', code: 'ctx.finish(memory.who);' }];
   await fillScript(page, script);
   await page.getByTestId('start-run').click();
-  await expect(page).toHaveURL(/\/playground\/runs\/[a-z0-9]{20,40}$/);
+  await expect(page).toHaveURL(/\/playground\/runs\/[0-9a-f]{32}$/);
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', expect_ === 'locked' ? 'failed' : 'succeeded', { timeout: 30_000 });
 }
 

@@ -48,7 +48,7 @@ async function startRun(page: Page, opts: { script?: Turn[]; provider?: 'scripte
   if (opts.maxSteps) await page.getByLabel('Max steps', { exact: true }).fill(String(opts.maxSteps));
   if (opts.task) await page.getByLabel('Task', { exact: true }).fill(opts.task);
   await page.getByTestId('start-run').click();
-  await expect(page).toHaveURL(/\/playground\/runs\/[a-z0-9]{20,40}$/, { timeout: 30_000 });
+  await expect(page).toHaveURL(/\/playground\/runs\/[0-9a-f]{32}$/, { timeout: 30_000 });
   return page.url();
 }
 
@@ -81,7 +81,7 @@ test('a scripted run streams live, survives a reload mid-run, and ends with its 
   await expect(page.getByTestId('selected-skill')).toHaveText(/@skillyard\/slugify/);
   await fillScript(page, SLOW_SCRIPT);
   await page.getByTestId('start-run').click();
-  await expect(page).toHaveURL(/\/playground\/runs\/[a-z0-9]{20,40}$/, { timeout: 30_000 });
+  await expect(page).toHaveURL(/\/playground\/runs\/[0-9a-f]{32}$/, { timeout: 30_000 });
 
   const status = page.getByTestId('run-status');
   const counter = page.getByTestId('event-count');
@@ -218,7 +218,7 @@ test('fork re-runs a finished run as a new run that completes', async ({ page, b
     await expect(viewer.getByTestId('read-only')).toBeVisible();
     await viewer.getByTestId('fork-run').click();
     await expect(viewer).not.toHaveURL(original);
-    await expect(viewer).toHaveURL(/\/playground\/runs\/[a-z0-9]{20,40}$/);
+    await expect(viewer).toHaveURL(/\/playground\/runs\/[0-9a-f]{32}$/);
     await expect(viewer.getByTestId('forked-from')).toContainText(original.split('/').pop()!);
     await expect(viewer.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
     await expect(viewer.getByTestId('result-json')).toContainText('"ok": true');
@@ -247,7 +247,7 @@ test('"Try in playground" starts from that skill: its tools, an example call, a 
   await expect(page.getByTestId('script-editor')).not.toContainText('slugify');
   expect(await page.getByLabel('Turn 1 code', { exact: true }).inputValue()).not.toContain('slugify');
   await page.getByTestId('start-run').click();
-  await expect(page).toHaveURL(/\/playground\/runs\/[a-z0-9]{20,40}$/, { timeout: 30_000 });
+  await expect(page).toHaveURL(/\/playground\/runs\/[0-9a-f]{32}$/, { timeout: 30_000 });
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
   await expect(page.getByTestId('invoke-error')).toHaveCount(0);
 });
@@ -335,7 +335,7 @@ test('edit and re-run: a fork with a changed task and script; the form survives 
   await expect(page.getByLabel('Task', { exact: true })).toHaveValue('The second version of the task');
   await expect(page.getByLabel('Turn 2 code', { exact: true })).toHaveValue('ctx.finish({ edited: true });');
   await page.getByTestId('start-run').click();
-  await expect(page).toHaveURL(/\/playground\/runs\/[a-z0-9]{20,40}$/, { timeout: 30_000 });
+  await expect(page).toHaveURL(/\/playground\/runs\/[0-9a-f]{32}$/, { timeout: 30_000 });
   expect(page.url()).not.toBe(original);
   await expect(page.getByTestId('forked-from')).toContainText(original.split('/').pop()!);
   await expect(page.getByTestId('run-task')).toHaveText('The second version of the task');
@@ -434,7 +434,7 @@ test('390 px: a 300-character unbroken task and a long URL in the script do not 
   await page.getByLabel('Task', { exact: true }).fill(task);
   expect(await width()).toEqual({ doc: 390, view: 390 });
   await page.getByTestId('start-run').click();
-  await expect(page).toHaveURL(/\/playground\/runs\/[a-z0-9]{20,40}$/, { timeout: 30_000 });
+  await expect(page).toHaveURL(/\/playground\/runs\/[0-9a-f]{32}$/, { timeout: 30_000 });
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
   // the task (shortened in the heading, whole in the run's settings) and the URL are on the page, wrapped
   await expect(page.getByTestId('run-task')).toHaveText(`${'x'.repeat(160)}…`);

@@ -32,7 +32,7 @@ async function runWhoami(page: Page, skill: string): Promise<void> {
     { text: 'Done.', code: 'ctx.finish(memory.who);' },
   ]);
   await page.getByTestId('start-run').click();
-  await expect(page).toHaveURL(/\/playground\/runs\/[a-z0-9]{20,40}$/);
+  await expect(page).toHaveURL(/\/playground\/runs\/[0-9a-f]{32}$/);
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', /succeeded|failed/, { timeout: 60_000 });
 }
 

@@ -17,6 +17,7 @@ import { userPrincipal } from '../lib/authz';
 import { readUpload } from '../lib/registry/read-upload';
 import { publishVersion } from '../lib/registry/publish-version';
 import { acceptInvite, createInvite, createTeam, createTeamApiToken } from '../lib/teams';
+import { newRunId } from '../lib/runs/run-id';
 
 const PRINCIPALS = ['anonymous', 'stranger', 'otherOwner', 'member', 'publisher', 'admin', 'owner', 'memberNoScope', 'teamToken', 'teamTokenInvokeOnly', 'teamTokenWithTeams'] as const;
 type Who = (typeof PRINCIPALS)[number];
@@ -372,10 +373,10 @@ beforeAll(async () => {
   await publish(team, 'unl', '1.0.0', 'unlisted');
   await publish(team, 'priv', '1.0.0', 'private');
   await publish(other, 'pub', '1.0.0', 'public');
-  privateRun = (await db.run.create({ data: { config: { skills: [`@${team}/priv`], task: 't', provider: 'manual' }, userId: users.member, visibility: 'private', status: 'succeeded', principal: `user:${users.member}` } })).id;
+  privateRun = (await db.run.create({ data: { id: newRunId(), config: { skills: [`@${team}/priv`], task: 't', provider: 'manual' }, userId: users.member, visibility: 'private', status: 'succeeded', principal: `user:${users.member}` } })).id;
   const teamId = (await db.team.findUniqueOrThrow({ where: { slug: team } })).id;
-  teamRun = (await db.run.create({ data: { config: { skills: [`@${team}/priv`], task: 't', provider: 'manual' }, userId: users.member, teamId, visibility: 'private', status: 'succeeded', principal: `user:${users.member}` } })).id;
-  unlistedRun = (await db.run.create({ data: { config: { skills: [`@${team}/pub`], task: 't', provider: 'manual' }, userId: users.member, visibility: 'unlisted', status: 'succeeded', principal: `user:${users.member}` } })).id;
+  teamRun = (await db.run.create({ data: { id: newRunId(), config: { skills: [`@${team}/priv`], task: 't', provider: 'manual' }, userId: users.member, teamId, visibility: 'private', status: 'succeeded', principal: `user:${users.member}` } })).id;
+  unlistedRun = (await db.run.create({ data: { id: newRunId(), config: { skills: [`@${team}/pub`], task: 't', provider: 'manual' }, userId: users.member, visibility: 'unlisted', status: 'succeeded', principal: `user:${users.member}` } })).id;
 }, 120_000);
 
 describe('the authorization matrix', () => {

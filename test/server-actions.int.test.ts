@@ -13,6 +13,7 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testDatabaseUrl, testDb } from './db';
 import { AppError, isAppError } from '../lib/errors';
 import { seedBundledSkills } from '../lib/registry/seed-bundled-skills';
+import { newRunId } from '../lib/runs/run-id';
 
 type Call = 'origin' | 'currentUser' | 'signIn' | 'signOut';
 const calls: Call[] = [];
@@ -207,7 +208,7 @@ beforeAll(async () => {
   const team = await db.team.create({ data: { slug: fixtures.team, name: 'SA', memberships: { create: { userId: owner.id, role: 'owner' } } } });
   await db.scope.create({ data: { name: fixtures.team, kind: 'team', teamId: team.id } });
   await db.skill.create({ data: { scopeName: fixtures.team, name: 'secret-skill', description: 'private', format: 'skill-md', visibility: 'private' } });
-  fixtures.privateRun = (await db.run.create({ data: { config: { skills: ['@skillyard/text-stats'], task: 't', provider: 'manual' }, userId: owner.id, visibility: 'private', status: 'succeeded', principal: `user:${owner.id}` } })).id;
+  fixtures.privateRun = (await db.run.create({ data: { id: newRunId(), config: { skills: ['@skillyard/text-stats'], task: 't', provider: 'manual' }, userId: owner.id, visibility: 'private', status: 'succeeded', principal: `user:${owner.id}` } })).id;
   discovered = await discoverActions();
 }, 120_000);
 

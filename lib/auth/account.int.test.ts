@@ -10,6 +10,7 @@ import { listModelKeys, setModelKey, userModelKey } from './model-keys';
 import { storeConnectionTokens } from './oauth-connections';
 import { endAllSessions } from './sessions';
 import { chooseUsername } from './usernames';
+import { newRunId } from '../runs/run-id';
 
 const unique = () => Math.random().toString(36).slice(2, 10);
 
@@ -94,7 +95,7 @@ describe('account deletion', () => {
     const version = await db.skillVersion.create({
       data: { skillId: skill.id, version: '1.0.0', manifest: {}, contentHash: 'h', sizeBytes: 1, publishedById: user.id },
     });
-    await db.run.create({ data: { userId: user.id, config: { skills: [], task: 't', provider: 'scripted' } } });
+    await db.run.create({ data: { id: newRunId(), userId: user.id, config: { skills: [], task: 't', provider: 'scripted' } } });
     await issueApiToken(db, user.id, { name: 'cli', scopes: ['invoke'], expiresInDays: 1 });
     await setModelKey(db, user.id, 'anthropic', 'sk-ant-0123456789');
     await storeConnectionTokens(db, user.id, { provider: 'github', access_token: 'gho_x', scope: 'repo' });
@@ -123,7 +124,7 @@ describe('account deletion', () => {
     const member = await db.user.create({ data: { handle: `lm-${unique()}` } });
     const slug = `lo-team-${unique()}`;
     const team = await db.team.create({ data: { slug, name: slug, memberships: { create: [{ userId: owner.id, role: 'owner' }, { userId: member.id, role: 'member' }] } } });
-    await db.run.create({ data: { userId: owner.id, config: { skills: [], task: 't', provider: 'scripted' } } });
+    await db.run.create({ data: { id: newRunId(), userId: owner.id, config: { skills: [], task: 't', provider: 'scripted' } } });
 
     const refused = await deleteAccount(db, owner.id).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'account/last-owner', status: 409, details: { teams: [`@${slug}`] } });

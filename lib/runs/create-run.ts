@@ -15,6 +15,7 @@ import { ANONYMOUS_PREFIX, anonymousPrincipal, userPrincipal } from './run-princ
 import { assertJsonDepth } from './storable-json';
 import { RunError } from './run-errors';
 import { runTeamFor } from '../teams';
+import { newRunId } from './run-id';
 
 export const hashControlToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
@@ -76,6 +77,7 @@ export async function createRun(
     }
     return tx.run.create({
       data: {
+        id: newRunId(), // the share link: never a cuid (run-id.ts)
         userId: input.userId,
         principal,
         teamId: team.teamId,

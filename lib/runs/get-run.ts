@@ -11,6 +11,7 @@ import type { RunConfig } from './run-config';
 import { hashControlToken } from './create-run';
 import { runRemovedAt } from './apply-run-retention';
 import { maySeeRunSkills, maySeeTeamRun } from '../teams';
+import { isRunId } from './run-id';
 
 export type RunView = {
   id: string;
@@ -31,7 +32,7 @@ export type RunView = {
 export type RunAccess = { userId: string | null; controlToken?: string | null };
 
 async function findRun(db: Db, id: string) {
-  if (!/^[a-z0-9]{20,40}$/.test(id)) return null;
+  if (!isRunId(id)) return null;
   return db.run.findUnique({ where: { id }, include: { _count: { select: { events: true } } } });
 }
 
@@ -59,7 +60,9 @@ export async function getRun(db: Db, id: string, access: RunAccess): Promise<Run
     config: run.config as unknown as RunConfig,
     result: run.result,
     error: run.error as RunView['error'],
-    forkedFromId: run.forkedFromId,
+    // the original's id is its share link: a fork's link handed on must not hand on the
+    // original too, so only who owns or controls the fork (its creator, a team member) sees it
+    forkedFromId: owner || member || canControl ? run.forkedFromId : null,
     createdAt: run.createdAt,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,

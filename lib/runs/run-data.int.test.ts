@@ -14,6 +14,7 @@ import { openRunEventLog } from './run-event-log';
 import { startRunWorker, type RunWorker } from './run-worker';
 import { streamRunEvents } from './stream-run-events';
 import { readSse } from './testing/read-sse';
+import { newRunId } from './run-id';
 
 process.env.SKILLYARD_RUN_MAX_ACTIVE = '1000';
 process.env.SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS = '1000';
@@ -133,7 +134,7 @@ describe('what a run stores', () => {
   });
 
   it('an event the database refuses is replaced at its seq by a log-error, and the log reports the failure', async () => {
-    const run = await testDb().run.create({ data: { config: {}, status: 'running' } });
+    const run = await testDb().run.create({ data: { id: newRunId(), config: {}, status: 'running' } });
     const db = testDb();
     // a database that refuses any event of type "refused" (as it would an unforeseen value)
     const refusing = new Proxy(db, {
@@ -171,7 +172,7 @@ describe('what a run stores', () => {
   });
 
   it('run-end stays the last event: what arrives after it (a tool call settling after a stop) is dropped', async () => {
-    const run = await testDb().run.create({ data: { config: {}, status: 'running' } });
+    const run = await testDb().run.create({ data: { id: newRunId(), config: {}, status: 'running' } });
     const log = await openRunEventLog(testDb(), run.id);
     log.append('agent-error', { error: { code: 'run/too-deep', message: 'x' } });
     log.append('run-end', { status: 'failed' });

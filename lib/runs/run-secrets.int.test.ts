@@ -16,6 +16,7 @@ import { createSecretScrubber } from './secret-scrubber';
 import { streamRunEvents } from './stream-run-events';
 import { startIsolatedRunWorker, type IsolatedRunWorker } from './testing/isolated-run-worker';
 import { readSse } from './testing/read-sse';
+import { newRunId } from './run-id';
 
 const BEARER = `gho_${'A1b2C3d4'.repeat(5)}`;
 const TEAM_SECRET = 'sk-team-5f1e0c2d9a7b';
@@ -135,7 +136,7 @@ describe('secrets handed to a run', () => {
   });
 
   it('the event log redacts what its scrubber knows before storing or streaming an event', async () => {
-    const run = await db.run.create({ data: { config: {}, status: 'running', principal: 'anon:scrub' } });
+    const run = await db.run.create({ data: { id: newRunId(), config: {}, status: 'running', principal: 'anon:scrub' } });
     const reading = readSse(streamRunEvents(db, run.id, 0, new AbortController().signal));
     const scrubber = createSecretScrubber([BEARER]);
     const log = await openRunEventLog(db, run.id, { scrub: scrubber.scrub });

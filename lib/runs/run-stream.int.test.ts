@@ -8,6 +8,7 @@ import { runEventBus } from './run-event-bus';
 import { openRunEventLog } from './run-event-log';
 import { openRunStreams, streamRunEvents } from './stream-run-events';
 import { readSse } from './testing/read-sse';
+import { newRunId } from './run-id';
 
 beforeAll(async () => {
   await runEventBus().connect(testDatabaseUrl());
@@ -20,7 +21,7 @@ const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeo
 
 /** A finished public run with `n` stored events, the last one run-end. */
 async function finishedRun(n: number) {
-  const run = await testDb().run.create({ data: { config: {}, status: 'succeeded', visibility: 'unlisted', principal: 'anon:stream' } });
+  const run = await testDb().run.create({ data: { id: newRunId(), config: {}, status: 'succeeded', visibility: 'unlisted', principal: 'anon:stream' } });
   await testDb().runEvent.createMany({
     data: Array.from({ length: n }, (_, i) => ({
       runId: run.id,
@@ -54,7 +55,7 @@ describe('streamRunEvents', () => {
   });
 
   it('live events arrive in order with heartbeats between them, and the stream ends at run-end', async () => {
-    const run = await testDb().run.create({ data: { config: {}, status: 'running', principal: 'anon:stream' } });
+    const run = await testDb().run.create({ data: { id: newRunId(), config: {}, status: 'running', principal: 'anon:stream' } });
     const stream = streamRunEvents(testDb(), run.id, 0, new AbortController().signal, { heartbeatMs: 20 });
     const reading = readSse(stream);
     const log = await openRunEventLog(testDb(), run.id);

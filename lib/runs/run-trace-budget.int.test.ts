@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
 import { listRunEvents } from './list-run-events';
 import { openRunEventLog } from './run-event-log';
+import { newRunId } from './run-id';
 
 afterAll(() => {
   delete process.env.SKILLYARD_RUN_TRACE_MAX_BYTES;
@@ -15,7 +16,7 @@ const result = (i: number) => ({ turnNumber: 1, callId: `c${i}`, tool: 'count-wo
 
 describe('the trace byte budget', () => {
   it('stores every event at its seq, truncating large fields once the run passes its budget, also after reopening', async () => {
-    const run = await testDb().run.create({ data: { config: {}, status: 'running' } });
+    const run = await testDb().run.create({ data: { id: newRunId(), config: {}, status: 'running' } });
     const log = await openRunEventLog(testDb(), run.id, { traceMaxBytes: 10_000 });
     for (let i = 1; i <= 4; i++) log.append('tool-result', result(i));
     log.append('tool-call', { callId: 'c5', tool: 'count-words', args: { text: 'short' } });
@@ -40,7 +41,7 @@ describe('the trace byte budget', () => {
 
   it('reads the budget from SKILLYARD_RUN_TRACE_MAX_BYTES', async () => {
     process.env.SKILLYARD_RUN_TRACE_MAX_BYTES = '1000';
-    const run = await testDb().run.create({ data: { config: {}, status: 'running' } });
+    const run = await testDb().run.create({ data: { id: newRunId(), config: {}, status: 'running' } });
     const log = await openRunEventLog(testDb(), run.id);
     log.append('tool-result', result(1));
     await log.flush();

@@ -15,6 +15,7 @@ import { startRunWorker, type RunWorker } from './run-worker';
 import { storeRunTurn } from './run-turns';
 import { isolatedRunDb } from './testing/isolated-db';
 import { runWorkerHealth } from './worker-health';
+import { newRunId } from './run-id';
 
 let db: Db;
 let url: string;
@@ -125,7 +126,7 @@ describe('the run worker', () => {
   });
 
   it('the final update is conditional on the lock holder', async () => {
-    const run = await db.run.create({ data: { config: {}, status: 'running', lockedBy: 'worker-b', principal: 'anon:x' } });
+    const run = await db.run.create({ data: { id: newRunId(), config: {}, status: 'running', lockedBy: 'worker-b', principal: 'anon:x' } });
     const outcome = { status: 'succeeded' as const, result: { late: true }, error: null };
     expect(await finishClaimedRun(db, run.id, 'worker-a', outcome)).toBe(false);
     expect(await db.run.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: 'running', lockedBy: 'worker-b', result: null });

@@ -17,6 +17,7 @@ import { createPgEnvironment } from '../server/capabilities/pg-environment';
 import { listPlaygroundSkills } from '../registry/list-playground-skills';
 import { privateScopesOf } from '../authz/private-scopes';
 import { acceptInvite, createInvite, createTeam, getWorkspace, removeMember, setTeamSecret } from '.';
+import { newRunId } from '../runs/run-id';
 
 const as = (userId: string) => ({ principal: userPrincipal(userId), ip: '203.0.113.9' });
 let seq = 0;
@@ -150,7 +151,7 @@ describe('runs naming private skills of more than one owner', () => {
     // a row as the old rule stored it: tagged with `two` by skill order
     const skills = [`@${two}/two-pub`, `@${team}/secret-tool`];
     const legacy = await testDb().run.create({
-      data: { userId: ann, principal: `user:${ann}`, teamId: twoId, visibility: 'private', config: { ...config(skills[0], 'private'), skills } },
+      data: { id: newRunId(), userId: ann, principal: `user:${ann}`, teamId: twoId, visibility: 'private', config: { ...config(skills[0], 'private'), skills } },
       select: { id: true },
     });
     expect(await sees(legacy.id, cat)).toBe(false);

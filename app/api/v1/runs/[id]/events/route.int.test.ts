@@ -10,6 +10,7 @@ import { openRunStreams } from '@/lib/runs/stream-run-events';
 import { readSse } from '@/lib/runs/testing/read-sse';
 import { runEventPage } from '@/lib/runs/run-event-page';
 import { GET as eventsRoute } from './route';
+import { newRunId } from '../../../../../../lib/runs/run-id';
 
 beforeAll(async () => {
   process.env.DATABASE_URL = testDatabaseUrl(); // the route handler's db()
@@ -25,7 +26,7 @@ const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeo
 
 /** A finished public run with `n` stored events, the last one run-end. */
 async function finishedRun(n: number) {
-  const run = await testDb().run.create({ data: { config: {}, status: 'succeeded', visibility: 'unlisted', principal: 'anon:stream' } });
+  const run = await testDb().run.create({ data: { id: newRunId(), config: {}, status: 'succeeded', visibility: 'unlisted', principal: 'anon:stream' } });
   await testDb().runEvent.createMany({
     data: Array.from({ length: n }, (_, i) => ({
       runId: run.id,
@@ -91,7 +92,7 @@ describe('GET /api/v1/runs/:id/events', () => {
   });
 
   it('a stream whose client goes away releases its timer and subscription', async () => {
-    const run = await testDb().run.create({ data: { config: {}, status: 'running', visibility: 'unlisted', principal: 'anon:stream' } });
+    const run = await testDb().run.create({ data: { id: newRunId(), config: {}, status: 'running', visibility: 'unlisted', principal: 'anon:stream' } });
     const before = timers();
     const client = new AbortController();
     const res = await get(run.id, { signal: client.signal });
@@ -134,7 +135,7 @@ describe('GET /api/v1/runs/:id/events?format=json', () => {
   });
 
   it('pages by bytes too (SKILLYARD_RUN_EVENT_PAGE_BYTES): a client following lastSeq gets every event once, an event larger than a page alone', async () => {
-    const run = await testDb().run.create({ data: { config: {}, status: 'succeeded', visibility: 'unlisted', principal: 'anon:stream' } });
+    const run = await testDb().run.create({ data: { id: newRunId(), config: {}, status: 'succeeded', visibility: 'unlisted', principal: 'anon:stream' } });
     const big = (n: number) => ({ result: 'a '.repeat(n) });
     const data = [big(50_000), big(50_000), big(50_000), big(400_000), big(10), { status: 'succeeded' }];
     await testDb().runEvent.createMany({ data: data.map((d, i) => ({ runId: run.id, seq: i + 1, type: i === data.length - 1 ? 'run-end' : 'tool-result', data: d })) });

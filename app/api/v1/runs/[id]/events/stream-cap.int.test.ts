@@ -11,6 +11,7 @@ import { httpLimits } from '@/lib/api/limits';
 import { runEventBus } from '@/lib/runs/run-event-bus';
 import { GET as healthRoute } from '../../../../health/route';
 import { GET as eventsRoute } from './route';
+import { newRunId } from '../../../../../../lib/runs/run-id';
 
 beforeAll(async () => {
   process.env.DATABASE_URL = testDatabaseUrl();
@@ -24,7 +25,7 @@ const IP = '198.51.100.23';
 
 /** A live (running) public run: its stream stays open until the client goes away. */
 async function liveRun() {
-  const run = await testDb().run.create({ data: { config: {}, status: 'running', visibility: 'unlisted', principal: 'anon:cap' } });
+  const run = await testDb().run.create({ data: { id: newRunId(), config: {}, status: 'running', visibility: 'unlisted', principal: 'anon:cap' } });
   await testDb().runEvent.create({ data: { runId: run.id, seq: 1, type: 'message', data: { text: 'hi' } } });
   return run.id;
 }
