@@ -95,6 +95,7 @@ export const ERROR_CODES = {
   'tool/ambiguous': { status: 409, meaning: 'Several skills have a tool of this name; name the skill.' },
   'tool/hidden': { status: 404, meaning: 'The tool is hidden and may only be called by its own skill.' },
   'tool/not-allowed': { status: 403, meaning: 'The allowed-tools policy refuses this call.' },
+  'tool/foreign-scope': { status: 403, meaning: "A tool called a tool of another publisher's scope; only its own scope's tools may be called from a tool." },
   'tool/failed': { status: 422, meaning: "The tool's handler threw; the message is the handler's." },
   'tool/no-handler': { status: 501, meaning: 'The tool has no handler this server can run.' },
   'token/missing': { status: 403, meaning: 'The tool needs a token (connection) the caller does not have.' },

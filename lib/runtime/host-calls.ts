@@ -3,10 +3,10 @@
 
 import { callCapability } from './capabilities/grant';
 import type { CapabilityName, CapabilityScope } from './capabilities/types';
-import { RuntimeError } from './errors';
+import { isRuntimeErrorCode, RuntimeError } from './errors';
 import type { KernelState } from './kernel-state';
 import { skillKey } from './skill-key';
-import type { ToolEntry } from './tool-index';
+import { sameScopeAs, type ToolEntry } from './tool-index';
 import type { LoadedSkill, ToolContext } from './types';
 
 export type HostCallContext = {
@@ -35,7 +35,13 @@ export async function answerHostCall(k: KernelState, method: string, args: unkno
       deliver: (subscriberSkill, ref, a) => {
         // subscriptions record the subscriber's full @scope/name (skill-key.ts)
         const sub = k.opts.skills.find((s) => skillKey(s) === subscriberSkill) ?? c.entry.skill;
-        return k.invoke({ skill: sub, depth: c.origin.depth, tree: c.origin.tree }, ref, a);
+        const delivery = k.invoke({ skill: sub, depth: c.origin.depth, tree: c.origin.tree }, ref, a);
+        if (sameScopeAs(sub, c.entry.skill)) return delivery;
+        // a subscriber of another scope ran with its owner's secrets: its error message
+        // (which may quote what it read) stays with it; the publisher learns the code only
+        return delivery.catch((err: { code?: string }) => {
+          throw new RuntimeError(isRuntimeErrorCode(err?.code) ? err.code : 'tool/failed', `a subscriber of another scope failed`);
+        });
       },
       addHeldToken: (t) => k.held.push(t),
     },

@@ -10,6 +10,8 @@ import { runHandler } from './run-handler';
 import { skillMiddleware } from './skill-middleware';
 import { checkTokenGate, tokenGateError } from './tokens';
 import { validateParams, validateReturns } from './validate-io';
+import { sameScopeAs } from './tool-index';
+import { skillKey } from './skill-key';
 
 export async function invokeTool(k: KernelState, origin: Origin, ref: string, args: unknown): Promise<unknown> {
   const depth = origin ? origin.depth + 1 : 0;
@@ -20,6 +22,18 @@ export async function invokeTool(k: KernelState, origin: Origin, ref: string, ar
   // 1. resolve
   const entry = k.index.resolve(ref, origin?.skill ?? null);
   const { skill, tool } = entry;
+  // 1b. scope: a tool may call only tools of its own publisher's scope. Another scope's tool
+  // runs with its owner's secrets (`environment` reads a team's secrets for a team's skill)
+  // and connections (a team's OAuth tokens are lent to its own scope's tools only), and may
+  // hold the caller's data for that skill (storage): handing its result to foreign code
+  // would hand all of that over, past the secret scrubber or out through `net`. The
+  // outside caller (the person's agent, an MCP client, the API) may call any tool.
+  if (origin && !sameScopeAs(origin.skill, skill)) {
+    throw new RuntimeError(
+      'tool/foreign-scope',
+      `skill '${skillKey(origin.skill)}' may not invoke '${skillKey(skill)}/${tool.name}': a tool may call only tools of its own scope (${origin.skill.scope ? `@${origin.skill.scope}` : 'local skills'}), since another publisher's tools run with their owner's secrets and connections`,
+    );
+  }
   // 2. visibility
   if (tool.visibility === 'hidden' && origin?.skill !== skill) {
     throw new RuntimeError('tool/hidden', `tool '${entry.ref}' is hidden: only tools of skill '${skill.manifest.name}' can invoke it`);

@@ -36,12 +36,22 @@ export function createToolIndex(skills: LoadedSkill[]) {
       candidates = candidates.filter((e) => e.skill.manifest.name === skillName && (!scope || e.skill.scope === scope));
     }
     if (candidates.length === 0) throw new RuntimeError('tool/not-found', `no loaded tool is named '${ref}'`);
-    // A skill's own tool wins; otherwise the last-loaded skill overrides (Skill Tools spec).
+    // A skill's own tool wins, then one of its own scope (its publisher's); otherwise the
+    // last-loaded skill overrides (Skill Tools spec). A foreign skill loaded later never
+    // shadows a tool of the caller's own scope (and a call across scopes is refused anyway,
+    // invoke-tool.ts).
     const own = from ? candidates.filter((e) => e.skill === from) : [];
-    return (own.length ? own : candidates).reduce((a, b) => (b.order > a.order ? b : a));
+    const sameScope = from && !own.length ? candidates.filter((e) => sameScopeAs(e.skill, from)) : [];
+    const pool = own.length ? own : sameScope.length ? sameScope : candidates;
+    return pool.reduce((a, b) => (b.order > a.order ? b : a));
   }
 
   return { entries, resolve };
 }
 
 export type ToolIndex = ReturnType<typeof createToolIndex>;
+
+/** Whether two skills have the same publisher: the same registry scope, or both local (no scope). */
+export function sameScopeAs(a: LoadedSkill, b: LoadedSkill): boolean {
+  return (a.scope ?? null) === (b.scope ?? null);
+}
