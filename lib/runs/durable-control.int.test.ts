@@ -16,6 +16,7 @@ import { startRunWorker, type RunWorker } from './run-worker';
 import { streamRunEvents } from './stream-run-events';
 import { isolatedRunDb } from './testing/isolated-db';
 import { readSse } from './testing/read-sse';
+import { newRunId } from './run-id';
 
 let db: Db;
 let url: string;
@@ -180,7 +181,7 @@ describe('a draining worker', () => {
 
 describe('a stream whose notices never come', () => {
   it('catches up from storage on its timer and ends', async () => {
-    const run = await db.run.create({ data: { config: {}, status: 'running', principal: 'anon:deaf' } });
+    const run = await db.run.create({ data: { id: newRunId(), config: {}, status: 'running', principal: 'anon:deaf' } });
     const reading = readSse(streamRunEvents(db, run.id, 0, new AbortController().signal, { catchUpMs: 50 }));
     // written straight to storage: no bus, no NOTIFY
     await new Promise((r) => setTimeout(r, 100));
