@@ -4,7 +4,7 @@
 import { spawn, type StdioOptions } from 'node:child_process';
 import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchServer } from '../lib/db/scratch-database';
 
-export type BenchApp = { url: string; stop: () => Promise<void> };
+export type BenchApp = { url: string; stop: () => Promise<void>; /** process group of the app (start.mjs, next, sandbox workers) */ pgid: number };
 
 export async function startBenchApp(opts: {
   /** scratch server and database name part */
@@ -43,5 +43,5 @@ export async function startBenchApp(opts: {
     await stop();
     throw err;
   }
-  return { url, stop };
+  return { url, stop, pgid: child.pid! };
 }

@@ -43,7 +43,10 @@ describe('streamRunEvents', () => {
     await expect(readSse(stream)).rejects.toThrow(/afterSeq/);
     const broken = new Proxy(testDb(), {
       get(target, prop) {
-        if (prop === 'runEvent') return { findMany: () => Promise.reject(new Error('relation does not exist')) };
+        if (prop === 'runEvent') {
+          const refuse = () => Promise.reject(new Error('relation does not exist'));
+          return { findMany: refuse, aggregate: refuse };
+        }
         const v = Reflect.get(target, prop);
         return typeof v === 'function' ? v.bind(target) : v;
       },

@@ -97,8 +97,8 @@ describe('GET /api/v1/runs/:id/events', () => {
     const client = new AbortController();
     const res = await get(run.id, { signal: client.signal });
     const reader = res.body!.getReader();
-    await waitUntil(() => openRunStreams() === 1);
-    expect(runEventBus().subscriberCount(run.id)).toBe(1);
+    // the stream joins the run's shared feed (one bus subscription) once it has looked the run up
+    await waitUntil(() => openRunStreams() === 1 && runEventBus().subscriberCount(run.id) === 1);
     client.abort();
     await reader.cancel();
     expect(openRunStreams()).toBe(0);

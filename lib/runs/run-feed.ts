@@ -1,0 +1,195 @@
+// One feed per live run in this process, shared by every viewer of that run: one bus
+// subscription, one storage read per notice or timer tick, each event's frame encoded
+// once. A shared link watched by a thousand people then costs the database what one
+// viewer costs, not a thousand reads per event (stream-run-events.ts joins a feed after
+// reading its own backfill from storage).
+// Live events come from the bus (same process, or another instance's NOTIFY); storage is
+// also read on a short timer, so a missed notice or a dropped LISTEN connection delays an
+// event by CATCH_UP_MS at most and never stalls the viewers. A run that ended without its
+// run-end event (its worker died) is seen by the status check and ends every viewer.
+import 'server-only';
+import type { Db } from '../db/client';
+import { listRunEvents } from './list-run-events';
+import { runEventBus, type StoredRunEvent } from './run-event-bus';
+import { errorContext, runsLog } from './runs-log';
+import { eventFrame } from './sse-frame';
+
+export const HEARTBEAT_MS = 15_000;
+/** how often the feed reads storage whatever its notices say; skipped when an event arrived since */
+export const CATCH_UP_MS = 1_000;
+/** every this many ticks, the run's status too */
+const STATUS_EVERY = 5;
+const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
+
+export type FeedViewer = {
+  /** the next event in order (seq = the previous one's + 1), and its encoded frame */
+  event(event: StoredRunEvent, frame: Uint8Array): void;
+  heartbeat(): void;
+  /** the feed knows storage up to `seq` and sends only later events: a viewer behind it reads storage */
+  from(seq: number): void;
+  /** the run is over (its run-end event, if any, was sent before) */
+  end(): void;
+  fail(err: unknown): void;
+};
+
+export type FeedOptions = { heartbeatMs?: number; catchUpMs?: number };
+
+type Feed = {
+  /** the highest seq the feed has read from storage or the bus and sent on */
+  last: number;
+  viewers: Set<FeedViewer>;
+  /** the run ended or the feed failed: it sends nothing more */
+  closed: boolean;
+  dispose(): void;
+};
+
+const feedsByDb = new WeakMap<Db, Map<string, Feed>>();
+
+function openFeed(db: Db, runId: string, key: string, opts: FeedOptions, feeds: Map<string, Feed>): Feed {
+  const viewers = new Set<FeedViewer>();
+  const pending = new Map<number, StoredRunEvent>();
+  let disposed = false;
+  // unknown until the first look at storage; events heard before wait in `pending`
+  let ready = false;
+  const feed: Feed = { last: 0, viewers, closed: false, dispose };
+
+  function dispose() {
+    if (disposed) return;
+    disposed = true;
+    feed.closed = true;
+    unsubscribe();
+    clearInterval(heartbeat);
+    clearInterval(ticker);
+    if (feeds.get(key) === feed) feeds.delete(key);
+  }
+  const everyone = (fn: (v: FeedViewer) => void) => {
+    for (const v of [...viewers]) fn(v);
+  };
+  const publish = (event: StoredRunEvent) => {
+    if (disposed || event.seq !== feed.last + 1) return;
+    feed.last = event.seq;
+    const frame = eventFrame(event);
+    everyone((v) => v.event(event, frame));
+    if (event.type === 'run-end') {
+      everyone((v) => v.end());
+      dispose();
+    }
+  };
+  const drainPending = () => {
+    while (pending.has(feed.last + 1)) {
+      const next = pending.get(feed.last + 1)!;
+      pending.delete(feed.last + 1);
+      publish(next);
+    }
+    for (const seq of pending.keys()) if (seq <= feed.last) pending.delete(seq);
+  };
+  const fail = (err: unknown) => {
+    if (disposed) return;
+    runsLog.error('run feed failed', { runId, last: feed.last, ...errorContext(err) });
+    everyone((v) => v.fail(err));
+    dispose();
+  };
+  // one storage read at a time; a call during a read makes it go round once more
+  let reading: Promise<void> | null = null;
+  let again = false;
+  const catchUp = (): Promise<void> => {
+    again = true;
+    reading ??= (async () => {
+      try {
+        while (again && !disposed) {
+          again = false;
+          for (;;) {
+            const batch = await listRunEvents(db, runId, feed.last, 500);
+            for (const e of batch) publish(e);
+            if (batch.length < 500 || disposed) break;
+          }
+          drainPending();
+        }
+      } finally {
+        reading = null;
+      }
+    })();
+    return reading;
+  };
+  // subscribed at once, so that an event published while the feed opens is not missed
+  const unsubscribe = runEventBus().subscribe(runId, ({ event, seq }) => {
+    if (disposed || (ready && seq <= feed.last)) return;
+    if (ready && event && seq === feed.last + 1 && !reading) {
+      publish(event);
+      drainPending();
+    } else {
+      if (event) pending.set(seq, event);
+      if (ready) catchUp().catch(fail);
+    }
+  });
+  void db.runEvent
+    .aggregate({ where: { runId }, _max: { seq: true } })
+    .then((top) => {
+      // the viewers read what storage holds up to here themselves
+      feed.last = Math.max(feed.last, top._max.seq ?? 0);
+      ready = true;
+      everyone((v) => v.from(feed.last));
+      drainPending();
+      // a notice heard before that named a stored event past this point
+      if (pending.size) return catchUp();
+    })
+    .catch(fail);
+  const heartbeat = setInterval(() => everyone((v) => v.heartbeat()), opts.heartbeatMs ?? HEARTBEAT_MS);
+  heartbeat.unref?.();
+  let seenAtLastTick = feed.last;
+  let ticks = 0;
+  let ticking = false;
+  const ticker = setInterval(() => {
+    if (disposed || ticking || !ready) return;
+    ticks++;
+    const checkStatus = ticks % STATUS_EVERY === 0;
+    if (feed.last !== seenAtLastTick && !checkStatus) {
+      seenAtLastTick = feed.last;
+      return;
+    }
+    ticking = true;
+    void (async () => {
+      await catchUp();
+      if (checkStatus && !disposed) {
+        const run = await db.run.findUnique({ where: { id: runId }, select: { status: true } });
+        if (!disposed && (!run || TERMINAL.has(run.status))) {
+          await catchUp();
+          if (!disposed) {
+            everyone((v) => v.end());
+            dispose();
+          }
+        }
+      }
+      seenAtLastTick = feed.last;
+    })()
+      .catch(fail)
+      .finally(() => (ticking = false));
+  }, opts.catchUpMs ?? CATCH_UP_MS);
+  ticker.unref?.();
+  feeds.set(key, feed);
+  return feed;
+}
+
+/**
+ * Adds a viewer to the run's feed (opening it if this is the first). The viewer reads
+ * its backfill from storage itself, after joining, and is sent every event the feed
+ * hears from then on, in order. `leave()` removes it; the last one to leave closes the feed.
+ */
+export function joinRunFeed(db: Db, runId: string, viewer: FeedViewer, opts: FeedOptions = {}): () => void {
+  let feeds = feedsByDb.get(db);
+  if (!feeds) feedsByDb.set(db, (feeds = new Map()));
+  const key = `${runId}:${opts.catchUpMs ?? ''}:${opts.heartbeatMs ?? ''}`;
+  const found = feeds.get(key);
+  const feed = found && !found.closed ? found : openFeed(db, runId, key, opts, feeds);
+  feed.viewers.add(viewer);
+  if (found === feed && feed.last > 0) viewer.from(feed.last);
+  return () => {
+    feed.viewers.delete(viewer);
+    if (feed.viewers.size === 0) feed.dispose();
+  };
+}
+
+/** feeds open in this process for this database (tests check that none leak) */
+export function runFeedCount(db: Db): number {
+  return feedsByDb.get(db)?.size ?? 0;
+}
