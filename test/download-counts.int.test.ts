@@ -24,7 +24,10 @@ beforeAll(async () => {
   token = (await createApiToken(db, { userId: u.id, name: 'dl', scopes: ['invoke'] })).token;
   const md = '---\nname: counted\ndescription: Counted once per caller.\nversion: 1.0.0\n---\nHello.\n';
   const pkg = readUpload({ kind: 'files', files: [{ path: 'counted/SKILL.md', content: new TextEncoder().encode(md) }] });
-  await publishVersion(db, { scope, manifest: pkg.manifest!, files: pkg.files, version: '1.0.0', visibility: 'public' });
+  const v = await publishVersion(db, { scope, manifest: pkg.manifest!, files: pkg.files, version: '1.0.0', visibility: 'public' });
+  // rows of days past: the first batch of the day sweeps what is older than yesterday
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  await db.downloadCaller.createMany({ data: [{ versionId: v.versionId, day: new Date('2020-01-01'), caller: 'old' }, { versionId: v.versionId, day: new Date(yesterday), caller: 'yesterday' }] });
 });
 
 async function download(ip: string, bearer?: string) {
@@ -48,6 +51,7 @@ describe('tarball download counts', () => {
   it('count one download per caller per day, however often it asks', async () => {
     for (let i = 0; i < 8; i++) await download('198.51.100.7');
     expect(await counts()).toEqual({ skill: 1, version: 1, search: 1 });
+    expect((await testDb().downloadCaller.findMany({ where: { caller: { in: ['old', 'yesterday'] } }, select: { caller: true } })).map((r) => r.caller)).toEqual(['yesterday']);
     // another batch, as another instance would write it: still the same caller today
     await download('198.51.100.7');
     expect((await counts()).skill).toBe(1);
