@@ -52,12 +52,6 @@ export async function invokeRegistryTool(server: ServerContext, input: InvokeInp
   const scrubber = createSecretScrubber();
   const manager = createToolManager({ skills: [skill], ...learnRunSecrets(runtime, scrubber) });
   const started = performance.now();
-  let result: unknown;
-  try {
-    result = scrubber.scrub(await manager.invoke(`${skill.manifest.name}/${input.tool}`, input.args));
-  } catch (err) {
-    if (err instanceof Error) err.message = scrubber.scrubText(err.message);
-    throw err;
-  }
+  const result = await scrubber.scrubbed(manager.invoke(`${skill.manifest.name}/${input.tool}`, input.args));
   return { skill: skill.ref, version: skill.version, tool: input.tool, result, ms: Math.round(performance.now() - started) };
 }

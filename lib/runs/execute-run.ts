@@ -51,18 +51,7 @@ function agentToolHost(skills: LoadedSkill[], manager: ReturnType<typeof createT
       }
     },
     // a tool's result or error reaches the agent code (and so the model) with the run's secrets redacted
-    async invoke(ref, args) {
-      try {
-        return scrubber.scrub(await manager.invoke(ref, args));
-      } catch (err) {
-        if (err instanceof Error) {
-          err.message = scrubber.scrubText(err.message);
-          const e = err as Error & { details?: unknown };
-          if (e.details !== undefined) e.details = scrubber.scrub(e.details);
-        }
-        throw err;
-      }
-    },
+    invoke: (ref, args) => scrubber.scrubbed(manager.invoke(ref, args)),
   };
 }
 

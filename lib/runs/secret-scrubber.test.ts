@@ -37,4 +37,14 @@ describe('createSecretScrubber', () => {
     const s = createSecretScrubber(['secret-one', 'secret-one-and-more']);
     expect(s.scrubText('secret-one-and-more')).toBe('[redacted]');
   });
+
+  it('scrubs what a call returns, and what it throws (message and details) before rethrowing the same error', async () => {
+    const s = createSecretScrubber(['tok-123456']);
+    expect(await s.scrubbed(Promise.resolve({ echo: 'tok-123456' }))).toEqual({ echo: '[redacted]' });
+    const thrown = Object.assign(new Error('upstream said tok-123456'), { code: 'tool/failed', details: { header: 'Bearer tok-123456' } });
+    const caught = await s.scrubbed(Promise.reject(thrown)).catch((e: unknown) => e);
+    expect(caught).toBe(thrown);
+    expect(caught).toMatchObject({ code: 'tool/failed', message: 'upstream said [redacted]', details: { header: 'Bearer [redacted]' } });
+    await expect(s.scrubbed(Promise.reject('tok-123456'))).rejects.toBe('tok-123456'); // not an Error: as thrown
+  });
 });

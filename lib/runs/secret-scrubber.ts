@@ -19,6 +19,8 @@ export type SecretScrubber = {
   scrubText(text: string): string;
   /** a copy of a JSON-like value (strings, keys, arrays, plain objects) with secrets replaced */
   scrub<T>(value: T): T;
+  /** `work`'s value scrubbed; if it throws, the error is rethrown with its message and `details` scrubbed */
+  scrubbed<T>(work: Promise<T>): Promise<T>;
   /** how many distinct secrets it knows */
   readonly size: number;
 };
@@ -57,11 +59,25 @@ export function createSecretScrubber(initial: Iterable<string | null | undefined
     return out;
   };
 
+  const scrub = <T>(value: T): T => (pattern ? (walk(value, 0) as T) : value);
+
   for (const s of initial) add(s);
   return {
     add,
     scrubText,
-    scrub: <T>(value: T): T => (pattern ? (walk(value, 0) as T) : value),
+    scrub,
+    async scrubbed<T>(work: Promise<T>): Promise<T> {
+      try {
+        return scrub(await work);
+      } catch (err) {
+        if (err instanceof Error) {
+          err.message = scrubText(err.message);
+          const e = err as Error & { details?: unknown };
+          if (e.details !== undefined) e.details = scrub(e.details);
+        }
+        throw err;
+      }
+    },
     get size() {
       return secrets.size;
     },
