@@ -9,11 +9,16 @@ const usage = `Usage: skillyard validate <path...> [--json] [--keys <dir>] [--st
 Read every skill under each path (a skill folder, a .skill.md/.skill.js/.skill.ts
 file, a malv tools.json app, an MCP tool list, a Rye .ai/tools tree, a folder of many
 skills, or a .zip/.tar.gz archive) and check it against the formats' rules. Skills are
-printed as they are read, so a tree of 100,000 files streams in little memory.
+printed as they are read, so a tree of 100,000 files streams in little memory. Beside
+conformance, each skill says which agents load it ("loads in: Claude Code ✓ · Codex ✗")
+and why not; that verdict never changes the exit status. Symbolic links inside the path
+are read as their target (with a note); notes never fail a run.
 
 Options:
   --json         print {"skills": [SkillManifest...], "diagnostics"?, "ok"} as JSON
-                 (each manifest's "source" is the folder or file it came from)
+                 (each manifest's "source" is the folder or file it came from, and
+                 "agents" says whether Claude Code, Codex, OpenClaw, Cursor and
+                 GitHub Copilot load it, by their documented loader rules)
   --keys <dir>   trust the Ed25519 public keys in <dir> for Rye signatures
                  (repeatable; ~/.skillyard/keys is always read)
   --strict       treat warnings as errors
@@ -115,6 +120,13 @@ function humanSink(s: Style, quiet: boolean, strict: boolean): Sink {
       const out = [`${mark} ${s.bold(sk.name)} ${s.dim(`(${sk.format}${sk.version ? ` ${sk.version}` : ''})`)}${tools}${sig}`];
       const sorted = [...sk.diagnostics].sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0));
       for (const d of sorted) if (!quiet || d.severity !== 'note') out.push(line(d));
+      // "Will it load?" is apart from conformance: an agent may load what the spec refuses
+      if (sk.agents?.length && (!quiet || sk.agents.some((a) => !a.loads))) {
+        out.push(`  ${s.dim('loads in:')} ${sk.agents.map((a) => `${a.label} ${a.loads ? s.green('✓') : s.red('✗')}`).join(s.dim(' · '))}`);
+        for (const a of sk.agents) {
+          for (const r of a.reasons) if (!a.loads || !quiet) out.push(`    ${a.label}: ${r.effect === 'blocks' ? 'not loaded' : 'loaded, but'}: ${r.message} ${s.dim(`[${r.rule}]`)}`);
+        }
+      }
       process.stdout.write(out.join('\n') + '\n');
     },
     end(top, ok, c) {

@@ -2,6 +2,7 @@
 // the diagnostics sink, and the path rules (no climbing out, no links).
 
 import { DiagnosticSink, FileScope, type LineMap } from './diagnostic-sink';
+import type { LoaderFacts } from './agents/types';
 import type { ReadLimits } from './limits';
 import type { KeyRing } from './signature';
 import { decodeText } from './text';
@@ -26,6 +27,8 @@ export type ReaderOptions = { limits: ReadLimits; keyRing: KeyRing };
 
 export class Pkg {
   readonly sink = new DiagnosticSink();
+  /** what agents' loaders see in the skill file (set by the agent-skill reader) */
+  loaderFacts?: LoaderFacts;
   private textCache = new Map<string, string | null>();
 
   constructor(

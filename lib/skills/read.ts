@@ -2,6 +2,7 @@
 // Packages are read one at a time; with `onSkill` each manifest is handed over as soon
 // as it is ready and not kept (a tree of 100,000 files stays small in memory).
 
+import { agentVerdicts, factsForFormat } from './agents';
 import { detectSkills, owningRoot, type DetectedSkill } from './detect';
 import { DiagnosticSink } from './diagnostic-sink';
 import { readAgentSkill } from './formats/agent-skill';
@@ -123,7 +124,7 @@ export function readSkillsFromFiles(files: readonly InputFile[], opts: ReadOptio
   for (const l of folderLinks) {
     // the link may be the skill folder itself
     const r = owningRoot(l.path, roots);
-    if (r !== null) addNote(r, { severity: 'note', code: 'path/symlink-followed', message: `${l.path} is a symbolic link to ${l.target}, inside the folder being read: read as its target`, file: l.path });
+    if (r !== null) addNote(r, { severity: 'note', code: 'path/symlink-followed', message: `${r && l.path.startsWith(r + '/') ? l.path.slice(r.length + 1) : l.path.split('/').pop()} is a symbolic link to ${l.target}, inside the folder being read: read as its target`, file: l.path });
   }
   tree.clear();
   const skills: SkillManifest[] = [];
@@ -230,6 +231,8 @@ function readOne(
     pkg.sink.warn('tool/net-no-hosts', `${netTools.join(', ')} declare${netTools.length === 1 ? 's' : ''} the net capability, but the skill lists no hosts (metadata.net.hosts): every fetch will be refused`, { file: d.main ? pkg.treePath(d.main) : d.root || '.' });
   }
   m.source = d.main ? pkg.treePath(d.main) : d.root || '.';
+  const viaSymlink = notes.some((n) => n.code === 'path/symlink-followed' && n.file === d.root);
+  m.agents = agentVerdicts(pkg.loaderFacts ? { ...pkg.loaderFacts, viaSymlink } : factsForFormat(m.format));
   m.diagnostics = pkg.sink.list;
   return m;
 }
@@ -238,6 +241,8 @@ function readOne(
 function reportLink(pkg: Pkg, file: string, link: TreeFile['link'] | null | undefined): void {
   if (link === undefined) return;
   const where = { file };
+  // messages name the link inside its package (the diagnostic's file is the full path)
+  file = pkg.root && file.startsWith(pkg.root + '/') ? file.slice(pkg.root.length + 1) : file;
   if (link === null) pkg.sink.error('path/symlink', `${file} is a symbolic link; links are never followed`, where);
   else if (link.state === 'followed') pkg.sink.note('path/symlink-followed', `${file} is a symbolic link to ${link.target}, inside the folder being read: read as its target`, where);
   else if (link.state === 'outside') pkg.sink.error('path/symlink-outside', `${file} is a symbolic link to ${link.target}, outside the folder being read: not followed`, where);

@@ -85,6 +85,8 @@ export type MarkdownSkill = {
   fmScope: FileScope;
   /** a valid name read from a frontmatter that has a YAML error elsewhere */
   partialName?: string | null;
+  /** the frontmatter as parsed, before any rule (what agents' loaders see) */
+  raw?: unknown;
 };
 
 /** Parse a markdown skill file's frontmatter and body. `fm` is null when unusable. */
@@ -114,7 +116,7 @@ export function readMarkdownSkill(text: string, pkg: Pkg, scope: FileScope, ctx:
   const fmScope = scope.with(parsed.lines, split.yamlLine - 1);
   for (const w of parsed.warnings) fmScope.warn(w.code ?? 'yaml/warning', w.message, undefined, w.line + split.yamlLine - 1);
   const fm = readFrontmatterObject(parsed.value, pkg, fmScope, ctx);
-  return { fm, body: split.body, bodyLine, fmScope };
+  return { fm, body: split.body, bodyLine, fmScope, raw: parsed.value };
 }
 
 /** `the folder name "Foo", normalised to "foo"`, or `the folder name "foo"` when it needed nothing. */

@@ -34,6 +34,8 @@ describe('symbolic links on disk', () => {
     expect(linked.name).toBe('pdf');
     expect(linked.files).toEqual(['SKILL.md', 'scripts/run.py']);
     expect(summary(linked.diagnostics)).toEqual(['note path/symlink-followed']);
+    // Codex's loader does not walk into a linked skill folder; Claude Code follows it
+    expect(linked.agents!.filter((a) => !a.loads).map((a) => a.agent)).toEqual(['codex']);
     expect(r.skills).toHaveLength(2);
   });
 

@@ -59,4 +59,16 @@ export type SkillManifest = {
   files: string[];
   signature: SkillSignature | null;
   diagnostics: Diagnostic[];
+  /**
+   * Whether each agent (Claude Code, Codex, OpenClaw, Cursor, GitHub Copilot) loads the
+   * skill, by its documented loader rules: apart from conformance to the format.
+   */
+  agents?: AgentVerdict[];
+};
+
+export type AgentVerdict = {
+  agent: 'claude-code' | 'codex' | 'openclaw' | 'cursor' | 'copilot';
+  label: string;
+  loads: boolean;
+  reasons: { rule: string; effect: 'blocks' | 'caveat'; message: string; doc: string }[];
 };

@@ -5,6 +5,7 @@ import { resolveDelegate } from '../delegate';
 import { canonicalToolName, isValidSkillName, isValidToolName, nameFromPath, sameSkillName } from '../names';
 import { newManifest, newTool, type Pkg } from '../package';
 import { applySkillFields, applyToolFields, checkInstructions, readMarkdownSkill } from '../skill-frontmatter';
+import { skillFileFacts } from '../agents';
 import { verifyFileSignature } from './signed-file';
 import { readToolsJson } from '../tools-json';
 import type { SkillManifest } from '../types';
@@ -13,6 +14,7 @@ import type { SkillManifest } from '../types';
 export function readAgentSkill(pkg: Pkg, marker = 'SKILL.md'): SkillManifest {
   const folderName = pkg.dirName ?? 'unnamed';
   const m = newManifest(isValidSkillName(folderName) ? folderName : nameFromPath(folderName), 'agent-skill');
+  pkg.loaderFacts = { ...skillFileFacts('', marker, pkg.dirName, null), fence: 'none' };
   m.files = pkg.fileList();
   if (marker !== 'SKILL.md') {
     pkg.scope(marker).warn('skill/file-name-case', `the skill file is named ${marker}; the Agent Skills spec names it SKILL.md (agents on case-sensitive file systems may not find it)`, undefined, 1);
@@ -42,6 +44,7 @@ function readSkillFile(pkg: Pkg, m: SkillManifest, marker: string, text: string)
   const scope = pkg.scope(marker);
   m.signature = verifyFileSignature(text, pkg, marker);
   const md = readMarkdownSkill(text, pkg, scope, { fallbackName: m.name, fallbackFrom: 'folder', fallbackSource: pkg.dirName ?? undefined, agentApps: 'detect' });
+  pkg.loaderFacts = skillFileFacts(text, marker, pkg.dirName, md.raw ?? null);
   m.instructions = checkInstructions(md.body, pkg, scope, md.bodyLine);
   const name = md.fm?.name ?? md.partialName ?? null;
   if (name) {
