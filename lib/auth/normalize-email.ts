@@ -3,6 +3,7 @@
 // provider so that the address the sign-in limit counts is, by construction, the one a
 // link is sent to. `Victim@X.test`, `victim@x.test,1` and a full-width `＠` all name the
 // same inbox and count against one limit (normalize-email.test.ts holds it to Auth.js's).
+import 'server-only';
 
 /** The address Auth.js would send a link to; throws (as Auth.js does) when it would refuse the address. */
 export function normalizeSignInEmail(email: string | null | undefined): string {

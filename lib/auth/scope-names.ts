@@ -8,6 +8,7 @@
 // `1`/`l`/`i`, `rn`/`m`, `vv`/`w`, and drops `-`, `_` and `.` (as npm's "too similar" rule
 // drops punctuation). Kept small on purpose: a wider table (`5`/`s`, `cl`/`d`) refuses
 // honest names for little gain. find-lookalike-scope.ts computes the same in SQL.
+import 'server-only';
 
 export const RESERVED_SCOPE_NAMES: ReadonlySet<string> = new Set([
   // the site, its roles and its makers
