@@ -4,14 +4,15 @@
 import 'server-only';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { MappedError } from '../errors';
-import { createMcpSessions, jsonRpcError, MCP_RETRY_LATER, type McpSessions } from '../mcp';
+import { createMcpSessions, createPgMcpSessionStore, DEFAULT_MCP_SESSION_LIMITS, jsonRpcError, MCP_RETRY_LATER, type McpSessions } from '../mcp';
 import { openRegistryMcpHost, parseMcpSelection } from '../registry/registry-mcp-host';
 import { serverContext } from '../server';
 import { withApi, type ApiContext, type RouteContext } from './with-api';
 
 const globalMcp = globalThis as unknown as { __skillyardMcpSessions?: McpSessions };
 export function mcpSessions(): McpSessions {
-  return (globalMcp.__skillyardMcpSessions ??= createMcpSessions());
+  // sessions are recorded in Postgres: any instance serves a session another opened
+  return (globalMcp.__skillyardMcpSessions ??= createMcpSessions(DEFAULT_MCP_SESSION_LIMITS, createPgMcpSessionStore(serverContext().db)));
 }
 
 /** JSON-RPC code of a refused request; rate limits and back-pressure are -32000 (server error, retry later). */

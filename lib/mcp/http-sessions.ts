@@ -5,6 +5,11 @@
 // capped per principal and in all, so a flood of initializations cannot exhaust memory.
 // A session whose principal may no longer see any of its skills (removed from the team
 // of its private skills) is closed at its next request, answered as a missing session.
+// With a store (McpSessionStore; Postgres in the app), a session opened on one instance
+// is served by any other: an instance that does not know the id finds it in the store,
+// checks principal and selection, and revives it locally (a transport with that id,
+// initialized as the client did) before answering. Only what a client sent in
+// `initialize` is stored; each instance keeps its own transport, stream and event store.
 import crypto from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -37,6 +42,15 @@ type Session = {
   announcing: Promise<void>;
 };
 
+/** Where sessions are recorded so that every instance can serve them. */
+export type McpSessionStore = {
+  save(s: { id: string; principal: string; selection: string; protocolVersion: string }): Promise<void>;
+  /** the session if it was used within `idleMs` */
+  find(id: string, idleMs: number): Promise<{ principal: string; selection: string; protocolVersion: string } | null>;
+  touch(id: string): Promise<void>;
+  remove(id: string): Promise<void>;
+};
+
 export type McpHttpRequest = {
   req: Request;
   /** who asks: `user:<id>`, or `anonymous:ip:<address>` (capped and bound per address) */
@@ -48,12 +62,19 @@ export type McpHttpRequest = {
   log?: (event: string, fields: Record<string, unknown>) => void;
 };
 
-export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION_LIMITS) {
+export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION_LIMITS, store?: McpSessionStore) {
   const sessions = new Map<string, Session>();
+  const storeFailed = (what: string) => (err: unknown) =>
+    console.warn(JSON.stringify({ level: 'warn', component: 'mcp.sessions', msg: `session store: ${what} failed`, error: err instanceof Error ? err.message : String(err) }));
+  /** last time each session's row was touched here (at most once a minute) */
+  const touched = new Map<string, number>();
 
-  function close(s: Session) {
+  /** `everywhere`: the session ends for every instance (evicted, or left with no skill), not only here */
+  function close(s: Session, everywhere = false) {
     sessions.delete(s.id);
+    touched.delete(s.id);
     void s.transport.close().catch(() => {});
+    if (everywhere) void store?.remove(s.id).catch(storeFailed('remove'));
   }
 
   function sweep(now = Date.now()) {
@@ -84,25 +105,36 @@ export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION
     return s.announcing;
   }
 
-  async function open(input: McpHttpRequest, body: unknown): Promise<Response> {
+  /** `reviveId`: a session another instance opened, initialized here under its own id */
+  async function open(input: McpHttpRequest, body: unknown, reviveId?: string): Promise<Response> {
     sweep();
     const mine = [...sessions.values()].filter((s) => s.principal === input.principal);
-    if (mine.length >= limits.maxPerPrincipal) close(mine.sort((a, b) => a.lastSeen - b.lastSeen)[0]);
+    if (mine.length >= limits.maxPerPrincipal) close(mine.sort((a, b) => a.lastSeen - b.lastSeen)[0], true);
     if (sessions.size >= limits.maxSessions) {
       return jsonRpcError(503, MCP_RETRY_LATER, 'mcp/too-many-sessions: the server has too many open MCP sessions; try again later', { 'retry-after': '30' });
     }
     const host = await input.openHost();
     let session: Session | null = null;
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => crypto.randomUUID(),
+      sessionIdGenerator: () => reviveId ?? crypto.randomUUID(),
       eventStore: createMemoryEventStore(),
-      onsessioninitialized: (id) => {
+      onsessioninitialized: async (id) => {
         const s: Session = { id, principal: input.principal, selection: input.selection, transport, server, host, lastSeen: Date.now(), toolsKey: null, announcing: Promise.resolve() };
         session = s;
         sessions.set(id, s);
         s.announcing = toolsKeyOf(s).then((k) => void (s.toolsKey ??= k), () => {});
+        if (store && !reviveId) {
+          const protocolVersion = String((body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion ?? '');
+          touched.set(id, Date.now());
+          // stored before the client hears the id, so its next request may go to any instance
+          await store.save({ id, principal: input.principal, selection: input.selection, protocolVersion }).catch(storeFailed('save'));
+        }
       },
-      onsessionclosed: (id) => void sessions.delete(id),
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+        touched.delete(id);
+        void store?.remove(id).catch(storeFailed('remove'));
+      },
     });
     const server = createMcpServer(host, {
       log: input.log,
@@ -125,16 +157,50 @@ export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION
       if (req.method === 'POST' && isInitializeRequest(body)) return open(input, body);
       return invalidRequest('Bad Request: no valid Mcp-Session-Id header; start with an initialize request');
     }
-    const s = sessions.get(id);
+    let s = sessions.get(id);
+    if (!s && store) s = await revive(input, id);
     if (!s || s.principal !== input.principal || s.selection !== input.selection) {
       return jsonRpcError(404, -32001, 'Session not found');
     }
     if (s.host.visibleSkills && (await s.host.visibleSkills()).length === 0) {
-      close(s);
+      close(s, true);
       return jsonRpcError(404, -32001, 'Session not found');
     }
     s.lastSeen = Date.now();
+    if (store && s.lastSeen - (touched.get(id) ?? 0) > 60_000) {
+      touched.set(id, s.lastSeen);
+      void store.touch(id).catch(storeFailed('touch'));
+    }
     return s.transport.handleRequest(req, req.method === 'POST' ? { parsedBody: body } : undefined);
+  }
+
+  /**
+   * A session this instance does not hold: found in the store for the same principal and
+   * selection, it is opened here under its id and initialized as its client did (the
+   * answer to that replayed initialize goes nowhere). Null when there is no such session.
+   */
+  async function revive(input: McpHttpRequest, id: string): Promise<Session | undefined> {
+    const known = await store!.find(id, limits.idleMs).catch((err) => {
+      storeFailed('find')(err);
+      return null;
+    });
+    if (!known || known.principal !== input.principal || known.selection !== input.selection) return undefined;
+    const init = {
+      jsonrpc: '2.0' as const,
+      id: `revive-${id}`,
+      method: 'initialize',
+      params: { protocolVersion: known.protocolVersion, capabilities: {}, clientInfo: { name: 'revived-session', version: '0' } },
+    };
+    const replay = new Request(input.req.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(init),
+    });
+    const res = await open({ ...input, req: replay }, init, id);
+    await res.text().catch(() => '');
+    const s = sessions.get(id);
+    if (s) touched.set(id, Date.now());
+    return s;
   }
 
   /** After a connection or mint outside MCP: re-check every session of this principal. */

@@ -20,6 +20,10 @@ export type RunLimits = {
   inputTimeoutMs: number;
   /** stored event JSON of one run past which large event fields are stored as a truncation marker */
   traceMaxBytes: number;
+  /** how often a worker renews its claims and reads cancels */
+  heartbeatSeconds: number;
+  /** a claim not renewed for this long: its worker is taken for dead (retry or fail) */
+  staleAfterSeconds: number;
   /** claims of one run at most: a run whose worker died before any tool call is retried until then */
   maxAttempts: number;
   /** event JSON in one `?format=json` page (at least one event per page, whatever its size) */
@@ -33,6 +37,8 @@ export function runLimits(): RunLimits {
     maxActiveAnonymous: intFromEnv('SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS', 32, 0),
     inputTimeoutMs: intFromEnv('SKILLYARD_RUN_INPUT_TIMEOUT_SECONDS', 600, 1) * 1000,
     traceMaxBytes: intFromEnv('SKILLYARD_RUN_TRACE_MAX_BYTES', 8 * 1024 * 1024, 0),
+    heartbeatSeconds: intFromEnv('SKILLYARD_RUN_HEARTBEAT_SECONDS', 10, 1),
+    staleAfterSeconds: intFromEnv('SKILLYARD_RUN_STALE_SECONDS', 45, 2),
     maxAttempts: intFromEnv('SKILLYARD_RUN_MAX_ATTEMPTS', 3, 1),
     eventPageMaxBytes: intFromEnv('SKILLYARD_RUN_EVENT_PAGE_BYTES', 2 * 1024 * 1024, 1),
   };
