@@ -3,11 +3,13 @@
 import { commands } from './commands/index';
 import { exitCodeFor, mapError } from '../lib/errors';
 import { UsageError } from './command';
+import { CLI_VERSION } from './version';
+import { isolatedVmProblem } from './isolated-vm-check';
 
 export function globalHelp(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
-    'skillyard: validate, sign and run AI-agent skills',
+    'skillyard: find, add, publish, validate and run AI-agent skills',
     '',
     'Usage: skillyard <command> [options]',
     '',
@@ -36,13 +38,22 @@ export async function main(argv: string[]): Promise<number> {
     return name ? 0 : 2;
   }
   if (name === '--version' || name === '-v') {
-    process.stdout.write('skillyard 0.1.0\n');
+    process.stdout.write(`skillyard ${CLI_VERSION}\n`);
     return 0;
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
     process.stderr.write(`skillyard: unknown command "${name}"\n\n${globalHelp()}\n`);
     return 2;
+  }
+  // run/agent load isolated-vm when their module loads: where it cannot load, one line
+  // that says what to do instead of a stack (mcp decides for itself: it can run on the registry)
+  if (entry.isolates && entry.name !== 'mcp' && !rest.includes('--help') && !rest.includes('-h')) {
+    const problem = await isolatedVmProblem();
+    if (problem) {
+      process.stderr.write(`skillyard ${name}: ${problem}\n`);
+      return 1;
+    }
   }
   const cmd = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {

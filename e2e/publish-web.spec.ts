@@ -50,7 +50,7 @@ test('upload a folder with an error, fix it, publish, find it, see the install c
   await expect(publish).toBeEnabled();
   await publish.click();
   await expect(page.getByTestId('published')).toContainText(`@${handle}/thermo-kit@1.0.0`);
-  await expect(page.getByTestId('published').getByTestId('install-command')).toContainText(`skillyard add @${handle}/thermo-kit`);
+  await expect(page.getByTestId('published').getByTestId('install-command')).toContainText(`/cli/skillyard.tgz add @${handle}/thermo-kit --registry `);
 
   // misspelled word, then a tool name
   await page.goto('/?q=temperaturs');
@@ -59,7 +59,7 @@ test('upload a folder with an error, fix it, publish, find it, see the install c
   await expect(page.getByRole('link', { name: new RegExp(`@${handle}/thermo-kit`) })).toBeVisible();
 
   await page.getByRole('link', { name: new RegExp(`@${handle}/thermo-kit`) }).click();
-  await expect(page.getByTestId('install-command')).toContainText(`skillyard add @${handle}/thermo-kit`);
+  await expect(page.getByTestId('install-command')).toContainText(`/cli/skillyard.tgz add @${handle}/thermo-kit --registry `);
   await expect(page.getByTestId('versions')).toContainText('1.0.0');
   await expect(page.getByTestId('versions')).toContainText('latest');
   await page.screenshot({ path: 'test-results/skill-page-1280.png', fullPage: true });

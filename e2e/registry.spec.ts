@@ -158,7 +158,7 @@ test('the skill page shows how to use it from an MCP client, with this site\'s U
   await expect(page.getByTestId('mcp-claude-code-text')).toHaveText(`claude mcp add --transport http text-stats ${url}`);
   const httpJson = (await page.getByTestId('mcp-json-text').textContent())!;
   expect(JSON.parse(httpJson)).toEqual({ mcpServers: { 'text-stats': { type: 'http', url } } });
-  await expect(page.getByTestId('mcp-stdio-text')).toHaveText(`npx skillyard mcp --registry ${origin} --skill @skillyard/text-stats`);
+  await expect(page.getByTestId('mcp-stdio-text')).toHaveText(`npx -y ${origin}/cli/skillyard.tgz mcp --registry ${origin} --skill @skillyard/text-stats`);
   const stdio = JSON.parse((await page.getByTestId('mcp-stdio-json-text').textContent())!).mcpServers['text-stats'] as { command: string; args: string[] };
   expect(stdio.command).toBe('npx');
 
@@ -187,12 +187,13 @@ test('the skill page shows how to use it from an MCP client, with this site\'s U
     await http.close();
   }
 
-  // the stdio configuration (`npx skillyard ...` is this repository's bin) downloads the skill and serves it
+  // the stdio configuration runs the CLI from this site's tarball (cli/cli-package.int.test.ts
+  // runs it with npx); here this repository's bin stands in for it: it downloads the skill and serves it
   const local = new Client({ name: 'e2e', version: '1.0.0' });
   await local.connect(
     new StdioClientTransport({
       command: NODE,
-      args: [path.join(ROOT, 'bin/skillyard.mjs'), ...stdio.args.slice(1)],
+      args: [path.join(ROOT, 'bin/skillyard.mjs'), ...stdio.args.slice(2)],
       cwd: fs.mkdtempSync(path.join(os.tmpdir(), 'skillyard-e2e-mcp-')),
       env: { ...(process.env as Record<string, string>), SKILLYARD_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'skillyard-e2e-home-')), SKILLYARD_TOKEN: '' },
       stderr: 'pipe',

@@ -62,5 +62,15 @@ else {
   } catch (error) {
     console.log(`[skillyard] shared-memory sandbox lane not checked (${error instanceof Error ? error.message : String(error)})`);
   }
+  // the CLI package the registry serves at /cli/skillyard.tgz (cli/build-package.mjs),
+  // rebuilt when a source changed; a failure only leaves that route answering 404
+  if (fs.existsSync(path.join(root, 'cli', 'build-package.mjs'))) {
+    try {
+      const { buildCliPackage, cliPackageIsStale } = await import('../cli/build-package.mjs');
+      if (cliPackageIsStale(root)) await buildCliPackage(root, console.log);
+    } catch (error) {
+      console.log(`[skillyard] CLI package not built (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
   await import(pathToFileURL(out).href);
 }

@@ -1,9 +1,10 @@
 'use client';
-// `skillyard add @scope/name` with a copy button (the skill page and the publish page).
+// The install line of a skill with a copy button (the skill page and the publish page):
+// `command` from addCommand (lib/mcp/client-config.ts), which works from any folder.
 import { useState } from 'react';
 
-export function InstallCommand({ scope, name }: { scope: string; name: string }) {
-  const command = `skillyard add @${scope}/${name}`;
+export function InstallCommand({ scope, name, command: given }: { scope: string; name: string; command?: string }) {
+  const command = given ?? `skillyard add @${scope}/${name}`;
   const [copied, setCopied] = useState(false);
   return (
     <div className="flex items-center gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 dark:border-zinc-800 dark:bg-zinc-900" data-testid="install-command">

@@ -29,7 +29,7 @@ function tabsFor(config: McpClientConfig): Tab[] {
       id: 'mcp-stdio-json',
       label: 'Claude Desktop',
       title: 'Claude Desktop configuration',
-      hint: <>In {code('claude_desktop_config.json')}: the skill is downloaded (integrity checked) and its tools run on your machine.</>,
+      hint: <>In {code('claude_desktop_config.json')}: needs only Node 20+; the tools run on your machine where isolated-vm is installed, else on this registry.</>,
       text: config.stdioJson,
     },
     { id: 'mcp-stdio', label: 'Terminal (stdio)', title: 'stdio server command', hint: <>Any MCP client that starts a local server over stdio.</>, text: config.stdioCommand },

@@ -1,25 +1,11 @@
 // `skillyard mcp --skill <path>...`: serves local skills of any format over MCP (stdio),
 // so any MCP client (Claude Code, Claude Desktop, Cursor, VS Code) can use a folder of
 // skills without the server. Tools run through the full kernel pipeline in the sandbox.
-import { existsSync, promises as fsp } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createSandboxPool } from '../../lib/sandbox/pool';
-import {
-  createMemoryEnvironment,
-  createMemoryEventBus,
-  createHmacTokenSigner,
-  allowRangesFromEnv,
-  createMemoryStorage,
-  createMemoryVault,
-  createToolManager,
-} from '../../lib/runtime';
-import { localToolHost, serveMcpOverStdio } from '../../lib/mcp';
 import { UsageError, type Command } from '../command';
-import { fetchPackage } from '../fetch-package';
+import { isolatedVmProblem } from '../isolated-vm-check';
 import { parsePackageRef } from '../registry-client';
-import { loadSkills } from './run';
 
 const usage = `Usage: skillyard mcp --skill <path|@scope/name> [--skill ...] [options]
 
@@ -38,18 +24,23 @@ Options:
   --scope <scope>      the registry scope the skills run as (for minted tokens;
                        default: the scope of the first @scope/name)
   --env NAME=VALUE     a secret for the environment capability (repeatable)
+  --hosted             run the tools of @scope/name skills on the registry (its hosted
+                       MCP endpoint, with SKILLYARD_TOKEN or the login's token) instead
+                       of here; the default when isolated-vm cannot load on this machine
 
-Add it to an MCP client, for example Claude Code:
-  claude mcp add my-skills -- npx skillyard mcp --skill ./skills/text-stats
-  claude mcp add text-stats -- npx skillyard mcp --registry https://skillyard.example --skill @skillyard/text-stats
+Add it to an MCP client, for example Claude Code (from anywhere: the registry serves
+this CLI at /cli/skillyard.tgz):
+  claude mcp add text-stats -- npx -y https://skillyard.example/cli/skillyard.tgz mcp --registry https://skillyard.example --skill @skillyard/text-stats
+  claude mcp add my-skills -- npx -y https://skillyard.example/cli/skillyard.tgz mcp --skill ./skills/text-stats
 
 Messages about the server go to stderr; stdout carries only the protocol.
-Exit status: 0 when the client closes the session, 2 usage or unreadable skill.
+Exit status: 0 when the client closes the session, 1 when tools cannot run (no
+isolated-vm for a local skill, registry unreachable), 2 usage or unreadable skill.
 `;
 
 export const mcp: Command = {
   name: 'mcp',
-  summary: 'serve local skills to any MCP client over stdio',
+  summary: 'serve local or registry skills to any MCP client over stdio',
   usage,
   async run(argv) {
     const { values } = parseArgs({
@@ -60,6 +51,7 @@ export const mcp: Command = {
         scope: { type: 'string' },
         registry: { type: 'string' },
         env: { type: 'string', multiple: true },
+        hosted: { type: 'boolean' },
       },
     });
     if (!values.skill?.length) throw new UsageError('--skill <path> is required');
@@ -69,60 +61,32 @@ export const mcp: Command = {
       if (eq <= 0) throw new UsageError('--env takes NAME=VALUE');
       env[kv.slice(0, eq)] = kv.slice(eq + 1);
     }
-    let skills;
-    let downloads: string | null = null;
-    try {
-      const paths: string[] = [];
-      let refScope: string | null = null;
-      for (const value of values.skill) {
-        const ref = value.startsWith('@') && !existsSync(value) ? parsePackageRef(value) : null;
-        if (!ref) {
-          paths.push(value);
-          continue;
-        }
-        downloads ??= await fsp.mkdtemp(path.join(os.tmpdir(), 'skillyard-mcp-'));
-        const pkg = await fetchPackage(ref, { registry: values.registry, warn: (line) => process.stderr.write(line + '\n') });
-        if (pkg.deprecated) process.stderr.write(`skillyard mcp: ${pkg.label} is deprecated: ${pkg.deprecated}\n`);
-        const target = path.join(downloads, ref.scope, ref.name);
-        for (const f of pkg.files) {
-          const dest = path.resolve(target, f.path);
-          if (!dest.startsWith(target + path.sep)) throw new Error(`${pkg.label}: ${f.path} would be written outside its folder`);
-          await fsp.mkdir(path.dirname(dest), { recursive: true });
-          await fsp.writeFile(dest, f.content);
-        }
-        refScope ??= ref.scope;
-        paths.push(target);
-        process.stderr.write(`skillyard mcp: fetched ${pkg.label} (${pkg.integrity})\n`);
+    const refs = values.skill.map((v) => (v.startsWith('@') && !existsSync(v) ? parsePackageRef(v) : null));
+    const allRegistry = refs.every(Boolean);
+    if (values.hosted && !allRegistry) throw new UsageError('--hosted serves registry skills only (--skill @scope/name)');
+    const problem = values.hosted ? null : await isolatedVmProblem();
+    if (values.hosted || (problem && allRegistry)) {
+      if (problem) process.stderr.write('skillyard mcp: isolated-vm is not available here, so the tools run on the registry\n');
+      const { serveHostedOverStdio } = await import('../mcp-hosted');
+      try {
+        await serveHostedOverStdio(refs.filter((r) => r !== null), { registry: values.registry });
+      } catch (e) {
+        process.stderr.write(`skillyard mcp: ${(e as Error).message}\n`);
+        return 1;
       }
-      skills = await loadSkills(paths, values.scope?.replace(/^@/, '') ?? refScope);
-    } catch (e) {
-      process.stderr.write(`skillyard mcp: cannot read skill: ${(e as Error).message}\n`);
-      if (downloads) await fsp.rm(downloads, { recursive: true, force: true });
-      return 2;
+      return 0;
     }
-    const inProcess = process.execArgv.includes('--no-node-snapshot');
-    const sandbox = createSandboxPool({ inProcess, workers: 1 });
-    const manager = createToolManager({
-      skills,
-      caller: { id: 'local', kind: 'user', tokens: [] },
-      sandbox,
+    if (problem) {
+      process.stderr.write(`skillyard mcp: ${problem}\n`);
+      return 1;
+    }
+    const { serveLocalOverStdio } = await import('../mcp-local');
+    return serveLocalOverStdio({
+      skill: values.skill,
+      registry: values.registry,
+      scope: values.scope,
       allowSubprocess: values['allow-subprocess'] ?? process.env.SKILLYARD_ALLOW_SUBPROCESS === '1',
-      workDir: process.cwd(),
-      providers: {
-        storage: createMemoryStorage(),
-        signer: createHmacTokenSigner(),
-        // private and loopback addresses only where SKILLYARD_NET_ALLOW allows them, as on the server
-        net: { allowRanges: allowRangesFromEnv() },
-        vault: createMemoryVault(),
-        environment: createMemoryEnvironment({ local: env }),
-        events: createMemoryEventBus(),
-      },
+      env,
     });
-    const { closed } = await serveMcpOverStdio(localToolHost(skills, manager));
-    process.stderr.write(`skillyard mcp: serving ${skills.map((s) => s.manifest.name).join(', ')} over stdio\n`);
-    await closed;
-    await sandbox.close();
-    if (downloads) await fsp.rm(downloads, { recursive: true, force: true });
-    return 0;
   },
 };

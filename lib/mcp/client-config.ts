@@ -1,7 +1,10 @@
 // What a person pastes into an MCP client to use one registry skill: the Streamable HTTP
 // URL of /api/mcp/<scope>/<name> on this site, the JSON that Cursor, Claude Code
 // (.mcp.json) and VS Code read, the `claude mcp add` line, and the local stdio server
-// (`npx skillyard mcp --skill @scope/name`) that Claude Desktop and any stdio client start.
+// (`npx -y <site>/cli/skillyard.tgz mcp --skill @scope/name`) that Claude Desktop and any
+// stdio client start, and the `skillyard add` line. Every command works from any folder:
+// the CLI comes from this site's own tarball (app/cli/[file]/route.ts), or from npm when
+// the operator set SKILLYARD_CLI_PACKAGE to the name it is published under.
 // Pure: the skill page passes the site's origin (siteOrigin below) and the skill.
 
 const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
@@ -29,6 +32,25 @@ export function siteOrigin(headers: Pick<Headers, 'get'>, env: Record<string, st
   return `${proto === 'https' || proto === 'http' ? proto : 'http'}://${host}`;
 }
 
+const NPM_SPEC = /^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*(?:@[A-Za-z0-9._^~<>=-]+)?$/;
+
+/**
+ * What runs the CLI from anywhere, as argv after `npx`: `-y <origin>/cli/skillyard.tgz`
+ * (the tarball this site serves), or `-y <name>` when SKILLYARD_CLI_PACKAGE names the
+ * package the operator published to npm (`skillyard`, `@acme/skillyard@0.2.0`).
+ */
+export function cliPackageArgs(origin: string, env: Record<string, string | undefined> = process.env): string[] {
+  const published = env.SKILLYARD_CLI_PACKAGE?.trim();
+  if (published && NPM_SPEC.test(published)) return ['-y', published];
+  return ['-y', `${origin.replace(/\/+$/, '')}/cli/skillyard.tgz`];
+}
+
+/** `npx -y <cli> add @scope/name --registry <origin>`: the install line of a skill page. */
+export function addCommand(opts: { origin: string; scope: string; name: string; cli?: string[] }, env: Record<string, string | undefined> = process.env): string {
+  const origin = opts.origin.replace(/\/+$/, '');
+  return ['npx', ...(opts.cli ?? cliPackageArgs(origin, env)), 'add', `@${opts.scope}/${opts.name}`, '--registry', origin].join(' ');
+}
+
 export type McpClientConfig = {
   /** the Streamable HTTP endpoint of the skill */
   url: string;
@@ -38,10 +60,12 @@ export type McpClientConfig = {
   claudeCodeCommand: string;
   /** `{"mcpServers": {...}}` for Cursor and Claude Code's .mcp.json (remote, over HTTP) */
   httpJson: string;
-  /** `npx skillyard mcp --registry <origin> --skill @scope/name` */
+  /** `npx -y <cli> mcp --registry <origin> --skill @scope/name` */
   stdioCommand: string;
   /** `{"mcpServers": {...}}` for Claude Desktop and other stdio clients (runs on the user's machine) */
   stdioJson: string;
+  /** `npx -y <cli> add @scope/name --registry <origin>` */
+  addCommand: string;
   /** whether the snippets carry an Authorization header to fill in */
   needsToken: boolean;
 };
@@ -60,7 +84,10 @@ function prettyJson(value: unknown): string {
  * token the caller's connections provide, so the HTTP snippets carry an Authorization header
  * (an API token with the `invoke` scope, made in Settings); a public skill works without one.
  */
-export function mcpClientConfig(opts: { origin: string; scope: string; name: string; needsToken: boolean }): McpClientConfig {
+export function mcpClientConfig(
+  opts: { origin: string; scope: string; name: string; needsToken: boolean },
+  env: Record<string, string | undefined> = process.env,
+): McpClientConfig {
   const origin = opts.origin.replace(/\/+$/, '');
   const url = `${origin}/api/mcp/${encodeURIComponent(opts.scope)}/${encodeURIComponent(opts.name)}`;
   const serverName = opts.name;
@@ -68,7 +95,7 @@ export function mcpClientConfig(opts: { origin: string; scope: string; name: str
   const http: Record<string, unknown> = { type: 'http', url };
   if (opts.needsToken) http.headers = { Authorization: auth };
   const claudeCodeCommand = `claude mcp add --transport http ${serverName} ${url}${opts.needsToken ? ` --header "Authorization: ${auth}"` : ''}`;
-  const args = ['skillyard', 'mcp', '--registry', origin, '--skill', `@${opts.scope}/${opts.name}`];
+  const args = [...cliPackageArgs(origin, env), 'mcp', '--registry', origin, '--skill', `@${opts.scope}/${opts.name}`];
   const stdio: Record<string, unknown> = { command: 'npx', args };
   if (opts.needsToken) stdio.env = { SKILLYARD_TOKEN: TOKEN_PLACEHOLDER };
   return {
@@ -77,6 +104,7 @@ export function mcpClientConfig(opts: { origin: string; scope: string; name: str
     claudeCodeCommand,
     httpJson: prettyJson({ mcpServers: { [serverName]: http } }),
     stdioCommand: `npx ${args.join(' ')}`,
+    addCommand: addCommand(opts, env),
     stdioJson: prettyJson({ mcpServers: { [serverName]: stdio } }),
     needsToken: opts.needsToken,
   };

@@ -8,4 +8,4 @@ export { nameTools } from './tool-names';
 export { localToolHost } from './local-tool-host';
 export { serveMcpOverStdio } from './serve-stdio';
 export type { McpToolHost, McpSkillInfo } from './tool-host';
-export { mcpClientConfig, siteOrigin, type McpClientConfig } from './client-config';
+export { addCommand, cliPackageArgs, mcpClientConfig, siteOrigin, type McpClientConfig } from './client-config';

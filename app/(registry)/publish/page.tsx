@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { headers } from 'next/headers';
 import { currentUser } from '@/lib/auth/current-user';
+import { cliPackageArgs, siteOrigin } from '@/lib/mcp';
 import { uploadLimits } from '@/lib/registry/read-upload';
 import { formatBytes } from './format-bytes';
 import { PublishForm } from './publish-form';
@@ -11,6 +13,7 @@ export const metadata: Metadata = { title: 'Publish a skill' };
 export default async function PublishPage() {
   const user = await currentUser();
   const limits = uploadLimits();
+  const origin = siteOrigin(await headers());
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <header className="space-y-2">
@@ -26,7 +29,7 @@ export default async function PublishPage() {
         </p>
       </header>
       {user?.handle ? (
-        <PublishForm scope={user.handle} limits={{ maxPackageBytes: limits.maxPackageBytes, maxPackageFiles: limits.maxPackageFiles }} />
+        <PublishForm scope={user.handle} limits={{ maxPackageBytes: limits.maxPackageBytes, maxPackageFiles: limits.maxPackageFiles }} cli={{ origin, args: cliPackageArgs(origin) }} />
       ) : user ? (
         <p className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-800 dark:bg-amber-950/40">
           Choose a username first: it is your scope (<code>@username</code>). <Link href="/welcome" className="underline">Choose one</Link>.

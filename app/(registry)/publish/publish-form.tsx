@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { useRef, useState, useTransition } from 'react';
 import { previewUploadAction, publishUploadAction, type Published, type UploadPreview } from './actions';
 import { InstallCommand } from '../../_components/install-command';
+import { addCommand } from '@/lib/mcp/client-config';
 import { formatBytes } from './format-bytes';
 
 export type UploadLimits = { maxPackageBytes: number; maxPackageFiles: number };
@@ -56,7 +57,7 @@ function formData(picked: Picked, extra: Record<string, string>): FormData {
   return fd;
 }
 
-export function PublishForm({ scope, limits }: { scope: string; limits: UploadLimits }) {
+export function PublishForm({ scope, limits, cli }: { scope: string; limits: UploadLimits; cli?: { origin: string; args: string[] } }) {
   const [picked, setPicked] = useState<Picked | null>(null);
   const [preview, setPreview] = useState<UploadPreview | null>(null);
   const [published, setPublished] = useState<Published | null>(null);
@@ -300,7 +301,7 @@ export function PublishForm({ scope, limits }: { scope: string; limits: UploadLi
             </Link>
             {published.tagged ? ` (${published.tag})` : ''}
           </p>
-          <InstallCommand scope={published.scope} name={published.name} />
+          <InstallCommand scope={published.scope} name={published.name} command={cli ? addCommand({ origin: cli.origin, cli: cli.args, scope: published.scope, name: published.name }, {}) : undefined} />
           <p className="break-all font-mono text-xs text-zinc-500">{published.integrity}</p>
         </section>
       )}

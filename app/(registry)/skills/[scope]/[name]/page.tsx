@@ -125,7 +125,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
               </span>
             )}
           </div>
-          <InstallCommand scope={skill.scope} name={skill.name} />
+          <InstallCommand scope={skill.scope} name={skill.name} command={mcp.addCommand} />
           <UnlockPlanner tools={m.tools} next={base} scope={skill.scope} />
         </header>
 
