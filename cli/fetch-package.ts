@@ -12,6 +12,8 @@ export type PackageRef = { scope: string; name: string; spec: string | null };
 
 export type FetchedPackage = {
   label: string;
+  /** the exact version's tarball URL (what skillyard.lock records) */
+  resolved: string;
   version: string;
   integrity: string;
   files: ReturnType<typeof readUpload>['files'];
@@ -30,19 +32,58 @@ export class FetchError extends Error {
   }
 }
 
+/** The exact version's tarball URL on `base`. */
+export function tarballUrl(base: string, ref: { scope: string; name: string }, version: string): string {
+  return `${base}/api/v1/skills/${ref.scope}/${ref.name}/${encodeURIComponent(version)}/tarball`;
+}
+
 export async function fetchPackage(ref: PackageRef, opts: { registry?: string; keys?: string[]; warn?: (line: string) => void } = {}): Promise<FetchedPackage> {
   const client = registryClient({ registry: opts.registry });
+  return download(client, `/api/v1/skills/${ref.scope}/${ref.name}/${encodeURIComponent(ref.spec ?? 'latest')}/tarball`, ref, null, opts);
+}
+
+/**
+ * Downloads a locked tarball URL and checks its bytes against the lock's integrity
+ * (`install/integrity-mismatch` when they differ, whatever the registry says now).
+ */
+export async function fetchLocked(
+  resolved: string,
+  ref: PackageRef,
+  integrity: string,
+  opts: { keys?: string[]; warn?: (line: string) => void } = {},
+): Promise<FetchedPackage> {
+  let url: URL;
+  try {
+    url = new URL(resolved);
+  } catch {
+    throw new FetchError('lock/invalid', `@${ref.scope}/${ref.name}: the lock's resolved URL "${resolved}" is not a URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new FetchError('lock/invalid', `@${ref.scope}/${ref.name}: the lock's resolved URL is not http(s)`);
+  const client = registryClient({ registry: url.origin });
+  return download(client, url.pathname + url.search, ref, integrity, opts);
+}
+
+async function download(
+  client: ReturnType<typeof registryClient>,
+  p: string,
+  ref: PackageRef,
+  expected: string | null,
+  opts: { keys?: string[]; warn?: (line: string) => void },
+): Promise<FetchedPackage> {
   let res: Response;
   try {
-    res = await client.request(`/api/v1/skills/${ref.scope}/${ref.name}/${encodeURIComponent(ref.spec ?? 'latest')}/tarball`);
+    res = await client.request(p);
   } catch (e) {
-    if (e instanceof RegistryError) throw new FetchError(e.code, `${e.message} [${e.code}]`);
+    if (e instanceof RegistryError) throw new FetchError(e.code, `@${ref.scope}/${ref.name}: ${e.message} [${e.code}]`);
     throw e;
   }
   const bytes = new Uint8Array(await res.arrayBuffer());
   const integrity = res.headers.get('x-skillyard-integrity') ?? '';
   const version = res.headers.get('x-skillyard-version') ?? '?';
   const label = `@${ref.scope}/${ref.name}@${version}`;
+  if (expected !== null && !checkIntegrity(bytes, expected)) {
+    throw new FetchError('install/integrity-mismatch', `${label}: the download does not match the lock's integrity ${expected}; nothing was written`);
+  }
   if (!integrity || !checkIntegrity(bytes, integrity)) {
     throw new FetchError('add/integrity-mismatch', `${label}: the download does not match its integrity ${integrity || '(none sent)'}; nothing was written`);
   }
@@ -56,6 +97,7 @@ export async function fetchPackage(ref: PackageRef, opts: { registry?: string; k
   const deprecated = res.headers.get('x-skillyard-deprecated');
   return {
     label,
+    resolved: tarballUrl(client.base, ref, version),
     version,
     integrity,
     files: pkg.files,

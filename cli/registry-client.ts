@@ -10,8 +10,13 @@ import path from 'node:path';
 
 export type CliConfig = { registry?: string; token?: string };
 
+/** $SKILLYARD_HOME, default ~/.skillyard: the config, trusted keys, and the lock of `add --global`. */
+export function configDir(): string {
+  return process.env.SKILLYARD_HOME ?? path.join(os.homedir(), '.skillyard');
+}
+
 export function configPath(): string {
-  return path.join(process.env.SKILLYARD_HOME ?? path.join(os.homedir(), '.skillyard'), 'config.json');
+  return path.join(configDir(), 'config.json');
 }
 
 export function readConfig(): CliConfig {
