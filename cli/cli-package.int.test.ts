@@ -127,7 +127,7 @@ function newUser(label: string, node: string) {
     return d;
   };
   const run = (cwd: string, command: string, args: string[], extra: Record<string, string> = {}) => {
-    const r = spawnSync(command, args, { cwd, env: { ...env, ...extra }, encoding: 'utf8', timeout: 300_000 });
+    const r = spawnSync(command, args, { cwd, env: { ...env, ...extra } as unknown as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 300_000 });
     return { code: r.status, out: r.stdout, err: r.stderr };
   };
   const cli = (cwd: string, args: string[], extra: Record<string, string> = {}) => run(cwd, 'npx', ['-y', `${origin}/cli/skillyard.tgz`, ...args], extra);
