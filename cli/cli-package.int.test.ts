@@ -154,7 +154,7 @@ describe.each(nodeBinaries())('the CLI from the registry tarball on %s', (label,
     // no repository, no node_modules above the folder
     expect(fs.existsSync(path.join(user.base, 'node_modules'))).toBe(false);
     expect(path.relative(ROOT, user.base).startsWith('..')).toBe(true);
-  });
+  }, 300_000);
 
   it('publishes, adds for Claude, installs --frozen elsewhere, refuses a tampered lock, and updates with a permission diff', () => {
     const src = path.join(user.base, 'src', skill);
@@ -215,7 +215,7 @@ describe.each(nodeBinaries())('the CLI from the registry tarball on %s', (label,
     const updated = JSON.parse(fs.readFileSync(path.join(project, 'skillyard.lock'), 'utf8')).skills[`@${handle}/${skill}`];
     expect(updated).toMatchObject({ version: '1.1.0', permissions: { capabilities: ['net'], network: ['api.example.com'] } });
     expect(fs.readFileSync(path.join(installed, 'SKILL.md'), 'utf8')).toContain('allowed-hosts: api.example.com');
-  });
+  }, 600_000);
 
   it("runs the skill page's install line and Claude Desktop snippet as they are", async () => {
     const html = await (await fetch(`${origin}/skills/${handle}/${skill}`)).text();
@@ -241,5 +241,5 @@ describe.each(nodeBinaries())('the CLI from the registry tarball on %s', (label,
     } finally {
       await client.close();
     }
-  });
+  }, 300_000);
 });
