@@ -81,7 +81,7 @@ export const add: Command = {
     const warn = (line: string) => (values.json ? process.stderr : process.stdout).write(line + '\n');
     const fail = (code: string, message: string) => {
       if (values.json) process.stdout.write(JSON.stringify({ ok: false, error: { code, message } }) + '\n');
-      else process.stderr.write(`skillyard add: ${message}\n`);
+      else process.stderr.write(`skillyard add: ${message}${message.includes(`[${code}]`) ? '' : ` [${code}]`}\n`);
       return 1;
     };
     const lockDir = values.global ? configDir() : process.cwd();

@@ -38,7 +38,7 @@ export const install: Command = {
     const say = (line: string) => values.json || process.stdout.write(line + '\n');
     const fail = (code: string, message: string) => {
       if (values.json) process.stdout.write(JSON.stringify({ ok: false, error: { code, message } }) + '\n');
-      else process.stderr.write(`skillyard install: ${message}\n`);
+      else process.stderr.write(`skillyard install: ${message}${message.includes(`[${code}]`) ? '' : ` [${code}]`}\n`);
       return 1;
     };
     const dir = values.global ? configDir() : process.cwd();
