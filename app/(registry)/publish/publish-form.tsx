@@ -6,7 +6,6 @@ import Link from 'next/link';
 import { useRef, useState, useTransition } from 'react';
 import { previewUploadAction, publishUploadAction, type Published, type UploadPreview } from './actions';
 import { InstallCommand } from '../../_components/install-command';
-import { addCommand } from '@/lib/mcp/client-config';
 import { formatBytes } from './format-bytes';
 
 export type UploadLimits = { maxPackageBytes: number; maxPackageFiles: number };
@@ -58,6 +57,8 @@ function formData(picked: Picked, extra: Record<string, string>): FormData {
 }
 
 export function PublishForm({ scope, limits, cli }: { scope: string; limits: UploadLimits; cli?: { origin: string; args: string[] } }) {
+  // the same line as the skill page's (addCommand in lib/mcp, computed from the server's settings)
+  const addLine = (s: string, n: string) => (cli ? ['npx', ...cli.args, 'add', `@${s}/${n}`, '--registry', cli.origin].join(' ') : undefined);
   const [picked, setPicked] = useState<Picked | null>(null);
   const [preview, setPreview] = useState<UploadPreview | null>(null);
   const [published, setPublished] = useState<Published | null>(null);
@@ -301,7 +302,7 @@ export function PublishForm({ scope, limits, cli }: { scope: string; limits: Upl
             </Link>
             {published.tagged ? ` (${published.tag})` : ''}
           </p>
-          <InstallCommand scope={published.scope} name={published.name} command={cli ? addCommand({ origin: cli.origin, cli: cli.args, scope: published.scope, name: published.name }, {}) : undefined} />
+          <InstallCommand scope={published.scope} name={published.name} command={addLine(published.scope, published.name)} />
           <p className="break-all font-mono text-xs text-zinc-500">{published.integrity}</p>
         </section>
       )}
