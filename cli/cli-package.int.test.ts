@@ -95,9 +95,9 @@ function testIdText(html: string, id: string): string {
 }
 
 beforeAll(async () => {
-  app = await startBenchApp({ name: 'clipkg', pgPort: PG_PORT, appPort: APP_PORT, env: { SKILLYARD_CLI_PACKAGE: '' }, stdio: ['ignore', 'ignore', 'inherit'], settleMs: 1000 });
+  app = await startBenchApp({ name: 'clipkg', pgPort: PG_PORT, appPort: APP_PORT, env: { SKILLYARD_CLI_PACKAGE: '' }, stdio: ['ignore', 'ignore', 'inherit'], settleMs: 1000, startTimeoutMs: 1_700_000 });
   ({ handle, token } = await createPublisher(app.url));
-}, 900_000);
+}, 1_800_000);
 
 afterAll(async () => {
   await app?.stop();
