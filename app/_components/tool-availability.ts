@@ -7,6 +7,7 @@ import { serverContext } from '@/lib/server';
 import { createToolIndex, mcpServerFor, planFor, type HeldToken } from '@/lib/runtime';
 import type { SkillManifest, ToolManifest } from '@/lib/skills';
 import { describeParams, type SchemaField } from '@/lib/forms/schema-fields';
+import { buildExampleArgs } from '@/lib/forms/example-args';
 
 export type ToolUnlock = { issuer: string; claims: string[]; options: Array<{ kind: 'oauth' | 'tool'; label: string; provider?: string; tool?: string }> };
 
@@ -16,6 +17,8 @@ export type ToolAvailability = {
   handler: string;
   params: Record<string, unknown> | null;
   fields: SchemaField[];
+  /** example arguments valid against `params` (example-args.ts) */
+  example: Record<string, unknown>;
   /** null when this server can run the tool; else why not */
   cannotRun: string | null;
   /** what this viewer still needs to unlock it (empty: nothing) */
@@ -53,6 +56,7 @@ export function toolAvailability(manifest: SkillManifest, scope: string, held: H
         handler: entry.tool.handler.kind,
         params: entry.tool.params,
         fields: describeParams(entry.tool.params),
+        example: buildExampleArgs(entry.tool.params).args,
         cannotRun: cannotRunHere(manifest, entry.tool),
         unlocks: plan.unlocks.map((u) => ({
           issuer: u.issuer,

@@ -5,10 +5,8 @@ import type { SchemaField } from '@/lib/forms/schema-fields';
 import { LockIcon } from './lock-icon';
 import { ToolForm } from './tool-form';
 import type { ToolAvailability } from './tool-availability';
+import { unlockText } from './unlock-text';
 
-function unlockText(t: ToolAvailability): string {
-  return t.unlocks.map((u) => (u.options.length ? `${u.options.map((o) => o.label).join(' or ')} (${u.issuer})` : `a ${u.issuer} token`)).join('; ');
-}
 
 function ParamTable({ fields }: { fields: SchemaField[] }) {
   return (

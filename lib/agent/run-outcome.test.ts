@@ -21,8 +21,32 @@ describe('decideRunOutcome', () => {
   });
 
   it('lets ctx.finish win over earlier failed turns', () => {
-    const out = decideRunOutcome({ agentStatus: 'completed', finished: true, events: [code(1, false), code(2, true)] });
-    expect(out).toMatchObject({ status: 'succeeded', rule: 'finished', error: null });
+    const out = decideRunOutcome({ agentStatus: 'completed', finished: true, result: 'done', events: [code(1, false), code(2, true)] });
+    expect(out).toMatchObject({ status: 'succeeded', rule: 'finished', error: null, failedCalls: 1 });
+  });
+
+  it('calls ctx.finish(null) after a failed call failed, not succeeded', () => {
+    const failedTool: OutcomeEvent[] = [
+      { type: 'tool-error', turnNumber: 1, via: 'code', callId: 'c1' },
+      { type: 'tool-error', turnNumber: 1, via: 'model', callId: 'c1' },
+    ];
+    const out = decideRunOutcome({ agentStatus: 'completed', finished: true, result: null, events: [...failedTool, code(2, true)] });
+    expect(out).toMatchObject({ status: 'failed', rule: 'finished-empty', error: { code: 'run/finished-empty' }, failedCalls: 1 });
+    // with no failed call, finishing with null is the agent's choice
+    expect(decideRunOutcome({ agentStatus: 'completed', finished: true, result: null, events: [code(1, true)] }).status).toBe('succeeded');
+  });
+
+  it('says how many calls failed when a run recovered and succeeded', () => {
+    const events: OutcomeEvent[] = [
+      { type: 'tool-error', turnNumber: 1, via: 'code', callId: 'c1' },
+      { type: 'tool-error', turnNumber: 1, via: 'model', callId: 'c1' },
+      { type: 'tool-error', turnNumber: 2, via: 'model', callId: 'c2' },
+      code(3, true),
+    ];
+    const out = decideRunOutcome({ agentStatus: 'completed', finished: true, result: { ok: 1 }, events });
+    expect(out).toMatchObject({ status: 'succeeded', rule: 'finished', failedCalls: 2 });
+    expect(out.reason).toContain('2 calls failed on the way');
+    expect(decideRunOutcome({ agentStatus: 'completed', finished: true, result: 1, events: [code(1, true)] }).failedCalls).toBe(0);
   });
 
   it('accepts a final answer after code that ran, and a text-only run', () => {
@@ -33,6 +57,8 @@ describe('decideRunOutcome', () => {
   it('does not count a failed tool call that the code caught', () => {
     const out = decideRunOutcome({ agentStatus: 'completed', finished: false, events: [inner(1, false), code(1, true)] });
     expect(out.status).toBe('succeeded');
+    // ...but still says it failed
+    expect(out.failedCalls).toBe(1);
   });
 
   it('keeps cancelled and agent errors as they are', () => {

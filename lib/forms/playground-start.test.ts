@@ -4,12 +4,17 @@ import { playgroundStart, scriptToTurns, turnsToScript } from './playground-star
 const countWords = { name: 'count-words', params: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } }, runnable: true, gated: false };
 
 describe('playgroundStart', () => {
-  it('starts from the skill’s own tool with an example call built from its schema', () => {
-    const start = playgroundStart('@skillyard/text-stats', [countWords]);
+  it('starts from the skill’s own tool with an example call, and finishes with what the tool returned', () => {
+    const start = playgroundStart('@skillyard/text-stats', [{ ...countWords, example: { text: 'Hello there' } }]);
     expect(start.tool).toBe('count-words');
     expect(start.task).toContain('count-words');
-    expect(start.turns[0].code).toContain(`ctx.invoke('count-words', {\n    "text": "example text"\n  })`);
-    expect(start.turns.at(-1)?.code).toBe('ctx.finish(memory.result);');
+    // a second turn, without code, only runs when the call failed
+    expect(start.turns).toHaveLength(2);
+    expect(start.turns[1].code).toBe('');
+    expect(start.turns[0].code).toContain(`const result = await ctx.invoke('count-words', {\n    "text": "Hello there"\n  });\nctx.finish(result);`);
+    // never a finish with nothing after a failed call: a failed call throws before the finish
+    expect(start.turns[0].code).not.toContain('finish(null)');
+    expect(start.turns[0].code).not.toContain('memory.result');
     // nothing of the demo skill is left over
     expect(JSON.stringify(start)).not.toContain('slugify');
   });
@@ -21,10 +26,17 @@ describe('playgroundStart', () => {
     expect(playgroundStart('@a/b', [mcp, gated]).tool).toBe('list-repos');
   });
 
+  it('says in the script what unlocks a locked tool', () => {
+    const gated = { ...countWords, name: 'list-repos', gated: true, unlock: 'Connect GitHub (@oauth/github)' };
+    expect(playgroundStart('@a/b', [gated]).turns[0].text).toContain('locked for you until Connect GitHub (@oauth/github)');
+  });
+
   it('gives an instruction-only skill a script that finishes without calling a tool', () => {
     const start = playgroundStart('@a/notes', []);
     expect(start.tool).toBeNull();
-    expect(start.turns).toHaveLength(1);
+    // a second turn, without code, only runs when the call failed
+    expect(start.turns).toHaveLength(2);
+    expect(start.turns[1].code).toBe('');
     expect(start.turns[0].code).toContain('ctx.finish');
   });
 });

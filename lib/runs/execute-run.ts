@@ -151,7 +151,7 @@ export async function executeRun(server: ServerContext, run: ClaimedRun, ctx: Ex
   });
   const runCtx: ExecuteContext = { ...ctx, signal: controller.signal };
   const outcome: RunOutcome = { status: 'failed', result: null, error: null };
-  let why: { rule: string; reason: string } | null = null;
+  let why: { rule: string; reason: string; failedCalls: number } | null = null;
   try {
     const viewer = run.userId ? { userId: run.userId } : null;
     const skills = await Promise.all(run.config.skills.map((ref) => loadSkillVersion(db, parseSkillRef(ref), viewer)));
@@ -180,8 +180,8 @@ export async function executeRun(server: ServerContext, run: ClaimedRun, ctx: Ex
       onEvent: ({ type, ...data }) => log.append(type, data),
     });
     // the outcome rules (lib/agent/run-outcome.ts): no ctx.finish after failed code is not a success
-    const decided = decideRunOutcome({ agentStatus: agent.status, finished: agent.finished, error: agent.error, events: agent.trace });
-    why = { rule: decided.rule, reason: decided.reason };
+    const decided = decideRunOutcome({ agentStatus: agent.status, finished: agent.finished, result: agent.result, error: agent.error, events: agent.trace });
+    why = { rule: decided.rule, reason: decided.reason, failedCalls: decided.failedCalls };
     outcome.status = decided.status;
     outcome.result = agent.result ?? null;
     outcome.error = decided.error;

@@ -159,6 +159,17 @@ describe('delegates', () => {
     expect(await manager.invoke('guide')).toBe('# Guide\nStep one.');
     expect(await manager.invoke('stub')).toEqual({ message: "Tool 'stub' has no handler; load skill 'guide' and follow its instructions.", instructions: '# Guide\nStep one.' });
   });
+  it('a markdown tool with a returns schema (the answer its instructions ask for) still returns its instructions', async () => {
+    const returns = { type: 'object', properties: { verdict: { type: 'string' } }, required: ['verdict'] };
+    const s = skill('critic', [tool('critic', { returns, handler: { kind: 'markdown', ref: 'critic.skill.md' } }), tool('coded', { returns, handler: { kind: 'inline-code', ref: 'inline://code,export default () => "not an object";' } })], {
+      format: 'skill-md',
+      over: { instructions: 'Review it.' },
+    });
+    const { manager } = createManager(sb(), [s]);
+    expect(await manager.invoke('critic')).toBe('Review it.');
+    // code handlers are still held to their returns schema
+    await expect(manager.invoke('coded')).rejects.toMatchObject({ code: 'returns/invalid' });
+  });
   it('an MCP tool whose server the package does not define is refused, naming the server', async () => {
     const s = skill('m', [tool('q', { handler: { kind: 'mcp', ref: 'mcp/servers/context7#query-docs' } })], { format: 'rye' });
     await expect(createManager(sb(), [s]).manager.invoke('q')).rejects.toMatchObject({ code: 'runtime/unsupported-handler', message: expect.stringContaining('mcp/servers/context7') });

@@ -33,9 +33,19 @@ export function validateParams(k: KernelState, entry: ToolEntry, args: unknown):
   return value;
 }
 
+/**
+ * A markdown (context) tool returns its instructions, for the agent to follow; its
+ * `returns` schema describes the answer the agent gives by following them, not the
+ * instructions, so there is nothing to check the instructions against.
+ */
+function returnsInstructions(entry: ToolEntry): boolean {
+  const { kind, ref } = entry.tool.handler;
+  return kind === 'markdown' || !!ref?.startsWith('inline://markdown,');
+}
+
 export function validateReturns(k: KernelState, entry: ToolEntry, result: unknown): void {
   const schema = schemaOf(k, entry.tool.returns);
-  if (!schema) return;
+  if (!schema || returnsInstructions(entry)) return;
   const validate = compileOrThrow(entry, 'returns', schema, false);
   if (!validate(result ?? null)) {
     throw new RuntimeError('returns/invalid', `'${entry.ref}' returned a value that does not match its returns schema: ${formatSchemaErrors(validate.errors)}`);

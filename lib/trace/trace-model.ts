@@ -83,6 +83,8 @@ export type TraceState = {
   tools: Record<string, number>;
   callCount: number;
   errorCount: number;
+  /** failed calls, each failure once (lib/agent/run-outcome.ts failedCalls); a succeeded run says so beside its status */
+  failedCalls: number;
   /** summed over the turns that report usage; null when none does */
   usage: Usage | null;
   /** why the run ended as it did, from its run-end event */
@@ -103,6 +105,7 @@ export function emptyTrace(status: RunStatus): TraceState {
     tools: {},
     callCount: 0,
     errorCount: 0,
+    failedCalls: 0,
     usage: null,
     outcome: null,
   };
@@ -131,6 +134,8 @@ export class TraceBuilder {
   private turns = new Map<number, TurnBlock>();
   private invokes = new Map<string, CallNode>();
   private pendingCode = new Map<string, CallNode[]>();
+  /** callIds of code runs that had a failed tool call (failedCalls counts that failure once) */
+  private failedToolIn = new Set<string>();
   private openTurn: TurnBlock | null = null;
   private waiting: { note: NoteBlock | undefined; turn: TurnBlock | undefined } | null = null;
 
@@ -269,6 +274,13 @@ export class TraceBuilder {
       case 'tool-error': {
         const turn = this.turn(event);
         const callId = asText(event.callId);
+        if (event.type === 'tool-error') {
+          // counted as run-outcome.ts counts: a failed tool call, or failed code with no failed tool call in it
+          if (event.via === 'code') {
+            s.failedCalls++;
+            this.failedToolIn.add(callId);
+          } else if (!this.failedToolIn.has(callId)) s.failedCalls++;
+        }
         let node: CallNode | undefined;
         if (event.via === 'code') {
           // code calls share their invoke's callId: take the oldest pending one of this tool
@@ -319,6 +331,7 @@ export class TraceBuilder {
         s.status = TERMINAL.includes(status) ? status : 'failed';
         s.endedAt = event.createdAt;
         s.outcome = { rule: asText(event.rule) || null, reason: asText(event.reason) || null };
+        if (typeof event.failedCalls === 'number') s.failedCalls = event.failedCalls;
         // a turn still open when the run ended never finishes: say so instead of "in progress"
         for (const turn of this.turns.values()) {
           if (turn.end || s.status === 'succeeded') continue;

@@ -19,6 +19,7 @@ export const frontmatter = {
         holidays: { type: 'array', items: { type: 'string', format: 'date' }, description: 'Dates skipped as business days.' },
       },
       required: ['operation', 'date'],
+      examples: [{ operation: 'add', date: '2026-03-02', amount: 10, unit: 'business_days' }],
     },
   },
 };

@@ -19,6 +19,7 @@ export const frontmatter = {
         aggregate: { type: 'string', enum: ['none', 'count', 'sum', 'min', 'max', 'distinct'], description: 'Reduce the results (default none).' },
       },
       required: ['json', 'path'],
+      examples: [{ json: { items: [{ name: 'pen', price: 2 }, { name: 'book', price: 12 }] }, path: 'items[?price<10].name' }],
     },
     returns: {
       type: 'object',

@@ -19,15 +19,20 @@ const STATUS_STYLES: Record<RunStatus, string> = {
   cancelled: 'bg-zinc-100 text-zinc-800 ring-zinc-300 dark:bg-zinc-800 dark:text-zinc-200 dark:ring-zinc-700',
 };
 
-export function StatusBadge({ status }: { status: RunStatus }) {
+// a success that got past a failed call is not a plain green
+const RECOVERED_STYLE = 'bg-amber-50 text-amber-950 ring-amber-400 dark:bg-amber-950 dark:text-amber-100 dark:ring-amber-700';
+
+export function StatusBadge({ status, failedCalls = 0 }: { status: RunStatus; failedCalls?: number }) {
+  const recovered = status === 'succeeded' && failedCalls > 0;
   return (
     <span
       data-testid="run-status"
       data-status={status}
-      className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_STYLES[status]}`}
+      data-failed-calls={failedCalls}
+      className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${recovered ? RECOVERED_STYLE : STATUS_STYLES[status]}`}
     >
       {status === 'running' && <span aria-hidden className="h-1.5 w-1.5 rounded-full bg-current motion-safe:animate-pulse" />}
-      {status}
+      {recovered ? `succeeded, ${plural(failedCalls, 'call')} failed` : status}
     </span>
   );
 }
@@ -126,7 +131,7 @@ export function RunHeader({
       className="sticky top-0 z-20 -mx-4 space-y-2 border-b border-zinc-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-xl sm:border dark:border-zinc-800 dark:bg-zinc-950/95"
     >
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
-        <StatusBadge status={trace.status} />
+        <StatusBadge status={trace.status} failedCalls={trace.failedCalls} />
         <span className="text-sm text-zinc-700 dark:text-zinc-300">
           <Elapsed from={trace.startedAt} to={trace.endedAt} />
         </span>

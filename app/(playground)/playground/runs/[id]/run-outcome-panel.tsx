@@ -1,6 +1,6 @@
 // The run's outcome in words, and the rules that decide it (lib/agent/run-outcome.ts).
 import { OUTCOME_RULES } from '@/lib/agent/run-outcome';
-import type { TraceState } from '@/lib/trace/trace-model';
+import { plural, type TraceState } from '@/lib/trace/trace-model';
 
 export function RunOutcomePanel({ trace, storedError }: { trace: TraceState; storedError: { code: string; message: string } | null }) {
   const ended = trace.status === 'succeeded' || trace.status === 'failed' || trace.status === 'cancelled';
@@ -10,7 +10,10 @@ export function RunOutcomePanel({ trace, storedError }: { trace: TraceState; sto
   return (
     <section data-testid="run-outcome" data-status={trace.status} aria-label="Outcome" className="space-y-2 rounded-xl border border-zinc-200 p-4 text-sm dark:border-zinc-800">
       <p className="font-medium">
-        Outcome: <span data-testid="run-outcome-status">{trace.status}</span>
+        Outcome:{' '}
+        <span data-testid="run-outcome-status">
+          {trace.status === 'succeeded' && trace.failedCalls > 0 ? `succeeded, ${plural(trace.failedCalls, 'call')} failed` : trace.status}
+        </span>
         {reason && <span className="font-normal text-zinc-700 dark:text-zinc-300"> — {reason}</span>}
       </p>
       <details className="text-xs text-zinc-700 dark:text-zinc-300">
