@@ -297,7 +297,7 @@ test('gated tools say what unlocks them; tools that cannot run here are marked',
   await page.goto('/playground?skill=@skillyard/github-repos');
   const gated = page.locator('[data-testid="tool-chip"][data-gated="true"]').first();
   await expect(gated).toBeVisible();
-  await expect(page.getByTestId('unlock-hint').first()).toContainText('log in with GitHub (@oauth/github)');
+  await expect(page.getByTestId('unlock-hint').first()).toContainText('is locked: connect GitHub.');
   // subprocess tools, while subprocesses are off (as in these tests)
   await page.goto('/playground?skill=@skillyard/rye-text');
   await expect(page.locator('[data-testid="tool-chip"][data-runnable="false"]').first()).toBeVisible();

@@ -128,7 +128,7 @@ test('the try form on a skill page runs the tool and shows result and time', asy
 test('gated tools on a skill page say what unlocks them', async ({ page }) => {
   await page.goto('/skills/skillyard/github-repos');
   await expect(page.getByTestId('tool-locked').first()).toContainText('@oauth/github');
-  await expect(page.getByText(/log in with GitHub \(@oauth\/github\) unlocks it/).first()).toBeVisible();
+  await expect(page.getByText(/Locked: connect GitHub\./).first()).toBeVisible();
 });
 
 test('the API reference is rendered from the OpenAPI document', async ({ page }) => {
@@ -269,7 +269,7 @@ test('home: pages of results with "x–y of N", next and previous keep the filte
   await page.goto('/?gated=1');
   const gatedCards = page.getByTestId('skill-card');
   await expect(gatedCards.first()).toBeVisible();
-  for (const text of await gatedCards.allTextContents()) expect(text).toContain('needs a login');
+  for (const text of await gatedCards.allTextContents()) expect(text).toContain('has locked tools');
 
   // a tag under the list filters by it
   await page.goto('/');

@@ -261,8 +261,8 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
                   <span>{plural(s.toolCount, 'tool')}</span>
                   <span>{plural(s.downloads, 'download')}</span>
                   {s.tokenGated && (
-                    <span title="Some tools need a login to unlock" className="inline-flex items-center gap-1">
-                      <LockIcon /> needs a login
+                    <span title="Some tools unlock with a connected account or a token another tool issues: the skill's page says which" className="inline-flex items-center gap-1" data-testid="card-locked-tools">
+                      <LockIcon /> has locked tools
                     </span>
                   )}
                   {s.signed && <span>signed</span>}

@@ -8,8 +8,14 @@ import { createToolIndex, mcpServerFor, planFor, type HeldToken } from '@/lib/ru
 import type { SkillManifest, ToolManifest } from '@/lib/skills';
 import { describeParams, type SchemaField } from '@/lib/forms/schema-fields';
 import { buildExampleArgs } from '@/lib/forms/example-args';
+import { providersFromEnv } from '@/lib/auth/provider-config';
 
-export type ToolUnlock = { issuer: string; claims: string[]; options: Array<{ kind: 'oauth' | 'tool'; label: string; provider?: string; tool?: string }> };
+export type ToolUnlock = {
+  issuer: string;
+  claims: string[];
+  /** `signedOut`: a token a tool issues to a signed-out visitor lasts one playground run, never across calls on a page */
+  options: Array<{ kind: 'oauth' | 'tool'; label: string; provider?: string; tool?: string; signedOut?: boolean }>;
+};
 
 export type ToolAvailability = {
   name: string;
@@ -44,7 +50,16 @@ export function cannotRunHere(manifest: SkillManifest, tool: ToolManifest): stri
   return null;
 }
 
-export function toolAvailability(manifest: SkillManifest, scope: string, held: HeldToken[] = []): ToolAvailability[] {
+/** A provider as this server names it ("Test IdP", "GitHub"), else the planner's well-known name. */
+function providerName(provider: string, fallback: string): string {
+  try {
+    return providersFromEnv().find((p) => p.id === provider)?.name ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+export function toolAvailability(manifest: SkillManifest, scope: string, held: HeldToken[] = [], viewer: { signedIn: boolean } = { signedIn: true }): ToolAvailability[] {
   const registry = createToolIndex([{ manifest, scope, readFile: async () => '' }]);
   return registry.entries
     .filter((e) => e.tool.visibility !== 'hidden')
@@ -62,7 +77,9 @@ export function toolAvailability(manifest: SkillManifest, scope: string, held: H
           issuer: u.issuer,
           claims: u.claims,
           options: u.options.map((o) =>
-            o.kind === 'oauth' ? { kind: 'oauth' as const, label: o.label, provider: o.provider } : { kind: 'tool' as const, label: o.label, tool: o.ref.split('/').pop() },
+            o.kind === 'oauth'
+              ? { kind: 'oauth' as const, label: providerName(o.provider, o.label.replace(/^log in with /, '')), provider: o.provider }
+              : { kind: 'tool' as const, label: o.label, tool: o.ref.split('/').pop(), ...(viewer.signedIn ? {} : { signedOut: true }) },
           ),
         })),
       };

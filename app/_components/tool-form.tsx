@@ -2,6 +2,7 @@
 // Try one tool without an agent: a form generated from the tool's JSON Schema (enums as
 // choices, defaults filled in, descriptions as help, required fields marked), sent to
 // POST /api/v1/tools/{name}/invoke, with the result (or the error) and the time below.
+import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import { initialValues, valuesToArgs, type FormValues, type SchemaField } from '@/lib/forms/schema-fields';
 import { JsonView } from './json-view';
@@ -83,6 +84,7 @@ export function ToolForm({ tool }: { tool: TryableTool }) {
   const [values, setValues] = useState<FormValues>(() => initialValues(tool.fields));
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [running, setRunning] = useState(false);
+  const router = useRouter();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
   const submit = async (e: React.FormEvent) => {
@@ -100,7 +102,11 @@ export function ToolForm({ tool }: { tool: TryableTool }) {
       });
       const body = (await res.json().catch(() => null)) as { result?: unknown; error?: { code?: string; message?: string } } | null;
       const ms = performance.now() - started;
-      if (res.ok) setOutcome({ ok: true, result: body?.result, ms });
+      if (res.ok) {
+        setOutcome({ ok: true, result: body?.result, ms });
+        // a tool that issued a token may have unlocked others: show the page as it is now
+        router.refresh();
+      }
       else setOutcome({ ok: false, status: res.status, code: body?.error?.code ?? 'error', message: body?.error?.message ?? `HTTP ${res.status}`, ms });
     } catch {
       setOutcome({ ok: false, status: 0, code: 'network', message: 'Could not reach the server.', ms: performance.now() - started });
@@ -112,7 +118,7 @@ export function ToolForm({ tool }: { tool: TryableTool }) {
   return (
     <form onSubmit={(e) => void submit(e)} data-testid="tool-form" data-tool={tool.name} className="min-w-0 space-y-3" noValidate>
       {tool.cannotRun && <p className="rounded-md bg-zinc-100 px-2 py-1 text-xs text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200">Cannot run here: it {tool.cannotRun}.</p>}
-      {tool.locked && <p className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">Locked: {tool.locked} unlocks it.</p>}
+      {tool.locked && <p className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">Locked: {tool.locked}.</p>}
       {tool.fields.length === 0 && <p className="text-xs text-zinc-600 dark:text-zinc-400">This tool takes no parameters.</p>}
       <div className="grid gap-3 sm:grid-cols-2">
         {tool.fields.map((f) => (

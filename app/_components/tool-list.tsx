@@ -99,7 +99,11 @@ export function ToolList({ skill, tools, manifests }: { skill: string; tools: To
               ))}
             </div>
             <p className="text-sm break-words text-zinc-700 dark:text-zinc-300">{t.description}</p>
-            {locked && <p className="text-xs text-amber-900 dark:text-amber-200">Locked: {locked} unlocks it.</p>}
+            {locked && (
+              <p className="text-xs text-amber-900 dark:text-amber-200" data-testid="tool-lock">
+                Locked: {locked}.
+              </p>
+            )}
             {t.cannotRun && <p className="text-xs text-zinc-700 dark:text-zinc-300">Cannot run on this server: it {t.cannotRun}.</p>}
             {t.fields.length > 0 && <ParamTable fields={t.fields} />}
             <details className="rounded-lg border border-zinc-200 p-3 dark:border-zinc-800">

@@ -13,7 +13,7 @@ describe('unlock plan', () => {
   it('groups locked tools by provider with the scopes they need', () => {
     const plan = unlockPlan(tools, [], [github]);
     expect(plan.locked[0]).toMatchObject({ provider: 'github', configured: true, scopes: ['repo:read', 'issues'], tools: ['list-repos', 'search-repos', 'issues'], reconnect: false });
-    expect(unlockLabel(plan.locked[0])).toBe('Connect GitHub (repo:read, issues) to unlock 3 tools');
+    expect(unlockLabel(plan.locked[0])).toBe('Connect GitHub with repo:read, issues to unlock 3 tools');
     expect(plan.locked[1]).toMatchObject({ provider: 'jira', configured: false, name: 'Jira' });
     // a provider this server does not configure is still spelled as it spells itself
     expect(unlockPlan(tools, [], [])).toMatchObject({ locked: [{ provider: 'github', name: 'GitHub', configured: false }, { provider: 'jira' }] });
@@ -26,7 +26,7 @@ describe('unlock plan', () => {
     const plan = unlockPlan(tools, held, [github]);
     expect(plan.unlocked).toEqual(['list-repos', 'search-repos']);
     expect(plan.locked[0]).toMatchObject({ provider: 'github', scopes: ['issues'], tools: ['issues'], reconnect: true });
-    expect(unlockLabel(plan.locked[0])).toBe('Reconnect GitHub (issues) to unlock 1 tool');
+    expect(unlockLabel(plan.locked[0])).toBe('Your GitHub connection lacks issues: connect GitHub again with issues to unlock 1 tool');
   });
 
   it('counts an expired token as locked', () => {

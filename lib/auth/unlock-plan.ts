@@ -18,6 +18,8 @@ export type UnlockGroup = {
   tools: string[];
   /** the viewer holds the connection, but it expired or lacks a scope */
   reconnect: boolean;
+  /** the held connection expired (else it lacks a scope) */
+  expired: boolean;
 };
 
 export type UnlockPlan = {
@@ -59,9 +61,11 @@ export function unlockPlan(tools: ToolManifest[], held: HeldToken[], specs: Prov
           scopes: [],
           tools: [],
           reconnect: held.some((h) => h.issuer === m.issuer),
+          expired: false,
         };
         groups.set(provider, group);
       }
+      if (m.reason === 'expired') group.expired = true;
       if (m.claim !== 'account' && !group.scopes.includes(m.claim)) group.scopes.push(m.claim);
       if (!group.tools.includes(tool.name)) group.tools.push(tool.name);
     }
@@ -71,9 +75,13 @@ export function unlockPlan(tools: ToolManifest[], held: HeldToken[], specs: Prov
 }
 
 export function unlockLabel(group: UnlockGroup): string {
-  const scopes = group.scopes.length ? ` (${group.scopes.join(', ')})` : '';
+  const scopes = group.scopes.join(', ');
   const n = group.tools.length;
-  return `${group.reconnect ? 'Reconnect' : 'Connect'} ${group.name}${scopes} to unlock ${n} tool${n === 1 ? '' : 's'}`;
+  const tools = `${n} tool${n === 1 ? '' : 's'}`;
+  // a connection the viewer has (a sign-in, say) that lacks a scope or expired: say what it lacks
+  if (group.reconnect && (group.expired || !scopes)) return `Your ${group.name} connection has expired: connect ${group.name} again to unlock ${tools}`;
+  if (group.reconnect) return `Your ${group.name} connection lacks ${scopes}: connect ${group.name} again with ${scopes} to unlock ${tools}`;
+  return `Connect ${group.name}${scopes ? ` with ${scopes}` : ''} to unlock ${tools}`;
 }
 
 /** The viewer's held tokens without their secrets (the planner needs only issuers, claims and expiry). */

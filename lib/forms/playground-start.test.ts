@@ -27,16 +27,14 @@ describe('playgroundStart', () => {
   });
 
   it('says in the script what unlocks a locked tool', () => {
-    const gated = { ...countWords, name: 'list-repos', gated: true, unlock: 'Connect GitHub (@oauth/github)' };
-    expect(playgroundStart('@a/b', [gated]).turns[0].text).toContain('locked for you until Connect GitHub (@oauth/github)');
+    const gated = { ...countWords, name: 'list-repos', gated: true, unlock: 'connect GitHub' };
+    expect(playgroundStart('@a/b', [gated]).turns[0].text).toContain('locked for you (connect GitHub)');
   });
 
   it('gives an instruction-only skill a script that finishes without calling a tool', () => {
     const start = playgroundStart('@a/notes', []);
     expect(start.tool).toBeNull();
-    // a second turn, without code, only runs when the call failed
-    expect(start.turns).toHaveLength(2);
-    expect(start.turns[1].code).toBe('');
+    expect(start.turns).toHaveLength(1);
     expect(start.turns[0].code).toContain('ctx.finish');
   });
 });

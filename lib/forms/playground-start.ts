@@ -42,7 +42,7 @@ export function playgroundStart(skillRef: string, tools: StartTool[]): Playgroun
   // one turn: if the call fails the run fails with the tool's error (what unlocks a locked
   // tool, say); it never finishes with nothing after a failed call
   const code = `${exampleCall(tool.name, tool.params, tool.example)}\nctx.finish(result);\nreturn result;`;
-  const locked = tool.gated ? ` It is locked for you until ${tool.unlock || 'you hold the token it needs'}: the run will say so.` : '';
+  const locked = tool.gated ? ` It is locked for you (${tool.unlock || 'it needs a token you do not hold'}): the run will say what unlocks it.` : '';
   return {
     tool: tool.name,
     task: `Call ${tool.name} from ${skillRef} with an example input and report what it returns.`,

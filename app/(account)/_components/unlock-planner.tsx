@@ -25,6 +25,7 @@ export async function UnlockPlanner({ tools, next, scope }: { tools: ToolManifes
   // issuers whose unlocked tools the viewer's own tokens would not unlock: that is the
   // team's connection (lib/teams), which the team's admins disconnect on the workspace
   const own = unlockPlan(tools, held.filter((h) => h.onlyForScope === undefined), [], undefined, scope);
+  const nameOf = (provider: string) => configuredProviders().find((p) => p.id === provider)?.name ?? provider;
   const viaTeam = (issuer: string) => !tools.some((t) => own.unlocked.includes(t.name) && issuer in (t.inputTokens ?? {}));
   if (plan.locked.length === 0 && plan.unlocked.length === 0 && plan.lockedByTool.length === 0) return null;
   return (
@@ -67,14 +68,14 @@ export async function UnlockPlanner({ tools, next, scope }: { tools: ToolManifes
               .map((issuer) =>
                 viaTeam(issuer) ? (
                   <span key={issuer} data-testid="unlocked-via-team">
-                    {issuer.slice('@oauth/'.length)} through @{scope}&apos;s connection
+                    {nameOf(issuer.slice('@oauth/'.length))} through @{scope}&apos;s connection
                   </span>
                 ) : (
                 <form key={issuer} action={disconnectProvider}>
                   <input type="hidden" name="provider" value={issuer.slice('@oauth/'.length)} />
                   <input type="hidden" name="next" value={next} />
                   <button type="submit" className="underline" data-testid="disconnect-button">
-                    Disconnect {issuer.slice('@oauth/'.length)}
+                    Disconnect {nameOf(issuer.slice('@oauth/'.length))}
                   </button>
                 </form>
                 ),

@@ -68,7 +68,7 @@ export default async function SettingsPage() {
                   <input type="hidden" name="provider" value={p.id} />
                   <input type="hidden" name="next" value="/settings" />
                   <button type="submit" className={small}>
-                    {c ? 'Disconnect' : 'Connect'}
+                    {c ? `Disconnect ${p.name}` : `Connect ${p.name}`}
                   </button>
                 </form>
               </li>

@@ -16,13 +16,13 @@ async function load(ref: string) {
   const user = await currentUser().catch(() => null);
   const db = serverContext().db;
   const skill = await getSkill(db, { scope, name }, user ? { userId: user.id } : null);
-  return { skill, held: await heldTokenClaims(db, user?.id ?? null) };
+  return { skill, held: await heldTokenClaims(db, user?.id ?? null), signedIn: !!user };
 }
 
 export async function playgroundSkill(ref: string): Promise<SelectedSkill | null> {
   try {
-    const { skill, held } = await load(ref);
-    return { ref: `@${skill.scope}/${skill.name}`, description: skill.description, tools: toolAvailability(skill.manifest, skill.scope, held) };
+    const { skill, held, signedIn } = await load(ref);
+    return { ref: `@${skill.scope}/${skill.name}`, description: skill.description, tools: toolAvailability(skill.manifest, skill.scope, held, { signedIn }) };
   } catch {
     return null;
   }

@@ -1,14 +1,10 @@
 'use client';
 // The tools of the chosen skills, as toggles for the allowed-tools spec. A tool that
-// cannot run on this server, or that needs a login first, says so next to its name.
+// cannot run on this server, or that is locked (and what unlocks it), says so next to its name.
 import { LockIcon } from '@/app/_components/lock-icon';
 import type { ToolAvailability } from '@/app/_components/tool-availability';
+import { unlockText } from '@/app/_components/unlock-text';
 
-export function unlockText(t: ToolAvailability): string {
-  return t.unlocks
-    .map((u) => (u.options.length ? `${u.options.map((o) => o.label).join(' or ')} (${u.issuer})` : `a ${u.issuer} token nothing here can give`))
-    .join('; ');
-}
 
 export function ToolChips({ tools, allowed, onToggle }: { tools: ToolAvailability[]; allowed: Set<string>; onToggle: (name: string) => void }) {
   if (tools.length === 0) return null;
@@ -27,7 +23,7 @@ export function ToolChips({ tools, allowed, onToggle }: { tools: ToolAvailabilit
             data-gated={t.unlocks.length > 0 ? 'true' : 'false'}
             aria-pressed={allowed.has(t.name)}
             onClick={() => onToggle(t.name)}
-            title={t.cannotRun ? `Cannot run here: ${t.cannotRun}` : t.unlocks.length ? `Needs ${unlockText(t)}` : t.description}
+            title={t.cannotRun ? `Cannot run here: ${t.cannotRun}` : t.unlocks.length ? `Locked: ${unlockText(t)}` : t.description}
             className={`inline-flex items-center gap-1 rounded-md border px-1.5 py-0.5 font-mono text-xs ${
               allowed.has(t.name)
                 ? 'border-emerald-700 bg-emerald-700 text-white'
@@ -49,7 +45,7 @@ export function ToolChips({ tools, allowed, onToggle }: { tools: ToolAvailabilit
               {t.cannotRun ? (
                 <span data-testid="cannot-run">cannot run here: it {t.cannotRun}.</span>
               ) : (
-                <span data-testid="unlock-hint">is locked: {unlockText(t)} unlocks it.</span>
+                <span data-testid="unlock-hint">is locked: {unlockText(t)}.</span>
               )}
             </li>
           ))}

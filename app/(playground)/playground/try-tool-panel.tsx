@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { ToolForm } from '@/app/_components/tool-form';
 import type { SelectedSkill } from './form-types';
 import { inputClass, panelClass } from './form-styles';
-import { unlockText } from './tool-chips';
+import { unlockText } from '@/app/_components/unlock-text';
 
 export function TryToolPanel({ skills }: { skills: SelectedSkill[] }) {
   const options = skills.flatMap((s) => s.tools.map((t) => ({ key: `${s.ref} ${t.name}`, skill: s.ref, tool: t })));

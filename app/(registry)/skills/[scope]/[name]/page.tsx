@@ -71,7 +71,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
   const m = skill.manifest;
   const ref = `@${skill.scope}/${skill.name}`;
   const user = await currentUser().catch(() => null);
-  const tools = toolAvailability(m, skill.scope, await heldTokenClaims(serverContext().db, user?.id ?? null));
+  const tools = toolAvailability(m, skill.scope, await heldTokenClaims(serverContext().db, user?.id ?? null), { signedIn: !!user });
   const facts = packageFacts(m);
   const base = `/skills/${skill.scope}/${skill.name}`;
   const starred = user ? (await starredBy(serverContext().db, user.id, [skill])).size > 0 : false;
