@@ -157,6 +157,16 @@ test('manual mode: the owner writes a turn, runs it and sees its result', async 
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
   await expect(page.getByTestId('result-json')).toContainText('"done": true');
   await expect(page.getByTestId('manual-turn')).toHaveCount(0);
+
+  // a fork replays the code of each turn (scripted), and finishes the same way on its own
+  const original = new URL(page.url()).pathname.split('/').pop()!;
+  const forked = await page.request.post(`/api/v1/runs/${original}/fork`, { data: {} });
+  expect(forked.status()).toBe(201);
+  const fork = (await forked.json()) as { url: string };
+  await page.goto(fork.url);
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 30_000 });
+  await expect(page.getByTestId('invoke-result').first()).toContainText('manual-mode-works');
+  await expect(page.getByTestId('result-json')).toContainText('"done": true');
 });
 
 test('a shared link shows the trace read-only to someone else; the owner can cancel', async ({ page, browser }) => {
