@@ -63,7 +63,8 @@ test('sign in, connect to unlock a gated tool, run it, refresh the token, discon
   // the gated tools are locked, with the button that unlocks them
   await page.goto(SKILL);
   const group = page.getByTestId('unlock-group').filter({ hasText: 'Test IdP' });
-  await expect(group).toContainText('Connect Test IdP with api:read to unlock 2 tools');
+  // signed in with the provider, the connection exists but lacks the scope: say that
+  await expect(group).toContainText('Your Test IdP connection lacks api:read: connect Test IdP again with api:read to unlock 2 tools');
   await expect(page.getByTestId('unlocked-tools')).toHaveCount(0);
   // the playground shows the same plan
   await page.goto('/playground?skill=%40skillyard%2Fconnected-api');

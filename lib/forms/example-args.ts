@@ -70,7 +70,8 @@ function withReadableStrings(schema: unknown, depth = 0): unknown {
           const p = withReadableStrings(prop, depth + 1);
           if (!isObject(p) || p.examples !== undefined || p.default !== undefined || p.const !== undefined) return [name, p];
           // an enum's first value, as authors list the usual one first
-          if (Array.isArray(p.enum)) return [name, p.enum.length ? { ...p, examples: [p.enum[0]] } : p];
+          // (narrowed to it: the sampler prefers a random enum value to an example)
+          if (Array.isArray(p.enum)) return [name, p.enum.length ? { ...p, enum: [p.enum[0]] } : p];
           if (p.type === 'number' || p.type === 'integer') return [name, p.multipleOf ? p : { ...p, examples: [readableNumber(p)] }];
           if (p.type !== 'string' || p.contentEncoding) return [name, p];
           const given = exampleFromDescription(p.description);
