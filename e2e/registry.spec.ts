@@ -158,6 +158,7 @@ test('the skill page shows how to use it from an MCP client, with this site\'s U
   await expect(page.getByTestId('mcp-claude-code-text')).toHaveText(`claude mcp add --transport http text-stats ${url}`);
   const httpJson = (await page.getByTestId('mcp-json-text').textContent())!;
   expect(JSON.parse(httpJson)).toEqual({ mcpServers: { 'text-stats': { type: 'http', url } } });
+  expect(JSON.parse((await page.getByTestId('mcp-vscode-text').textContent())!)).toEqual({ servers: { 'text-stats': { type: 'http', url } } });
   await expect(page.getByTestId('mcp-stdio-text')).toHaveText(`npx -y ${origin}/cli/skillyard.tgz mcp --registry ${origin} --skill @skillyard/text-stats`);
   const stdio = JSON.parse((await page.getByTestId('mcp-stdio-json-text').textContent())!).mcpServers['text-stats'] as { command: string; args: string[] };
   expect(stdio.command).toBe('npx');

@@ -1,6 +1,6 @@
 'use client';
 // The skill page's "Use from an MCP client": the skill's Streamable HTTP endpoint on this
-// site and, in tabs, the snippet for each kind of client (Claude Code, Cursor / VS Code,
+// site and, in tabs, the snippet for each kind of client (Claude Code, Cursor, VS Code,
 // Claude Desktop, a terminal), each with a copy button. See docs/mcp.md.
 import Link from 'next/link';
 import { useRef, useState } from 'react';
@@ -16,14 +16,26 @@ function tabsFor(config: McpClientConfig): Tab[] {
     { id: 'mcp-claude-code', label: 'Claude Code', title: 'Claude Code command', hint: <>Run in a terminal; the server is added over HTTP.</>, text: config.claudeCodeCommand },
     {
       id: 'mcp-json',
-      label: 'Cursor, VS Code',
+      label: 'Cursor',
       title: 'JSON configuration',
       hint: (
         <>
-          In {code('.cursor/mcp.json')} or Claude Code&apos;s {code('.mcp.json')}; VS Code reads the same entry under {code('"servers"')} in {code('.vscode/mcp.json')}.
+          In {code('.cursor/mcp.json')} or Claude Code&apos;s {code('.mcp.json')}.
         </>
       ),
       text: config.httpJson,
+    },
+    {
+      id: 'mcp-vscode',
+      label: 'VS Code',
+      title: 'VS Code configuration',
+      hint: (
+        <>
+          In {code('.vscode/mcp.json')}: VS Code&apos;s own format ({code('"servers"')}
+          {config.needsToken ? <>; it asks for the token once and keeps it out of the file</> : null}).
+        </>
+      ),
+      text: config.vscodeJson,
     },
     {
       id: 'mcp-stdio-json',

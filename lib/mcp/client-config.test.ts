@@ -34,6 +34,8 @@ describe('mcpClientConfig', () => {
     });
     expect(public_.addCommand).toBe('npx -y https://skillyard.example/cli/skillyard.tgz add @skillyard/text-stats --registry https://skillyard.example');
     expect(public_.httpJson).not.toContain('Authorization');
+    // VS Code's mcp.json: "servers", not "mcpServers"
+    expect(JSON.parse(public_.vscodeJson)).toEqual({ servers: { 'text-stats': { type: 'http', url: public_.url } } });
     // readable: the args on one line, and still the same JSON
     expect(public_.stdioJson).toContain('"args": ["-y", "https://skillyard.example/cli/skillyard.tgz", "mcp", "--registry"');
   });
@@ -42,6 +44,10 @@ describe('mcpClientConfig', () => {
     expect(JSON.parse(c.httpJson).mcpServers['private-kit'].headers).toEqual({ Authorization: `Bearer ${TOKEN_PLACEHOLDER}` });
     expect(c.claudeCodeCommand).toContain(`--header "Authorization: Bearer ${TOKEN_PLACEHOLDER}"`);
     expect(JSON.parse(c.stdioJson).mcpServers['private-kit'].env).toEqual({ SKILLYARD_TOKEN: TOKEN_PLACEHOLDER });
+    // VS Code prompts for the token (an input) instead of keeping it in the file
+    const vscode = JSON.parse(c.vscodeJson);
+    expect(vscode.servers['private-kit'].headers).toEqual({ Authorization: 'Bearer ${input:skillyard-token}' });
+    expect(vscode.inputs).toEqual([{ type: 'promptString', id: 'skillyard-token', description: 'Skillyard API token (invoke scope)', password: true }]);
   });
 });
 

@@ -60,6 +60,8 @@ export type McpClientConfig = {
   claudeCodeCommand: string;
   /** `{"mcpServers": {...}}` for Cursor and Claude Code's .mcp.json (remote, over HTTP) */
   httpJson: string;
+  /** `{"servers": {...}}` for VS Code's .vscode/mcp.json, the token (when one is needed) as a prompted input */
+  vscodeJson: string;
   /** `npx -y <cli> mcp --registry <origin> --skill @scope/name` */
   stdioCommand: string;
   /** `{"mcpServers": {...}}` for Claude Desktop and other stdio clients (runs on the user's machine) */
@@ -103,6 +105,10 @@ export function mcpClientConfig(
     serverName,
     claudeCodeCommand,
     httpJson: prettyJson({ mcpServers: { [serverName]: http } }),
+    vscodeJson: prettyJson({
+      servers: { [serverName]: opts.needsToken ? { ...http, headers: { Authorization: 'Bearer ${input:skillyard-token}' } } : http },
+      ...(opts.needsToken ? { inputs: [{ type: 'promptString', id: 'skillyard-token', description: 'Skillyard API token (invoke scope)', password: true }] } : {}),
+    }),
     stdioCommand: `npx ${args.join(' ')}`,
     addCommand: addCommand(opts, env),
     stdioJson: prettyJson({ mcpServers: { [serverName]: stdio } }),
