@@ -1,0 +1,7 @@
+// lib/registry/package-store: where the bytes of published versions live (Postgres by
+// default, S3-compatible by configuration) and the move between them.
+export type { ByteRange, PackageStore } from './types';
+export { createPgPackageStore, DOWNLOAD_IDLE_MS, STATEMENT_BYTES } from './pg-package-store';
+export { createS3PackageStore, type S3StoreConfig } from './s3-package-store';
+export { createPackageStore, locatePackage, packageStoreConfigFromEnv, packageStoreFor, type PackageStoreConfig } from './select-package-store';
+export { movePackages, type MoveResult } from './move-packages';
