@@ -9,10 +9,12 @@
 // Prints JSON.
 //   npx tsx bench/validate.ts [--skills 10000 | --files 100000] [--keep] [--no-cli]
 // Every schema is distinct (property names carry the skill index), so Ajv's compile
-// cache does not hide the cost of compiling them.
+// cache does not hide the cost of compiling them. Agent verdicts (loads in Claude Code,
+// Codex...) are computed for every skill, as `validate` always does; one skill in 100 is
+// also reached through a symbolic link (followed, with a note).
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -62,6 +64,12 @@ for (let i = 0; i < N; i++) {
       write(`${name}/.ai/tools/bench/y-${i}.yaml`, `tool_id: y-${i}\ntool_type: yaml\nversion: "1.0.0"\nexecutor_id: rye/core/runtimes/python/script\ncategory: bench\ndescription: YAML bench tool ${i}\nparameters:\n  - name: text_${i}\n    type: string\n    required: true\n    description: Text\n  - name: n\n    type: integer\n    default: 3\n    description: Count\n`);
   }
 }
+// a links/ folder of symbolic links to agent-skill folders: read as their targets
+mkdirSync(path.join(root, 'links'));
+for (let i = 0; i < N; i += 100) {
+  symlinkSync(`../skill-${i}`, path.join(root, 'links', `skill-${i}`));
+  files++;
+}
 const generateSeconds = (performance.now() - t0) / 1000;
 
 let peakRss = process.memoryUsage().rss;
@@ -74,14 +82,23 @@ let tools = 0;
 const byFormat: Record<string, number> = {};
 const firstProblems: unknown[] = [];
 let skillDiagnostics = 0;
+let notes = 0;
+const agentLoads: Record<string, number> = {};
+let verdicts = 0;
 const result = await readSkillsFromPath(root, {
   limits,
   onSkill: (s) => {
     skills++;
     tools += s.tools.length;
     byFormat[s.format] = (byFormat[s.format] ?? 0) + 1;
-    skillDiagnostics += s.diagnostics.length;
-    if (firstProblems.length < 5) firstProblems.push(...s.diagnostics.slice(0, 5 - firstProblems.length));
+    const problems = s.diagnostics.filter((d) => d.severity !== 'note');
+    notes += s.diagnostics.length - problems.length;
+    skillDiagnostics += problems.length;
+    if (firstProblems.length < 5) firstProblems.push(...problems.slice(0, 5 - firstProblems.length));
+    for (const a of s.agents ?? []) {
+      verdicts++;
+      if (a.loads) agentLoads[a.agent] = (agentLoads[a.agent] ?? 0) + 1;
+    }
   },
 });
 const cpu = process.cpuUsage(cpu0);
@@ -144,6 +161,8 @@ console.log(
       tools,
       byFormat,
       diagnostics,
+      notes,
+      agentVerdicts: { computed: verdicts, loads: agentLoads },
       inProcess: {
         seconds: Number(seconds.toFixed(3)),
         cpuSeconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(3)),

@@ -68,7 +68,7 @@ function printDiagnostics(diagnostics: Diagnostic[]): void {
   const s = styleFor(process.stdout);
   for (const d of diagnostics) {
     const where = d.file ? `${d.file}${d.line ? `:${d.line}` : ''}: ` : '';
-    const sev = d.severity === 'error' ? s.red('error') : s.yellow('warning');
+    const sev = d.severity === 'error' ? s.red('error') : d.severity === 'warning' ? s.yellow('warning') : s.dim('note');
     process.stdout.write(`  ${where}${sev} ${d.message} ${s.dim(`[${d.code}]`)}\n`);
   }
 }
@@ -103,6 +103,8 @@ export const publish: Command = {
         out(`${s.bold(m.name)} ${s.dim(`(${m.format}${m.version ? ` ${m.version}` : ''}, ${pkg.files.length} files, ${pkg.sizeBytes} bytes)`)}${tools}`);
       }
       printDiagnostics(pkg.diagnostics);
+      // conformance decides publishing; which agents load it is for the author to know
+      for (const a of m?.agents ?? []) if (!a.loads) out(`  ${s.yellow('will not load in')} ${a.label}: ${a.reasons.filter((r) => r.effect === 'blocks').map((r) => r.message).join('; ')} ${s.dim(`[${a.reasons[0]?.rule}]`)}`);
     }
     const errors = pkg.diagnostics.filter((d) => d.severity === 'error');
     const blocking = scanPackage(pkg.files).filter(isBlockingFinding);
