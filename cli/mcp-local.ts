@@ -4,16 +4,7 @@
 import { existsSync, promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createSandboxPool } from '../lib/sandbox/pool';
-import {
-  createMemoryEnvironment,
-  createMemoryEventBus,
-  createHmacTokenSigner,
-  allowRangesFromEnv,
-  createMemoryStorage,
-  createMemoryVault,
-  createToolManager,
-} from '../lib/runtime';
+import { createLocalRuntime, isolatesInProcess } from './local-runtime';
 import { localToolHost, serveMcpOverStdio } from '../lib/mcp';
 import { fetchPackage } from './fetch-package';
 import { parsePackageRef } from './registry-client';
@@ -54,23 +45,14 @@ export async function serveLocalOverStdio(values: LocalMcpOptions): Promise<numb
     if (downloads) await fsp.rm(downloads, { recursive: true, force: true });
     return 2;
   }
-  const inProcess = process.execArgv.includes('--no-node-snapshot');
-  const sandbox = createSandboxPool({ inProcess, workers: 1 });
-  const manager = createToolManager({
+  const { manager, sandbox } = createLocalRuntime({
     skills,
     caller: { id: 'local', kind: 'user', tokens: [] },
-    sandbox,
+    inProcess: isolatesInProcess(),
+    workers: 1,
     allowSubprocess: values.allowSubprocess,
     workDir: process.cwd(),
-    providers: {
-      storage: createMemoryStorage(),
-      signer: createHmacTokenSigner(),
-      // private and loopback addresses only where SKILLYARD_NET_ALLOW allows them, as on the server
-      net: { allowRanges: allowRangesFromEnv() },
-      vault: createMemoryVault(),
-      environment: createMemoryEnvironment({ local: values.env }),
-      events: createMemoryEventBus(),
-    },
+    env: values.env,
   });
   const { closed } = await serveMcpOverStdio(localToolHost(skills, manager));
   process.stderr.write(`skillyard mcp: serving ${skills.map((s) => s.manifest.name).join(', ')} over stdio\n`);

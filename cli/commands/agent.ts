@@ -8,13 +8,8 @@ import { runAgent } from '../../lib/agent/run-agent';
 import { createProvider, type ProviderConfig } from '../../lib/agent/providers';
 import { parseScript } from '../../lib/agent/providers/scripted';
 import type { AgentEvent, AgentTool, AgentToolHost } from '../../lib/agent/types';
-import { createMemoryEnvironment } from '../../lib/runtime/capabilities/memory-environment';
-import { createMemoryEventBus } from '../../lib/runtime/capabilities/memory-events';
-import { createMemoryStorage } from '../../lib/runtime/capabilities/memory-storage';
-import { allowRangesFromEnv, createHmacTokenSigner, createMemoryVault } from '../../lib/runtime';
-import { createToolManager } from '../../lib/runtime/manager';
 import type { LoadedSkill } from '../../lib/runtime/types';
-import { createSandboxPool } from '../../lib/sandbox/pool';
+import { createLocalRuntime } from '../local-runtime';
 import { readSkillsFromPath } from '../../lib/skills/read-path';
 import type { SkillManifest } from '../../lib/skills/types';
 import type { Command } from '../command';
@@ -119,26 +114,16 @@ export async function run(argv: string[], io: Out = stdio): Promise<number> {
     }
   }
 
-  const sandbox = createSandboxPool({ inProcess: true });
+  const { manager, sandbox } = createLocalRuntime({
+    skills,
+    caller: { id: 'cli', kind: 'anonymous', tokens: [] },
+    inProcess: true,
+    allowedTools: o['allowed-tools'] ?? null,
+  });
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
-    const manager = createToolManager({
-      skills,
-      caller: { id: 'cli', kind: 'anonymous', tokens: [] },
-      sandbox,
-      allowedTools: o['allowed-tools'] ?? null,
-      providers: {
-        storage: createMemoryStorage(),
-        vault: createMemoryVault(),
-        signer: createHmacTokenSigner(),
-        // private and loopback addresses only where SKILLYARD_NET_ALLOW allows them, as on the server
-        net: { allowRanges: allowRangesFromEnv() },
-        environment: createMemoryEnvironment(),
-        events: createMemoryEventBus(),
-      },
-    });
     const tools: AgentToolHost = {
       async listTools() {
         const out: AgentTool[] = [];

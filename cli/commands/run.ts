@@ -6,15 +6,8 @@
 import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { readSkillsFromPath } from '../../lib/skills';
-import { createSandboxPool } from '../../lib/sandbox/pool';
+import { createLocalRuntime, isolatesInProcess } from '../local-runtime';
 import {
-  createMemoryEnvironment,
-  createMemoryEventBus,
-  createHmacTokenSigner,
-  allowRangesFromEnv,
-  createMemoryStorage,
-  createMemoryVault,
-  createToolManager,
   toRuntimeError,
   type HeldToken,
   type LoadedSkill,
@@ -171,27 +164,18 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   // Isolates in this process need --no-node-snapshot; without it use forked workers (they get the flag).
-  const inProcess = process.execArgv.includes('--no-node-snapshot') || (process.env.NODE_OPTIONS ?? '').includes('--no-node-snapshot');
-  const sandbox = createSandboxPool({ inProcess, workers: 1 });
   const objects: ObjectComponent[] = [];
+  const { manager, sandbox } = createLocalRuntime({
+    skills,
+    caller: { id: 'local', kind: 'user', tokens: parsed.tokens },
+    inProcess: isolatesInProcess(),
+    workers: 1,
+    allowSubprocess: parsed.allowSubprocess,
+    workDir: process.cwd(),
+    env: parsed.env,
+    onObject: (o) => void objects.push(o),
+  });
   try {
-    const manager = createToolManager({
-      skills,
-      caller: { id: 'local', kind: 'user', tokens: parsed.tokens },
-      sandbox,
-      allowSubprocess: parsed.allowSubprocess,
-      workDir: process.cwd(),
-      providers: {
-        storage: createMemoryStorage(),
-        signer: createHmacTokenSigner(),
-        // private and loopback addresses only where SKILLYARD_NET_ALLOW allows them, as on the server
-        net: { allowRanges: allowRangesFromEnv() },
-        vault: createMemoryVault(),
-        environment: createMemoryEnvironment({ local: parsed.env }),
-        events: createMemoryEventBus(),
-        onObject: (o) => void objects.push(o),
-      },
-    });
     const result = await manager.invoke(parsed.tool, parsed.args);
     print(objects.length ? { ok: true, result, objects } : { ok: true, result });
     return 0;
