@@ -70,6 +70,7 @@ export const DIAGNOSTIC_CODES = {
   'metadata/visibility-invalid': e('visibility is not "hidden"', AA),
   'package/too-large': e('the package exceeds maxPackageBytes', SP),
   'package/too-many-files': e('the package has more than maxPackageFiles files', SP),
+  'package/too-many-tools': e('the skill has more than maxTools tools', SP),
   'param/description-missing': w('a parameter has no description', `${ST}, ${RY}`),
   'param/invalid': e('a parameter definition is not an object', ST),
   'param/optional-invalid': e('optional is not a boolean', ST),

@@ -42,6 +42,17 @@ describe('hostile input', () => {
     expect(codes(one(files, { limits: { maxPackageBytes: 50 } }))).toEqual(['package/too-large']);
   });
 
+  it('a tool-count limit (maxTools), with a diagnostic that names it', () => {
+    const tools = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ name: `t${i}`, description: 'd' })));
+    const files = (n: number) => ({ 'x/SKILL.md': skillMd('name: x\ndescription: y'), 'x/tools.json': tools(n) });
+    expect(codes(one(files(4), { limits: { maxTools: 4 } }))).toEqual([]);
+    const over = one(files(5), { limits: { maxTools: 4 } });
+    expect(codes(over)).toEqual(['package/too-many-tools']);
+    expect(over.diagnostics[0]!.message).toContain('maxTools');
+    // the default holds 13,000 tools off
+    expect(codes(one(files(13_000)))).toContain('package/too-many-tools');
+  });
+
   it('paths climbing out of the tree are rejected at the door', () => {
     const r = read({ '../x/SKILL.md': skillMd('name: x\ndescription: y'), '/etc/passwd': 'root', 'C:/win.ini': 'x', 'ok.skill.md': skillMd('name: ok\ndescription: y') });
     expect(r.diagnostics.map((d) => d.code)).toEqual(['path/outside-package', 'path/outside-package', 'path/outside-package']);

@@ -14,6 +14,8 @@ export type ReadLimits = {
   maxPackageBytes: number;
   /** one package, number of files */
   maxPackageFiles: number;
+  /** one skill, number of tools (a skill page lists them all: 13,000 made a 25 MB page) */
+  maxTools: number;
   /** YAML alias expansion budget (yaml's maxAliasCount) */
   maxYamlAliasCount: number;
   /** nesting depth of JSON/YAML/Python/JS literal data */
@@ -36,6 +38,7 @@ export const DEFAULT_LIMITS: Readonly<ReadLimits> = Object.freeze({
   maxFileBytes: 1024 * 1024,
   maxPackageBytes: 50 * 1024 * 1024,
   maxPackageFiles: 2000,
+  maxTools: 256,
   maxYamlAliasCount: 10_000,
   maxDepth: 64,
   maxInlineDepth: 8,

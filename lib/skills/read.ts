@@ -221,6 +221,10 @@ function readOne(
     m = newManifest(nameFromPath(d.main ?? dirName ?? 'unnamed'), d.format);
     pkg.sink.error('reader/internal-error', `the ${d.format} reader failed: ${(e as Error)?.message ?? String(e)}`, { file: d.main ? pkg.treePath(d.main) : d.root || '.' });
   }
+  // a skill's page, its MCP tool list and the playground list every tool: bound them
+  if (m.tools.length > o.limits.maxTools) {
+    pkg.sink.error('package/too-many-tools', `the skill has ${m.tools.length} tools; the limit is ${o.limits.maxTools} (maxTools, SKILLYARD_MAX_TOOLS)`, { file: d.main ? pkg.treePath(d.main) : d.root || '.' });
+  }
   // `net` reaches only the hosts the skill lists (lib/runtime/capabilities/net.ts reads the
   // same keys): a tool declaring it with none listed would have every fetch refused
   // (tools.json formats only, where the author declares capabilities; MCP tools are left
