@@ -46,7 +46,8 @@ export function languageOf(path: string): string | null {
   return LANG_BY_EXT[ext] ?? null;
 }
 
-export async function HighlightedSource({ path, source }: { path: string; source: string }) {
+/** `totalBytes`: the whole file's size when `source` is only its start (the viewer reads a prefix) */
+export async function HighlightedSource({ path, source, totalBytes }: { path: string; source: string; totalBytes?: number }) {
   const lang = languageOf(path);
   const text = source.length > MAX_HIGHLIGHT_CHARS ? source.slice(0, MAX_HIGHLIGHT_CHARS) : source;
   let html: string | null = null;
@@ -68,6 +69,11 @@ export async function HighlightedSource({ path, source }: { path: string; source
         </pre>
       )}
       {text !== source && <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">Only the first {MAX_HIGHLIGHT_CHARS.toLocaleString('en-US')} characters are shown.</p>}
+      {text === source && totalBytes !== undefined && (
+        <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="file-truncated">
+          Only the start of this file is shown ({totalBytes.toLocaleString('en-US')} bytes in all); install the skill for the whole file.
+        </p>
+      )}
     </div>
   );
 }

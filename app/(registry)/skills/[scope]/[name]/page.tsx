@@ -5,7 +5,7 @@ import { notFound } from 'next/navigation';
 import { serverContext } from '@/lib/server';
 import { isAppError } from '@/lib/errors';
 import { getSkill, type SkillDetail } from '@/lib/registry/get-skill';
-import { loadSkillVersion } from '@/lib/registry/load-skill-version';
+import { readFilePrefix } from '@/lib/registry/read-file-prefix';
 import { FormatBadge } from '@/app/_components/format-badge';
 import { HighlightedSource } from '@/app/_components/highlighted-source';
 import { InstallCommand } from '@/app/_components/install-command';
@@ -58,11 +58,14 @@ async function FileView({ skill, path }: { skill: SkillDetail; path: string }) {
       </p>
     );
   }
-  const loaded = await loadSkillVersion(serverContext().db, { scope: skill.scope, name: skill.name, version: skill.version }, null);
-  const source = await loaded.readFile(path).catch(() => null);
-  if (source === null) return <p className="text-sm text-zinc-700 dark:text-zinc-300">This file could not be read.</p>;
-  return <HighlightedSource path={path} source={source} />;
+  // only the start of the file is read (sliced in the database): a view never costs the whole file
+  const prefix = await readFilePrefix(serverContext().db, { scope: skill.scope, name: skill.name, version: skill.version }, path).catch(() => null);
+  if (prefix === null) return <p className="text-sm text-zinc-700 dark:text-zinc-300">This file could not be read.</p>;
+  return <HighlightedSource path={path} source={prefix.text} totalBytes={prefix.truncated ? prefix.size : undefined} />;
 }
+
+/** tools shown per page of a skill's tool list (`?tools=2` for the second page) */
+const TOOLS_PER_PAGE = 50;
 
 export default async function SkillPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }) {
   const search = await searchParams;
@@ -78,6 +81,15 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
   const here = search.version ? `${base}?version=${encodeURIComponent(skill.version)}` : base;
   const versionQuery = search.version ? `version=${encodeURIComponent(skill.version)}&` : '';
   const runnable = tools.filter((t) => !t.cannotRun).length;
+  const toolPages = Math.max(1, Math.ceil(tools.length / TOOLS_PER_PAGE));
+  const toolPage = Math.min(toolPages, Math.max(1, Number.parseInt(one(search.tools) ?? '1', 10) || 1));
+  const shownTools = tools.slice((toolPage - 1) * TOOLS_PER_PAGE, toolPage * TOOLS_PER_PAGE);
+  const toolPageHref = (n: number) => {
+    const q = new URLSearchParams();
+    if (search.version) q.set('version', skill.version);
+    if (n > 1) q.set('tools', String(n));
+    return `${base}${q.size ? `?${q}` : ''}#tools-heading`;
+  };
   // over MCP, private skills and tools gated by an account connection (@oauth/...) need an API token
   const needsToken = skill.visibility === 'private' || m.tools.some((t) => Object.keys(t.inputTokens).some((issuer) => issuer.startsWith('@oauth/')));
   const mcp = mcpClientConfig({ origin: siteOrigin(await headers()), scope: skill.scope, name: skill.name, needsToken });
@@ -155,7 +167,24 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
           <h2 id="tools-heading" className="text-lg font-semibold">
             Tools <span className="text-sm font-normal text-zinc-600 dark:text-zinc-400">({tools.length})</span>
           </h2>
-          <ToolList skill={ref} tools={tools} manifests={m.tools} />
+          <ToolList skill={ref} tools={shownTools} manifests={m.tools} />
+          {toolPages > 1 && (
+            <nav aria-label="Tool pages" className="flex items-center gap-3 text-sm" data-testid="tool-pages">
+              {toolPage > 1 && (
+                <Link href={toolPageHref(toolPage - 1)} className="underline">
+                  Previous
+                </Link>
+              )}
+              <span>
+                Tools {(toolPage - 1) * TOOLS_PER_PAGE + 1}–{(toolPage - 1) * TOOLS_PER_PAGE + shownTools.length} of {tools.length}
+              </span>
+              {toolPage < toolPages && (
+                <Link href={toolPageHref(toolPage + 1)} className="underline">
+                  Next
+                </Link>
+              )}
+            </nav>
+          )}
         </section>
 
         {tools.length > 0 && <McpConnect config={mcp} />}
