@@ -139,7 +139,22 @@ function releaseWhenBodyEnds(res: Response, release: () => void): Response {
       release();
     }
   };
+  let outer!: ReadableStreamDefaultController<Uint8Array>;
+  // the inner body failing while nobody reads (a download ended for a stalled client) ends
+  // this one at once, so the response is torn down and the request released
+  reader.closed.catch((err: unknown) => {
+    once();
+    try {
+      outer.error(err);
+    } catch {
+      // already closed or errored
+    }
+  });
+  // highWaterMark 0: nothing is read ahead of the client (back-pressure reaches the source)
   const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      outer = controller;
+    },
     async pull(controller) {
       try {
         const { done, value } = await reader.read();
@@ -156,7 +171,7 @@ function releaseWhenBodyEnds(res: Response, release: () => void): Response {
       once();
       return reader.cancel(reason);
     },
-  });
+  }, { highWaterMark: 0 });
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 

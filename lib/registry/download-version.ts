@@ -1,13 +1,15 @@
 // A version's .tar.gz for `skillyard add` and the API: resolved from an exact number,
 // a tag or a range, with its integrity; a download is counted on the version and on the
-// skill once per caller per day (count-download.ts).
+// skill once per caller per day (count-download.ts). The bytes are a stream read from
+// storage part by part as the client reads them (tarball-parts.ts): a download never
+// holds the whole package in memory.
 import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { Viewer } from './get-skill';
 import { findVisibleSkill } from './find-visible-skill';
 import { resolveVersion } from './resolve-version';
-import { readTarballParts } from './tarball-parts';
+import { tarballPartsSize, tarballPartsStream } from './tarball-parts';
 import { countDownload } from './count-download';
 
 export type Download = {
@@ -15,7 +17,10 @@ export type Download = {
   name: string;
   version: string;
   integrity: string;
-  tarball: Uint8Array;
+  /** the tarball's length in bytes */
+  size: number;
+  /** the tarball, read part by part when pulled (one body: read it once) */
+  body: ReadableStream<Uint8Array>;
   yanked: boolean;
   deprecated: string | null;
 };
@@ -26,9 +31,18 @@ export async function downloadVersion(db: Db, ref: { scope: string; name: string
   const resolved = await resolveVersion(db, skill, ref.spec);
   // in parts (tarball-parts.ts); a version stored whole before them has it in its column
   // (empty since the backfill migration, which moved every one into parts)
-  const row = await db.skillVersion.findUnique({ where: { id: resolved.id }, select: { integrity: true, tarball: true } });
-  const tarball = (await readTarballParts(db, resolved.id)) ?? row?.tarball ?? null;
-  if (!tarball || !row?.integrity) {
+  const row = await db.skillVersion.findUnique({ where: { id: resolved.id }, select: { integrity: true } });
+  const stored = await tarballPartsSize(db, resolved.id);
+  let size = stored?.bytes ?? 0;
+  let open: (() => ReadableStream<Uint8Array>) | null = stored ? () => tarballPartsStream(db, resolved.id, stored.parts) : null;
+  if (!stored) {
+    const legacy = (await db.skillVersion.findUnique({ where: { id: resolved.id }, select: { tarball: true } }))?.tarball ?? null;
+    if (legacy) {
+      size = legacy.byteLength;
+      open = () => new ReadableStream({ start: (c) => (c.enqueue(new Uint8Array(legacy)), c.close()) });
+    }
+  }
+  if (!open || !row?.integrity) {
     throw new AppError('skill/tarball-not-found', `@${ref.scope}/${ref.name}@${resolved.version} was stored before tarballs were kept; publish a new version.`);
   }
   if (callerKey) countDownload(db, { versionId: resolved.id, callerKey });
@@ -37,7 +51,8 @@ export async function downloadVersion(db: Db, ref: { scope: string; name: string
     name: skill.name,
     version: resolved.version,
     integrity: row.integrity,
-    tarball,
+    size,
+    body: open(),
     yanked: resolved.yanked,
     deprecated: resolved.deprecated,
   };

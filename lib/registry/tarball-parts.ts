@@ -21,20 +21,64 @@ export async function storeTarballParts(tx: Tx, versionId: string, tarball: Uint
 }
 
 /**
- * The tarball of `versionId` from its parts (one copy: the parts are joined once), or null
- * when it has none. A part that vanished meanwhile (the version was deleted while it was
- * read) is the version not being there.
+ * How the tarball of `versionId` is stored: its part count and total bytes (one statement,
+ * no part read), or null when it has none. Parts missing in between (the version was
+ * deleted while it was read) are the version not being there.
  */
-export async function readTarballParts(db: Tx, versionId: string): Promise<Uint8Array | null> {
-  const parts = await db.tarballPart.findMany({ where: { versionId }, select: { index: true }, orderBy: { index: 'asc' } });
-  if (parts.length === 0) return null;
+export async function tarballPartsSize(db: Tx, versionId: string): Promise<{ parts: number; bytes: number } | null> {
+  const rows = await db.$queryRaw<Array<{ parts: number; last: number | null; bytes: bigint | number }>>`
+    SELECT count(*)::int AS parts, max("index") AS last, coalesce(sum(octet_length("data")), 0)::bigint AS bytes
+    FROM "TarballPart" WHERE "versionId" = ${versionId}`;
+  const row = rows[0];
+  if (!row || row.parts === 0) return null;
+  // the indexes are 0..n-1 by construction
+  if (row.last !== row.parts - 1) throw gone();
+  return { parts: row.parts, bytes: Number(row.bytes) };
+}
+
+const gone = () => new AppError('skill/tarball-not-found', 'This version was deleted while it was being downloaded.');
+
+/** how long a download may wait for its reader before it is ended (a client that stopped reading) */
+export const DOWNLOAD_IDLE_MS = 60_000;
+
+/**
+ * The parts of `versionId` as a stream, read one statement per part and only when the reader
+ * asks for the next (no read-ahead: a client that reads slowly holds one part, not the
+ * package). A reader that asks for nothing for `idleMs` gets an error (the response ends).
+ */
+export function tarballPartsStream(db: Tx, versionId: string, parts: number, idleMs = DOWNLOAD_IDLE_MS): ReadableStream<Uint8Array> {
+  let next = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const idle = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.error(new Error(`the download stalled: nothing was read for ${Math.round(idleMs / 1000)} s`)), idleMs);
+    timer.unref?.();
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      start: idle,
+      async pull(controller) {
+        clearTimeout(timer);
+        const row = await db.tarballPart.findUnique({ where: { versionId_index: { versionId, index: next } }, select: { data: true } });
+        if (!row) return controller.error(gone());
+        next++;
+        controller.enqueue(row.data);
+        if (next >= parts) controller.close();
+        else idle(controller);
+      },
+      cancel() {
+        clearTimeout(timer);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** Reads a whole stream into one array (tests, small tarballs). */
+export async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
-  for (let i = 0; i < parts.length; i++) {
-    // the indexes are 0..n-1 by construction
-    const row = parts[i].index === i ? await db.tarballPart.findUnique({ where: { versionId_index: { versionId, index: i } }, select: { data: true } }) : null;
-    if (!row) throw new AppError('skill/tarball-not-found', 'This version was deleted while it was being downloaded.');
-    chunks.push(row.data);
-  }
+  const reader = stream.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
   const joined = Buffer.concat(chunks);
   return new Uint8Array(joined.buffer, joined.byteOffset, joined.byteLength);
 }

@@ -12,6 +12,7 @@ import { setDistTag } from './set-dist-tag';
 import { deleteVersion } from './delete-version';
 import { downloadVersion } from './download-version';
 import { flushDownloadCounts } from './count-download';
+import { readAll } from './tarball-parts';
 import { listVersions } from './list-versions';
 import { starSkill } from './star-skill';
 import { checkIntegrity, packTarball } from './package-tarball';
@@ -153,12 +154,14 @@ describe('versions', () => {
     const out = await publishVersion(testDb(), { scope: 'carol', manifest, files, version: '1.0.0' });
     expect(out.integrity).toMatch(/^sha512-[A-Za-z0-9+/]+=*$/);
     const dl = await downloadVersion(testDb(), { scope: 'carol', name: 'packed', spec: '^1' }, null, 'ip:192.0.2.1');
-    expect(checkIntegrity(dl.tarball, out.integrity)).toBe(true);
-    expect(dl.tarball).toEqual(packTarball(files, 'packed'));
-    const tar = new TextDecoder().decode(gunzipSync(dl.tarball));
+    const tarball = await readAll(dl.body);
+    expect(dl.size).toBe(tarball.byteLength);
+    expect(checkIntegrity(tarball, out.integrity)).toBe(true);
+    expect(tarball).toEqual(packTarball(files, 'packed'));
+    const tar = new TextDecoder().decode(gunzipSync(tarball));
     expect(tar).toContain('packed/SKILL.md');
     // the tarball reads back into the same package
-    const again = readUpload({ kind: 'bytes', bytes: dl.tarball });
+    const again = readUpload({ kind: 'bytes', bytes: tarball });
     expect(again.files.map((f) => f.path).sort()).toEqual(['CHANGELOG.md', 'SKILL.md']);
     expect(again.manifest?.name).toBe('packed');
     await downloadVersion(testDb(), { scope: 'carol', name: 'packed' }, null, 'ip:192.0.2.2');
@@ -176,14 +179,15 @@ describe('versions', () => {
     await testDb().tarballPart.deleteMany({ where: { versionId: out.versionId } });
     await testDb().skillVersion.update({ where: { id: out.versionId }, data: { tarball: new Uint8Array(whole) } });
     const before = await downloadVersion(testDb(), { scope: 'carol', name: 'legacy-tgz' }, null);
-    expect(Buffer.from(before.tarball).equals(Buffer.from(whole))).toBe(true);
+    expect(Buffer.from(await readAll(before.body)).equals(Buffer.from(whole))).toBe(true);
     const sql = readFileSync(path.join(import.meta.dirname, '../../prisma/migrations/20261126093000_tarball_parts_backfill/migration.sql'), 'utf8');
     for (const statement of sql.replace(/--.*$/gm, '').split(';').map((x) => x.trim()).filter(Boolean)) await testDb().$executeRawUnsafe(statement);
     expect(await testDb().tarballPart.count({ where: { versionId: out.versionId } })).toBe(Math.ceil(whole.byteLength / 1_000_000));
     expect((await testDb().skillVersion.findUnique({ where: { id: out.versionId }, select: { tarball: true } }))?.tarball).toBeNull();
     const after = await downloadVersion(testDb(), { scope: 'carol', name: 'legacy-tgz' }, null);
-    expect(checkIntegrity(after.tarball, out.integrity)).toBe(true);
-    expect(Buffer.from(after.tarball).equals(Buffer.from(whole))).toBe(true);
+    const afterBytes = await readAll(after.body);
+    expect(checkIntegrity(afterBytes, out.integrity)).toBe(true);
+    expect(Buffer.from(afterBytes).equals(Buffer.from(whole))).toBe(true);
   });
 
   it('counts stars once per user', async () => {

@@ -1,6 +1,8 @@
 // GET /api/v1/skills/{scope}/{name}/{version}/tarball: the version's .tar.gz, with its
 // integrity in X-Skillyard-Integrity (npm's sha512 SRI form). Counts a download, once
-// per caller (user, else client address) per version per day.
+// per caller (user, else client address) per version per day. The body streams from
+// storage as the client reads it, and the download counts against the caller's requests
+// in progress until its body has been sent or the client went away.
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
 import { rateKeyOf } from '@/lib/api/principal';
@@ -9,13 +11,13 @@ import { VersionParams } from '@/lib/registry/skill-route-params';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = withApi<{ scope: string; name: string; version: string }>({}, async ({ params, userId, caller }) => {
+export const GET = withApi<{ scope: string; name: string; version: string }>({ concurrency: 'response' }, async ({ params, userId, caller }) => {
   const ref = VersionParams.parse(params);
   const callerKey = rateKeyOf(caller.principal, caller.ip).key;
   const dl = await downloadVersion(serverContext().db, { scope: ref.scope, name: ref.name, spec: ref.version }, userId ? { userId } : null, callerKey);
   const headers: Record<string, string> = {
     'content-type': 'application/gzip',
-    'content-length': String(dl.tarball.byteLength),
+    'content-length': String(dl.size),
     'content-disposition': `attachment; filename="${dl.scope}-${dl.name}-${dl.version}.tgz"`,
     'x-skillyard-integrity': dl.integrity,
     'x-skillyard-version': dl.version,
@@ -23,6 +25,5 @@ export const GET = withApi<{ scope: string; name: string; version: string }>({},
   };
   if (dl.yanked) headers['x-skillyard-yanked'] = '1';
   if (dl.deprecated) headers['x-skillyard-deprecated'] = encodeURIComponent(dl.deprecated);
-  // the bytes as they are (a 50 MB tarball is not copied once more)
-  return new Response(dl.tarball as Uint8Array<ArrayBuffer>, { status: 200, headers });
+  return new Response(dl.body, { status: 200, headers });
 });
