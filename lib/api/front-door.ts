@@ -16,7 +16,8 @@ import http from 'node:http';
 import { addressBucket } from './address-bucket';
 import { httpLimits } from './limits';
 import { pinClientAddress } from './pin-client-address';
-import { actionBodyVerdict } from './action-body-limit';
+import { actionBodyVerdict, isPagePath, pathOf } from './action-body-limit';
+import { admitPage, type PageRefusal } from './page-guard';
 import { overLimitForMs } from './rate-limit';
 
 type FrontDoorState = {
@@ -154,9 +155,22 @@ export function refuseOversizedAction(req: http.IncomingMessage, res: http.Serve
   return true;
 }
 
+/** Answers a page request the page guard refused. */
+function answerPageRefusal(res: http.ServerResponse, refusal: PageRefusal): void {
+  const body = JSON.stringify({ error: { code: refusal.code, message: refusal.message } });
+  const headers: Record<string, string | number> = { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': crypto.randomUUID() };
+  if (refusal.retryAfterS) headers['Retry-After'] = String(refusal.retryAfterS);
+  // a form post's body is never read: the connection cannot carry another request
+  if (refusal.status !== 429) headers.Connection = 'close';
+  res.writeHead(refusal.status, headers);
+  res.end(body);
+}
+
 /**
  * Puts the door in front of every HTTP server of this process (instrumentation.ts, once):
- * Next.js creates its server itself, so the door wraps the servers' `request` event.
+ * Next.js creates its server itself, so the door wraps the servers' `request` event. A page
+ * request is handed on once the page guard (page-guard.ts) admitted it: a request whose
+ * body is not read yet waits (the socket's back-pressure holds the rest of the body).
  */
 export function installFrontDoor(): void {
   const state = frontDoorState();
@@ -164,16 +178,31 @@ export function installFrontDoor(): void {
   state.installed = true;
   const emit = http.Server.prototype.emit;
   http.Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
+    const handOn = () => (emit as (this: http.Server, event: string | symbol, ...rest: unknown[]) => boolean).call(this, event, ...args);
     if (event === 'request') {
       const req = args[0] as http.IncomingMessage;
+      const res = args[1] as http.ServerResponse;
       try {
         pinClientAddress(req, httpLimits().trustedProxies);
       } catch {
         /* never in the way */
       }
-      if (refuseOversizedAction(req, args[1] as http.ServerResponse)) return true;
-      if (refuseAtFrontDoor(req, args[1] as http.ServerResponse)) return true;
+      if (refuseOversizedAction(req, res)) return true;
+      if (refuseAtFrontDoor(req, res)) return true;
+      let page = false;
+      try {
+        page = isPagePath(pathOf(req));
+      } catch {
+        /* never in the way */
+      }
+      if (page) {
+        admitPage(req, res, addressOf(req, httpLimits().trustedProxies)).then(
+          (refusal) => (refusal ? answerPageRefusal(res, refusal) : handOn()),
+          () => handOn(), // the guard failing must not take the pages down
+        ).catch(() => res.destroy());
+        return true;
+      }
     }
-    return (emit as (this: http.Server, event: string | symbol, ...rest: unknown[]) => boolean).call(this, event, ...args);
+    return handOn();
   } as typeof emit;
 }

@@ -26,7 +26,16 @@ export type HttpLimits = {
   maxStreamsPerCaller: number;
   /** proxies in front of the server that append to X-Forwarded-For (0: none) */
   trustedProxies: number;
+  /** page renders per window for one caller (signed-in user or address); a form post costs PAGE_POST_COST */
+  ratePages: number;
+  /** page renders and form posts one caller may have in progress at once, per instance */
+  maxConcurrentPagesPerCaller: number;
+  /** parts a form post (server action) may hold; the publish page gets maxPackageFiles more */
+  maxFormParts: number;
 };
+
+/** what a form post (server action) costs from the page budget */
+export const PAGE_POST_COST = 10;
 
 let cached: HttpLimits | null = null;
 
@@ -40,6 +49,9 @@ export function httpLimits(): HttpLimits {
     trustedProxies: intFromEnv('SKILLYARD_TRUSTED_PROXIES', 0, 0),
     maxConcurrentPerCaller: intFromEnv('SKILLYARD_MAX_CONCURRENT_PER_CALLER', 16),
     maxStreamsPerCaller: intFromEnv('SKILLYARD_MAX_STREAMS_PER_CALLER', 8),
+    ratePages: intFromEnv('SKILLYARD_RATE_LIMIT_PAGES', 1200),
+    maxConcurrentPagesPerCaller: intFromEnv('SKILLYARD_MAX_CONCURRENT_PAGES_PER_CALLER', 16),
+    maxFormParts: intFromEnv('SKILLYARD_MAX_FORM_PARTS', 256),
   };
   return cached;
 }

@@ -1,0 +1,80 @@
+// Page requests (every path but the API and static files) before Next.js routes them or
+// reads a body; front-door.ts holds each one here. Per caller (a signed-in user, else the
+// client address) pages are rate limited (SKILLYARD_RATE_LIMIT_PAGES per window; a form
+// post costs PAGE_POST_COST) and only so many render at once; a form post larger than
+// 1 MiB (the publish page's upload) needs a session that exists, looked up (cached), not
+// a cookie that merely looks like one; and a form's parts are counted as they arrive, so
+// Next.js never decodes more of them than its page needs.
+import 'server-only';
+import type http from 'node:http';
+import { db } from '../db/client';
+import { sessionTokenFrom, verifiedSessionUser } from '../auth/session-from-request';
+import { needsSession, pathOf, uploadFormParts } from './action-body-limit';
+import { httpLimits, PAGE_POST_COST } from './limits';
+import { limitMultipartParts } from './multipart-part-limit';
+import { consumeRateLimit, overLimitForMs } from './rate-limit';
+
+export type PageRefusal = { status: number; code: string; message: string; retryAfterS?: number };
+
+// pages in progress per key in this process (shared by every bundle that loads this module)
+const shared = globalThis as unknown as { skillyardPagesInProgress?: Map<string, number> };
+const inProgress = (shared.skillyardPagesInProgress ??= new Map<string, number>());
+
+const tooMany = (ms: number): PageRefusal => {
+  const s = Math.max(1, Math.ceil(ms / 1000));
+  return { status: 429, code: 'rate/limited', message: `Too many page requests; retry in ${s} s.`, retryAfterS: s };
+};
+
+/**
+ * Admits a page request (null) or says why not. An admitted request counts as in progress
+ * until its response closes, and a form post's parts are bounded from then on.
+ * `address`: the client address the limits are keyed by (front-door.ts).
+ */
+export async function admitPage(req: http.IncomingMessage, res: http.ServerResponse, address: string): Promise<PageRefusal | null> {
+  const limits = httpLimits();
+  const ipKey = `page:ip:${address}`;
+  // an address already past its budget costs no lookup (a flood of made-up cookies)
+  const blocked = overLimitForMs(ipKey);
+  if (blocked > 0) return tooMany(blocked);
+  const cookie = req.headers.cookie;
+  const token = sessionTokenFrom(typeof cookie === 'string' ? cookie : null);
+  const userId = token ? await verifiedSessionUser(db(), token).catch(() => null) : null;
+  const post = req.method === 'POST';
+  if (post && needsSession(req) && !userId) return { status: 401, code: 'auth/unauthenticated', message: 'Sign in to publish.' };
+  const key = userId ? `page:user:${userId}` : ipKey;
+  const decision = await consumeRateLimit(db(), key, { limit: limits.ratePages, windowMs: limits.rateWindowMs, cost: post ? PAGE_POST_COST : 1 });
+  if (!decision.allowed) return tooMany(decision.resetMs);
+  const now = inProgress.get(key) ?? 0;
+  if (now >= limits.maxConcurrentPagesPerCaller) {
+    return { status: 429, code: 'rate/limited', message: `Too many pages in progress at once (at most ${limits.maxConcurrentPagesPerCaller}); retry when one has finished.`, retryAfterS: 1 };
+  }
+  inProgress.set(key, now + 1);
+  res.once('close', () => {
+    const left = (inProgress.get(key) ?? 1) - 1;
+    if (left <= 0) inProgress.delete(key);
+    else inProgress.set(key, left);
+  });
+  if (post) {
+    const maxParts = pathOf(req) === '/publish' && userId ? uploadFormParts() : limits.maxFormParts;
+    limitMultipartParts(req, maxParts, (parts) => cutOff(req, res, `The form holds more than ${maxParts} parts (${parts} so far).`));
+  }
+  return null;
+}
+
+/** Answers 413 (when nothing was answered yet) and tears the connection down: the rest of the body is never read. */
+function cutOff(req: http.IncomingMessage, res: http.ServerResponse, message: string): void {
+  const close = () => {
+    req.socket?.destroy();
+  };
+  if (res.headersSent || res.writableEnded) return close();
+  const body = JSON.stringify({ error: { code: 'input/too-large', message } });
+  try {
+    res.writeHead(413, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+    res.end(body, close);
+  } catch {
+    close();
+  }
+}
+
+/** Only for tests: pages in progress for a key. */
+export const pagesInProgress = (key: string) => inProgress.get(key) ?? 0;
