@@ -3,15 +3,23 @@
 // token) invokes count-words at a steady pace; the attacker (anonymous, like the attack
 // review of issue 8) floods with manual runs that wait for turns, allowed-tools ReDoS globs,
 // huge bodies (declared and streamed), JSON nested 5,000 deep, hundreds of parallel
-// invokes, and catastrophic guest code (huge Map, Array(2**28).flat(), endless loops).
+// invokes, and catastrophic guest code (huge Map, Array(2**28).flat(), endless loops);
+// and the second review's (issue 23): form posts of hundreds of thousands of tiny
+// multipart parts (anonymous and with a made-up session cookie), downloads of an 18 MB
+// tarball that stop reading, views of a 24 MB file, and pages of a skill with 13,000 tools.
 // Prints JSON: the innocent client's p50/p95 latency and errors alone and under attack,
-// and what the attacker got back. Target (issue 8): p95 under attack within 3x, 0 errors.
+// and what the attacker got back. Target (issues 8, 23): p95 under attack within 3x, 0 errors.
 // Run: npm run bench:abuse   (PORT, BENCH_PG_PORT, ABUSE_SECONDS, ABUSE_RATE)
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
 import { createDb } from '../lib/db/client';
 import { startBenchApp } from './bench-app';
 import { createApiToken } from '../lib/auth/api-tokens';
+import { packTarball } from '../lib/registry/package-tarball';
+import type { Db } from '../lib/db/client';
 
 const appPort = process.env.ABUSE_TARGET_PORT ?? process.env.PORT ?? '3212';
 const pgPort = Number(process.env.BENCH_PG_PORT ?? 54339);
@@ -76,6 +84,43 @@ async function innocent(token: string, secs: number): Promise<Phase> {
   }
   await Promise.all(calls);
   return { calls: ms.length, p50: pct(ms, 50), p95: pct(ms, 95), max: pct(ms, 100), errors, errorCodes, toolMs: { p50: pct(toolMs, 50), p95: pct(toolMs, 95) } };
+}
+
+const scope = process.env.ABUSE_SCOPE ?? 'none';
+const MB = 1024 * 1024;
+
+/** A multipart body of `parts` empty fields (~50 bytes a part). */
+function tinyParts(parts: number): { body: Buffer; contentType: string } {
+  const part = Buffer.from('--B\r\nContent-Disposition: form-data; name="a"\r\n\r\n\r\n');
+  return { body: Buffer.concat([...Array.from({ length: parts }, () => part), Buffer.from('--B--\r\n')]), contentType: 'multipart/form-data; boundary=B' };
+}
+const floodParts = process.argv.includes('--attacker') ? tinyParts(400_000) : { body: Buffer.alloc(0), contentType: '' };
+
+/** A POST on a connection of its own, answered as a Response (a cut connection is an error). */
+function postRaw(path: string, body: Buffer, contentType: string, headers: Record<string, string> = {}): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${path}`, { method: 'POST', agent: false, timeout: 30_000, headers: { 'content-type': contentType, 'content-length': body.byteLength, ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(new Response(null, { status: res.statusCode ?? 0 })));
+    });
+    req.on('error', (err) => setTimeout(() => reject(Object.assign(new Error(err.message), { name: (err as NodeJS.ErrnoException).code ?? err.name })), 100));
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.end(body);
+  });
+}
+
+/** A download that reads its status line, then stops reading for 10 s and goes away. */
+function stalledDownload(path: string): Promise<Response> {
+  const { port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
+    socket.once('data', (chunk) => {
+      socket.pause();
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(chunk.toString('latin1'))?.[1] ?? 0);
+      setTimeout(() => (socket.destroy(), resolve(new Response(null, { status }))), 10_000);
+    });
+    socket.once('error', reject);
+  });
 }
 
 /** The attacker: several kinds of abuse, each a bounded pool of loops, until `stop` is set. */
@@ -156,6 +201,12 @@ function attacker(): { stop: () => Promise<Record<string, Record<string, number>
     ],
     ['deep-json', 2, () => fetch(`${base}/api/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"task":${'['.repeat(5000)}${']'.repeat(5000)}}` })],
     ['parallel-invokes', 300, () => json('/api/v1/tools/count-words/invoke', { args: { text: 'flood flood flood' } })],
+    // issue 23: what the second review found (the scope of its packages comes from the main process)
+    ['multipart-parts', 2, () => postRaw('/', floodParts.body, floodParts.contentType)],
+    ['multipart-parts-fake-session', 1, () => postRaw('/publish', floodParts.body, floodParts.contentType, { cookie: `authjs.session-token=${crypto.randomUUID()}` })],
+    ['stalled-download', 6, () => stalledDownload(`/api/v1/skills/${scope}/big/1.0.0/tarball`)],
+    ['large-file-view', 4, () => fetch(`${base}/skills/${scope}/big?file=data%2Fbig.txt`, { signal: AbortSignal.timeout(30_000) })],
+    ['many-tools-page', 2, () => fetch(`${base}/skills/${scope}/crowded`, { signal: AbortSignal.timeout(30_000) })],
   ];
   const loops = kinds.flatMap(([kind, width, fn]) =>
     Array.from({ length: width }, async () => {
@@ -180,6 +231,29 @@ if (process.argv.includes('--attacker')) {
   await new Promise((resolve) => process.stdin.once('end', resolve));
   process.stdout.write(JSON.stringify(await attack.stop()));
   process.exit(0);
+}
+
+/** The packages the second-round attacks use, in a scope of their own (ABUSE_SCOPE for the attacker). */
+async function publishAttackPackages(db: Db): Promise<void> {
+  const name = `abuser-${Date.now().toString(36)}`;
+  const owner = await db.user.create({ data: { handle: name, name } });
+  await db.scope.create({ data: { name, kind: 'user', userId: owner.id } });
+  const { token } = await createApiToken(db, { userId: owner.id, name: 'publish', scopes: ['publish'] });
+  const enc = new TextEncoder();
+  const skillMd = (n: string) => enc.encode(`---\nname: ${n}\ndescription: For the abuse bench.\nversion: 1.0.0\n---\n\nHi.\n`);
+  const publish = (n: string, files: Array<{ path: string; content: Uint8Array }>) =>
+    postRaw(`/api/v1/skills?filename=${n}.tgz`, Buffer.from(packTarball(files, n)), 'application/gzip', { authorization: `Bearer ${token}` });
+  // 24 MB of hardly compressible text: an 18 MB tarball, and a 24 MB file to view
+  const big = await publish('big', [{ path: 'SKILL.md', content: skillMd('big') }, { path: 'data/big.txt', content: enc.encode(crypto.randomBytes(18 * MB).toString('base64')) }]);
+  const tools = enc.encode(JSON.stringify([{ name: 'tool-0', description: 'One of many.' }]));
+  const crowded = await publish('crowded', [{ path: 'SKILL.md', content: skillMd('crowded') }, { path: 'tools.json', content: tools }]);
+  if (big.status !== 201 || crowded.status !== 201) throw new Error(`publishing the attack packages failed (${big.status}, ${crowded.status})`);
+  // 13,000 tools, as a version stored before the per-skill limit holds them
+  await db.$executeRaw`
+    UPDATE "SkillVersion" v SET manifest = jsonb_set(v.manifest::jsonb, '{tools}',
+      (SELECT jsonb_agg(jsonb_set(v.manifest::jsonb #> '{tools,0}', '{name}', to_jsonb('tool-' || i))) FROM generate_series(1, 13000) i))
+    FROM "Skill" s WHERE s.id = v."skillId" AND s."scopeName" = ${name} AND s.name = 'crowded'`;
+  process.env.ABUSE_SCOPE = name;
 }
 
 /** The attacker in a process of its own. */
@@ -214,6 +288,7 @@ try {
   const db = createDb(url);
   const user = await db.user.create({ data: { name: 'innocent' } });
   const { token } = await createApiToken(db, { userId: user.id, name: 'innocent', scopes: ['invoke'] });
+  await publishAttackPackages(db);
 
   await innocent(token, 3); // warm up
   const alone = await innocent(token, seconds);
