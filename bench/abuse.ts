@@ -245,7 +245,7 @@ async function publishAttackPackages(db: Db): Promise<void> {
     postRaw(`/api/v1/skills?filename=${n}.tgz`, Buffer.from(packTarball(files, n)), 'application/gzip', { authorization: `Bearer ${token}` });
   // 24 MB of hardly compressible text: an 18 MB tarball, and a 24 MB file to view
   const big = await publish('big', [{ path: 'SKILL.md', content: skillMd('big') }, { path: 'data/big.txt', content: enc.encode(crypto.randomBytes(18 * MB).toString('base64')) }]);
-  const tools = enc.encode(JSON.stringify([{ name: 'tool-0', description: 'One of many.' }]));
+  const tools = enc.encode(JSON.stringify([{ name: 'tool_0', description: 'One of many.' }]));
   const crowded = await publish('crowded', [{ path: 'SKILL.md', content: skillMd('crowded') }, { path: 'tools.json', content: tools }]);
   if (big.status !== 201 || crowded.status !== 201) throw new Error(`publishing the attack packages failed (${big.status}, ${crowded.status})`);
   // 13,000 tools, as a version stored before the per-skill limit holds them

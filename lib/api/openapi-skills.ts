@@ -101,6 +101,7 @@ export const skillsPaths = {
           headers: {
             'X-Skillyard-Integrity': { schema: { type: 'string' }, description: 'sha512-<base64> of the body' },
             'X-Skillyard-Version': { schema: { type: 'string' } },
+            'X-Skillyard-Size': { schema: { type: 'string' }, description: 'the length of the body in bytes (it is sent chunked)' },
             'X-Skillyard-Deprecated': { schema: { type: 'string' }, description: 'URI-encoded deprecation message' },
             'X-Skillyard-Yanked': { schema: { type: 'string' } },
           },

@@ -33,11 +33,14 @@ const tooMany = (ms: number): PageRefusal => {
 export async function admitPage(req: http.IncomingMessage, res: http.ServerResponse, address: string): Promise<PageRefusal | null> {
   const limits = httpLimits();
   const ipKey = `page:ip:${address}`;
-  // an address already past its budget costs no lookup (a flood of made-up cookies)
-  const blocked = overLimitForMs(ipKey);
-  if (blocked > 0) return tooMany(blocked);
   const cookie = req.headers.cookie;
   const token = sessionTokenFrom(typeof cookie === 'string' ? cookie : null);
+  // an address past its budget is refused at once, but a signed-in user behind it is not
+  // (a session is looked up as withApi would: one indexed read, then cached)
+  if (!token) {
+    const blocked = overLimitForMs(ipKey);
+    if (blocked > 0) return tooMany(blocked);
+  }
   const userId = token ? await verifiedSessionUser(db(), token).catch(() => null) : null;
   const post = req.method === 'POST';
   if (post && needsSession(req) && !userId) return { status: 401, code: 'auth/unauthenticated', message: 'Sign in to publish.' };

@@ -17,7 +17,8 @@ export const GET = withApi<{ scope: string; name: string; version: string }>({ c
   const dl = await downloadVersion(serverContext().db, { scope: ref.scope, name: ref.name, spec: ref.version }, userId ? { userId } : null, callerKey);
   const headers: Record<string, string> = {
     'content-type': 'application/gzip',
-    'content-length': String(dl.size),
+    // the length, as Next.js drops Content-Length from a streamed body (sent chunked)
+    'x-skillyard-size': String(dl.size),
     'content-disposition': `attachment; filename="${dl.scope}-${dl.name}-${dl.version}.tgz"`,
     'x-skillyard-integrity': dl.integrity,
     'x-skillyard-version': dl.version,
