@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   'team/forbidden': { status: 403, meaning: "The caller's role in the team is below what the action takes." },
   'team/invalid-slug': { status: 400, meaning: 'Not a valid team name (2-39 lowercase letters, digits, single hyphens).' },
   'team/slug-taken': { status: 409, meaning: 'The team name is taken or reserved.' },
+  'team/too-many': { status: 403, meaning: 'The account has created the most teams one account may (SKILLYARD_MAX_TEAMS_PER_ACCOUNT).' },
   'team/last-owner': { status: 409, meaning: 'A team must keep at least one owner.' },
   'team/member-not-found': { status: 404, meaning: 'That person is not a member of the team.' },
   'team/has-published-skills': { status: 409, meaning: 'The team still has public or unlisted skills; make them private or transfer them first.' },

@@ -8,6 +8,7 @@ import { createMcpSessions, createPgMcpSessionStore, DEFAULT_MCP_SESSION_LIMITS,
 import { openRegistryMcpHost, parseMcpSelection } from '../registry/registry-mcp-host';
 import { serverContext } from '../server';
 import { withApi, type ApiContext, type RouteContext } from './with-api';
+import { accountOf } from './principal';
 
 const globalMcp = globalThis as unknown as { __skillyardMcpSessions?: McpSessions };
 export function mcpSessions(): McpSessions {
@@ -35,13 +36,15 @@ function mcpError(mapped: MappedError, requestId: string): Response {
  * concurrency cap until its response has been sent; the GET stream and DELETE do not.
  */
 export function mcpRoute<P>(skillsOf: (req: Request, params: P) => string[]): (req: Request, route: RouteContext<P>) => Promise<Response> {
-  const serve = async ({ req, params, userId, requestId, caller }: ApiContext<P, undefined>): Promise<Response> => {
+  const serve = async ({ req, params, userId, requestId, caller, principal }: ApiContext<P, undefined>): Promise<Response> => {
     const { refs, key } = parseMcpSelection(skillsOf(req, params));
     return mcpSessions().handle({
       req,
       // anonymous sessions are the client address's (the key the sandbox queue and rate limit
       // use), so one address's 20-session cap evicts only its own sessions, never another's
       principal: userId ? `user:${userId}` : `anonymous:ip:${caller.ip}`,
+      // a team token's sessions count against the person who made it (issue 23 item 5)
+      account: accountOf(principal) ? `user:${accountOf(principal)}` : `anonymous:ip:${caller.ip}`,
       selection: key,
       openHost: () => openRegistryMcpHost(serverContext(), refs, userId, caller.ip),
       log: (event, fields) => console.error(JSON.stringify({ level: 'error', event, requestId, ...fields })),

@@ -11,7 +11,7 @@ import { sessionUser } from './session-principal';
 
 export type Principal =
   // teamId: a team's token, acting as the team's service account (userId)
-  | { kind: 'token'; userId: string; tokenId: string; scopes: string[]; teamId?: string | null }
+  | { kind: 'token'; userId: string; tokenId: string; scopes: string[]; teamId?: string | null; /** ApiPrincipal.chargeUserId */ chargeUserId?: string }
   | { kind: 'user'; userId: string }
   | { kind: 'anonymous'; anonymousId: string; /** minted for this request: not yet a visitor we could recognise again */ fresh?: true };
 
@@ -79,10 +79,19 @@ export function requireScope(p: Principal, scope: ApiTokenScope): void {
 /**
  * The rate-limit key: the user behind a session or an API token, the address for anonymous
  * visitors. An API token is charged to its user, not to itself: keyed per token, minting
- * ten tokens gave a person ten budgets (and ten concurrency caps). A team's tokens share
- * the budget of the team's service account.
+ * ten tokens gave a person ten budgets (and ten concurrency caps). A team's token is
+ * charged to the person who made it: keyed by the team, one account with many teams had as
+ * many budgets (and filled the instance's MCP sessions in 3 s).
  */
 export function rateKeyOf(p: Principal, ip: string): { key: string; authenticated: boolean } {
-  if (p.kind === 'token' || p.kind === 'user') return { key: `user:${p.userId}`, authenticated: true };
+  const account = accountOf(p);
+  if (account) return { key: `user:${account}`, authenticated: true };
   return { key: `ip:${ip}`, authenticated: false };
+}
+
+/** The person a request is charged to (caps, rate limits, runs, MCP sessions); null for anonymous visitors. */
+export function accountOf(p: Principal): string | null {
+  if (p.kind === 'token') return p.chargeUserId ?? p.userId;
+  if (p.kind === 'user') return p.userId;
+  return null;
 }

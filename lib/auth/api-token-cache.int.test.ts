@@ -130,7 +130,7 @@ describe('the API token cache', () => {
     // a read that began before a notice is not kept: the notice may be about its token
     const epoch = apiTokenEpoch();
     forgetApiToken('some-other-hash');
-    rememberApiToken(hashOf(token), { id, userId, teamId: null, scopes: ['invoke'], expiresAt: null, lastUsedAt: null }, epoch);
+    rememberApiToken(hashOf(token), { id, userId, teamId: null, chargeUserId: userId, scopes: ['invoke'], expiresAt: null, lastUsedAt: null }, epoch);
     expect(cachedApiToken(hashOf(token))).toBeNull();
   });
 

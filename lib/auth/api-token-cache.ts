@@ -16,6 +16,8 @@ export type CachedApiToken = {
   id: string;
   userId: string;
   teamId: string | null;
+  /** who the token's requests are charged to (api-tokens.ts ApiPrincipal) */
+  chargeUserId: string;
   scopes: string[];
   expiresAt: Date | null;
   /** ms since the epoch; null before its first use */

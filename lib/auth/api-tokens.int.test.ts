@@ -20,14 +20,14 @@ describe('API tokens', () => {
     expect(JSON.stringify(row)).not.toContain(token.slice('sy_12345678_'.length));
     expect(row.hash).toBe(crypto.createHash('sha256').update(token).digest('hex'));
     // a personal token: no team
-    expect(await authenticateApiToken(testDb(), `Bearer ${token}`)).toEqual({ userId, tokenId: id, scopes: ['invoke'], teamId: null });
+    expect(await authenticateApiToken(testDb(), `Bearer ${token}`)).toEqual({ userId, tokenId: id, scopes: ['invoke'], teamId: null, chargeUserId: userId });
   });
 
   it("say which team a team's token belongs to, and a team token never holds the teams scope", async () => {
     const team = await testDb().team.create({ data: { slug: `tok-${Date.now().toString(36)}`, name: 't' } });
     await expect(createApiToken(testDb(), { userId, teamId: team.id, name: 'x', scopes: ['publish', 'teams'] })).rejects.toMatchObject({ code: 'input/invalid' });
     const { id, token } = await createApiToken(testDb(), { userId, teamId: team.id, name: 'ci', scopes: ['publish'] });
-    expect(await authenticateApiToken(testDb(), `Bearer ${token}`)).toEqual({ userId, tokenId: id, scopes: ['publish'], teamId: team.id });
+    expect(await authenticateApiToken(testDb(), `Bearer ${token}`)).toEqual({ userId, tokenId: id, scopes: ['publish'], teamId: team.id, chargeUserId: userId }); // no maker recorded: charged to its own user
   });
 
   it('no header is anonymous (null); a malformed one is refused', async () => {

@@ -15,7 +15,7 @@ const hashToken = (token: string) => crypto.createHash('sha256').update(token).d
 
 export async function createApiToken(
   db: Db,
-  input: { userId: string; teamId?: string | null; name: string; scopes: ApiTokenScope[]; expiresAt?: Date | null },
+  input: { userId: string; teamId?: string | null; createdById?: string | null; name: string; scopes: ApiTokenScope[]; expiresAt?: Date | null },
 ): Promise<{ id: string; token: string }> {
   // the last line of defence: whatever form or API asked, a team token gets no `teams` scope
   if (input.teamId && input.scopes.some((s) => !(TEAM_API_TOKEN_SCOPES as readonly string[]).includes(s))) {
@@ -24,13 +24,18 @@ export async function createApiToken(
   const prefix = crypto.randomBytes(4).toString('hex');
   const token = `sy_${prefix}_${crypto.randomBytes(24).toString('base64url')}`;
   const row = await db.apiToken.create({
-    data: { userId: input.userId, teamId: input.teamId ?? null, name: input.name, prefix, hash: hashToken(token), scopes: input.scopes, expiresAt: input.expiresAt ?? null },
+    data: { userId: input.userId, teamId: input.teamId ?? null, createdById: input.createdById ?? null, name: input.name, prefix, hash: hashToken(token), scopes: input.scopes, expiresAt: input.expiresAt ?? null },
   });
   return { id: row.id, token };
 }
 
-/** `teamId`: the token is a team's, acting as the team's service account (`userId`). */
-export type ApiPrincipal = { userId: string; tokenId: string; scopes: string[]; teamId: string | null };
+/**
+ * `teamId`: the token is a team's, acting as the team's service account (`userId`).
+ * `chargeUserId`: whose rate limits, runs in progress and MCP sessions the token's requests
+ * count against: its user, or for a team token the person who made it (teams and team
+ * tokens cost nothing to make, so they must not each bring a budget of their own).
+ */
+export type ApiPrincipal = { userId: string; tokenId: string; scopes: string[]; teamId: string | null; chargeUserId: string };
 
 /** Resolves `Authorization: Bearer sy_…`; null when there is no such header. */
 export async function authenticateApiToken(db: Db, authorization: string | null): Promise<ApiPrincipal | null> {
@@ -43,7 +48,7 @@ export async function authenticateApiToken(db: Db, authorization: string | null)
     const epoch = apiTokenEpoch();
     const row = await db.apiToken.findUnique({ where: { hash } });
     if (!row || row.revokedAt || expired(row.expiresAt)) throw unauthenticated();
-    token = { id: row.id, userId: row.userId, teamId: row.teamId ?? null, scopes: row.scopes, expiresAt: row.expiresAt, lastUsedAt: row.lastUsedAt?.getTime() ?? null };
+    token = { id: row.id, userId: row.userId, teamId: row.teamId ?? null, chargeUserId: row.createdById ?? row.userId, scopes: row.scopes, expiresAt: row.expiresAt, lastUsedAt: row.lastUsedAt?.getTime() ?? null };
     rememberApiToken(hash, token, epoch);
   } else if (expired(token.expiresAt)) {
     throw unauthenticated();
@@ -54,7 +59,7 @@ export async function authenticateApiToken(db: Db, authorization: string | null)
     token.lastUsedAt = now;
     void db.apiToken.update({ where: { id: token.id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
   }
-  return { userId: token.userId, tokenId: token.id, scopes: [...token.scopes], teamId: token.teamId };
+  return { userId: token.userId, tokenId: token.id, scopes: [...token.scopes], teamId: token.teamId, chargeUserId: token.chargeUserId };
 }
 
 const expired = (expiresAt: Date | null) => expiresAt !== null && expiresAt.getTime() <= Date.now();

@@ -2,7 +2,9 @@
 // opened it and to the skill selection it was opened for: a request with another
 // principal or selection is answered as if the session did not exist (404, which tells
 // a client to start over). Sessions live in this process, expire when idle and are
-// capped per principal and in all, so a flood of initializations cannot exhaust memory.
+// capped per account (the person charged: a team token's maker, so that making teams buys
+// nobody more sessions), for anonymous callers together, and in all, so a flood of
+// initializations cannot exhaust memory and no one account can fill the server's maximum.
 // A session whose principal may no longer see any of its skills (removed from the team
 // of its private skills) is closed at its next request, answered as a missing session.
 // With a store (McpSessionStore; Postgres in the app), a session opened on one instance
@@ -21,17 +23,24 @@ import { invalidRequest, jsonRpcError, MCP_RETRY_LATER } from './json-rpc-errors
 import { readMcpBody } from './read-mcp-body';
 import type { McpToolHost } from './tool-host';
 
-export type McpSessionLimits = { maxSessions: number; maxPerPrincipal: number; idleMs: number };
+/**
+ * `maxPerPrincipal`: sessions of one account (or one anonymous address); `maxAnonymous`:
+ * of all anonymous callers together (addresses are cheap to vary), default half of
+ * `maxSessions`. Each is held below `maxSessions`, so no one caller ever fills it.
+ */
+export type McpSessionLimits = { maxSessions: number; maxPerPrincipal: number; maxAnonymous?: number; idleMs: number };
 
 export const DEFAULT_MCP_SESSION_LIMITS: McpSessionLimits = {
   maxSessions: Number(process.env.SKILLYARD_MCP_MAX_SESSIONS ?? 1000),
   maxPerPrincipal: Number(process.env.SKILLYARD_MCP_MAX_SESSIONS_PER_PRINCIPAL ?? 20),
+  maxAnonymous: process.env.SKILLYARD_MCP_MAX_ANONYMOUS_SESSIONS ? Number(process.env.SKILLYARD_MCP_MAX_ANONYMOUS_SESSIONS) : undefined,
   idleMs: Number(process.env.SKILLYARD_MCP_SESSION_IDLE_MS ?? 30 * 60_000),
 };
 
 type Session = {
   id: string;
   principal: string;
+  account: string;
   selection: string;
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
@@ -55,6 +64,8 @@ export type McpHttpRequest = {
   req: Request;
   /** who asks: `user:<id>`, or `anonymous:ip:<address>` (capped and bound per address) */
   principal: string;
+  /** who is charged, for the caps: the principal, or for a team token `user:<its maker>` */
+  account?: string;
   /** which skills: the endpoint's stable description of the selection */
   selection: string;
   /** builds the tool host of a new session (loads the skills once) */
@@ -68,6 +79,11 @@ export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION
     console.warn(JSON.stringify({ level: 'warn', component: 'mcp.sessions', msg: `session store: ${what} failed`, error: err instanceof Error ? err.message : String(err) }));
   /** last time each session's row was touched here (at most once a minute) */
   const touched = new Map<string, number>();
+  // a share of the maximum, never all of it: one account (or all anonymous callers) stops
+  // short of it, and evicts its own oldest session rather than refuse everybody else
+  const perAccount = Math.max(1, Math.min(limits.maxPerPrincipal, Math.floor(limits.maxSessions / 4)));
+  const anonymousAll = Math.max(1, Math.min(limits.maxAnonymous ?? Math.floor(limits.maxSessions / 2), limits.maxSessions - 1));
+  const isAnonymous = (account: string) => account.startsWith('anonymous:');
 
   /** `everywhere`: the session ends for every instance (evicted, or left with no skill), not only here */
   function close(s: Session, everywhere = false) {
@@ -108,8 +124,14 @@ export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION
   /** `reviveId`: a session another instance opened, initialized here under its own id */
   async function open(input: McpHttpRequest, body: unknown, reviveId?: string): Promise<Response> {
     sweep();
-    const mine = [...sessions.values()].filter((s) => s.principal === input.principal);
-    if (mine.length >= limits.maxPerPrincipal) close(mine.sort((a, b) => a.lastSeen - b.lastSeen)[0], true);
+    const account = input.account ?? input.principal;
+    const oldest = (list: Session[]) => list.sort((a, b) => a.lastSeen - b.lastSeen)[0];
+    const mine = [...sessions.values()].filter((s) => s.account === account);
+    if (mine.length >= perAccount) close(oldest(mine), true);
+    if (isAnonymous(account)) {
+      const anonymous = [...sessions.values()].filter((s) => isAnonymous(s.account));
+      if (anonymous.length >= anonymousAll) close(oldest(anonymous), true);
+    }
     if (sessions.size >= limits.maxSessions) {
       return jsonRpcError(503, MCP_RETRY_LATER, 'mcp/too-many-sessions: the server has too many open MCP sessions; try again later', { 'retry-after': '30' });
     }
@@ -119,7 +141,7 @@ export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION
       sessionIdGenerator: () => reviveId ?? crypto.randomUUID(),
       eventStore: createMemoryEventStore(),
       onsessioninitialized: async (id) => {
-        const s: Session = { id, principal: input.principal, selection: input.selection, transport, server, host, lastSeen: Date.now(), toolsKey: null, announcing: Promise.resolve() };
+        const s: Session = { id, principal: input.principal, account, selection: input.selection, transport, server, host, lastSeen: Date.now(), toolsKey: null, announcing: Promise.resolve() };
         session = s;
         sessions.set(id, s);
         s.announcing = toolsKeyOf(s).then((k) => void (s.toolsKey ??= k), () => {});

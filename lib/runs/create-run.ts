@@ -24,7 +24,7 @@ export async function createRun(
   input: {
     config: RunConfigInput | Record<string, unknown>;
     userId: string | null;
-    /** see run-principal.ts; defaults to the user, or one shared anonymous principal */
+    /** see run-principal.ts (a team token's runs count against the person who made it); defaults to the user, or one shared anonymous principal */
     principal?: string;
     forkedFromId?: string | null;
   },
@@ -45,7 +45,7 @@ export async function createRun(
   // a member's run of their team's skills is the team's; one of a private skill stays private
   const team = await runTeamFor(db, config.skills, input.userId);
   const visibility = team.hasPrivate ? 'private' : config.visibility;
-  const principal = input.userId ? userPrincipal(input.userId) : (input.principal ?? anonymousPrincipal(null));
+  const principal = input.principal ?? (input.userId ? userPrincipal(input.userId) : anonymousPrincipal(null));
   const controlToken = `syr_${crypto.randomBytes(24).toString('base64url')}`;
   const limits = runLimits();
   const anonymous = principal.startsWith(ANONYMOUS_PREFIX);

@@ -5,6 +5,7 @@ import { withApi } from '@/lib/api/with-api';
 import { runAccessFrom } from '@/lib/api/run-access';
 import { forkRun } from '@/lib/runs/fork-run';
 import { runPrincipalFor } from '@/lib/runs/run-principal';
+import { accountOf } from '@/lib/api/principal';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,9 +13,9 @@ const Body = z.object({ task: z.string().min(1).max(20_000).optional() });
 
 export const POST = withApi<{ id: string }, z.infer<typeof Body>>(
   { scope: 'runs', body: Body, rateLimit: { cost: 5 } },
-  async ({ req, params, body, userId }) => {
+  async ({ req, params, body, userId, principal }) => {
     const access = runAccessFrom(req, params.id, userId);
-    const run = await forkRun(serverContext().db, params.id, access, body, runPrincipalFor(req.headers, access.userId));
+    const run = await forkRun(serverContext().db, params.id, access, body, runPrincipalFor(req.headers, accountOf(principal)));
     return NextResponse.json({ id: run.id, controlToken: run.controlToken, url: `/playground/runs/${run.id}` }, { status: 201 });
   },
 );
