@@ -226,7 +226,16 @@ test('fork re-runs a finished run as a new run that completes', async ({ page, b
     const viewer = await other.newPage();
     await viewer.goto(original);
     await expect(viewer.getByTestId('read-only')).toBeVisible();
+    // the fork shows the sharer's code and runs nothing until the viewer says so
     await viewer.getByTestId('fork-run').click();
+    await expect(viewer.getByTestId('fork-confirm')).toContainText('with your connected accounts and tokens');
+    await expect(viewer.getByTestId('fork-code').first()).toHaveText("return (await ctx.invoke('slugify', { text: 'Quick Run' })).slug;");
+    await expect(viewer.getByTestId('fork-code')).toHaveCount(2);
+    await viewer.getByTestId('fork-confirm-cancel').click();
+    await expect(viewer.getByTestId('fork-confirm')).toHaveCount(0);
+    await expect(viewer).toHaveURL(original);
+    await viewer.getByTestId('fork-run').click();
+    await viewer.getByTestId('fork-confirm-run').click();
     await expect(viewer).not.toHaveURL(original);
     await expect(viewer).toHaveURL(/\/playground\/runs\/[0-9a-f]{32}$/);
     await expect(viewer.getByTestId('forked-from')).toContainText(original.split('/').pop()!);
@@ -456,4 +465,24 @@ test('390 px: a 300-character unbroken task and a long URL in the script do not 
   await expect(page.getByTestId('invoke-code').first()).toContainText(url);
   expect(await width()).toEqual({ doc: 390, view: 390 });
   await page.screenshot({ path: 'test-results/run-long-task-390.png', fullPage: true });
+});
+
+test('share links are 128 random bits: an anonymous client learns nothing from its own run ids', async ({ request }) => {
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const res = await request.post('/api/v1/runs', { data: { skills: ['@skillyard/text-stats'], provider: 'scripted', script: ['return 1'], task: `share link ${i}` } });
+    expect(res.status()).toBe(201);
+    const body = (await res.json()) as { id: string; url: string; events: string };
+    expect(body.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(body.url).toBe(`/playground/runs/${body.id}`);
+    expect(body.events).toBe(`/api/v1/runs/${body.id}/events`);
+    ids.push(body.id);
+  }
+  // made a moment apart, they share no prefix a cuid's clock and counter would give
+  for (let i = 1; i < ids.length; i++) expect(ids[i]!.slice(0, 6)).not.toBe(ids[i - 1]!.slice(0, 6));
+  // the neighbour of a real id is no run
+  const id = ids[0]!;
+  const neighbour = id.slice(0, -1) + (id.endsWith('0') ? '1' : '0');
+  expect((await request.get(`/api/v1/runs/${neighbour}`)).status()).toBe(404);
+  expect((await request.get(`/api/v1/runs/${id}`)).status()).toBe(200);
 });

@@ -113,9 +113,12 @@ export async function startRun(_prev: StartRunState, form: FormData): Promise<St
   redirect(`/playground/runs/${id}`);
 }
 
-export async function forkRunAction(runId: string): Promise<{ error: string }> {
+export async function forkRunAction(runId: string, confirmed?: unknown): Promise<{ error: string }> {
   const refused = await sameOriginRefusal('forkRunAction');
   if (refused) return { error: refused };
+  // the fork runs the sharer's code with the forker's connections: the page shows that code
+  // and asks first (run-header.tsx, fork-confirm.tsx); a call without the answer does nothing
+  if (confirmed !== true) return { error: 'Confirm that this run may run as you, with your connections.' };
   const id = RunId.safeParse(runId);
   if (!id.success) return { error: 'No such run.' };
   const jar = await cookies();

@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { useEffect, useRef, useState, useTransition } from 'react';
 import { formatMs, plural, type RunStatus, type TraceState } from '@/lib/trace/trace-model';
 import { forkRunAction } from '../../actions';
+import { ForkConfirm } from './fork-confirm';
 import { formatUsage } from './timeline';
 import type { Connection } from './use-run-trace';
 
@@ -92,6 +93,7 @@ export function RunHeader({
   const [actionError, setActionError] = useState<string | null>(null);
   const [cancelling, setCancelling] = useState(false);
   const [forking, startFork] = useTransition();
+  const [confirmingFork, setConfirmingFork] = useState(false);
   const shareInput = useRef<HTMLInputElement>(null);
   const ended = trace.status === 'succeeded' || trace.status === 'failed' || trace.status === 'cancelled';
   const errors = useErrorNavigation(() => onFollow(false));
@@ -121,7 +123,7 @@ export function RunHeader({
   const fork = () =>
     startFork(async () => {
       setActionError(null);
-      const result = await forkRunAction(runId); // redirects to the fork on success
+      const result = await forkRunAction(runId, true); // confirmed by the person; redirects to the fork on success
       if (result?.error) setActionError(result.error);
     });
 
@@ -166,7 +168,7 @@ export function RunHeader({
           <button type="button" data-testid="copy-share-link" onClick={() => void copy()} className={buttonClass}>
             {copied ? 'Copied ✓' : 'Share'}
           </button>
-          <button type="button" data-testid="fork-run" onClick={fork} disabled={forking} className={buttonClass}>
+          <button type="button" data-testid="fork-run" onClick={() => setConfirmingFork(true)} disabled={forking || confirmingFork} className={buttonClass}>
             {forking ? 'Forking…' : 'Fork'}
           </button>
           <Link href={`/playground?from=${runId}`} data-testid="edit-rerun" className={buttonClass}>
@@ -174,6 +176,7 @@ export function RunHeader({
           </Link>
         </div>
       </div>
+      {confirmingFork && <ForkConfirm runId={runId} busy={forking} onConfirm={fork} onCancel={() => setConfirmingFork(false)} />}
       {(hasErrors || tools.length > 0 || !ended) && (
         <div className="flex flex-wrap items-center gap-2 text-xs" role="toolbar" aria-label="Trace tools">
           {/* error navigation only where there is something to find (a clean run has none) */}
