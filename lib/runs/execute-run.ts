@@ -187,7 +187,8 @@ export async function executeRun(server: ServerContext, run: ClaimedRun, ctx: Ex
     outcome.error = decided.error;
   } catch (err) {
     outcome.error = describe(err);
-    log.append('agent-error', { error: outcome.error, timestamp: Date.now() });
+    // a run handed back by a draining worker did not fail: its next attempt goes on
+    if (!handedBack(ctx.signal)) log.append('agent-error', { error: outcome.error, timestamp: Date.now() });
   } finally {
     ctx.signal.removeEventListener('abort', onOuterAbort);
   }
