@@ -28,7 +28,8 @@ const oidcEnv = {
 };
 const app = spawn(process.execPath, ['scripts/start.mjs', '--port', port], {
   stdio: 'inherit',
-  env: { ...process.env, DATABASE_URL: databaseUrl(server.adminUrl, name), NODE_ENV: 'production', ...oidcEnv },
+  // a short drain: Playwright gives its web server 15 s to stop
+  env: { ...process.env, DATABASE_URL: databaseUrl(server.adminUrl, name), NODE_ENV: 'production', SKILLYARD_DRAIN_SECONDS: '3', ...oidcEnv },
 });
 
 let stopping = false;
