@@ -148,7 +148,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         </nav>
         <nav aria-label="Filters" className="flex flex-wrap gap-2" data-testid="filters">
           <Link href={hrefWith(current, { gated: !gated })} aria-current={gated ? 'true' : undefined} className={pill(gated)} data-filter="gated">
-            <LockIcon /> Needs a login{gated && <span aria-hidden="true"> ×</span>}
+            <LockIcon /> Has locked tools{gated && <span aria-hidden="true"> ×</span>}
           </Link>
           <Link href={hrefWith(current, { signed: !signed })} aria-current={signed ? 'true' : undefined} className={pill(signed)} data-filter="signed">
             Signed{signed && <span aria-hidden="true"> ×</span>}
@@ -266,6 +266,11 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
                     </span>
                   )}
                   {s.signed && <span>signed</span>}
+                  {s.visibility === 'private' && (
+                    <span data-testid="card-private" title="Only members of its scope can see it" className="rounded bg-zinc-200 px-1.5 font-medium text-zinc-800 dark:bg-zinc-700 dark:text-zinc-100">
+                      private
+                    </span>
+                  )}
                   <span className="ml-auto">
                     <StarButton scope={s.scope} name={s.name} stars={s.stars} starred={starred.has(`${s.scope}/${s.name}`)} signedIn={!!user} next={here} compact />
                   </span>

@@ -43,6 +43,8 @@ export type SearchHit = {
   toolCount: number;
   tokenGated: boolean;
   signed: boolean;
+  /** public, or private (only its scope's members see it) */
+  visibility: string;
   downloads: number;
   stars: number;
   publishedAt: Date;
@@ -252,7 +254,7 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
     SELECT
       (SELECT json_agg(json_build_object(
           'scopeName', k."scopeName", 'name', k.name, 'description', k.description, 'format', k.format, 'tags', k.tags,
-          'toolCount', k."toolCount", 'tokenGated', k."tokenGated", 'signed', k.signed, 'downloads', k.downloads, 'stars', k.stars,
+          'toolCount', k."toolCount", 'tokenGated', k."tokenGated", 'signed', k.signed, 'visibility', k.visibility, 'downloads', k.downloads, 'stars', k.stars,
           'publishedAt', k."publishedAt" AT TIME ZONE 'UTC', 'version', v.version, 'score', p.score) ORDER BY p.rank)
         FROM page p JOIN "Skill" k ON k.id = p.id LEFT JOIN "SkillVersion" v ON v.id = k."latestVersionId") AS hits,
       (SELECT n FROM total) AS total,
@@ -271,6 +273,7 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
       toolCount: r.toolCount,
       tokenGated: r.tokenGated,
       signed: r.signed,
+      visibility: r.visibility,
       downloads: r.downloads,
       stars: r.stars,
       publishedAt: new Date(r.publishedAt),

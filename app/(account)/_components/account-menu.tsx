@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { unstable_rethrow } from 'next/navigation';
 import { currentUser } from '@/lib/auth/current-user';
 import { signOutAction } from '../_actions/sign-in';
+import { SignInLink } from './sign-in-link';
 
 export async function AccountMenu() {
   let user = null;
@@ -16,9 +17,7 @@ export async function AccountMenu() {
   }
   if (!user) {
     return (
-      <Link href="/signin" className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900" data-testid="sign-in-link">
-        Sign in
-      </Link>
+      <SignInLink className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900" />
     );
   }
   const label = user.handle ? `@${user.handle}` : (user.name ?? user.email ?? 'Account');

@@ -14,7 +14,7 @@ export type PlaygroundDraft = {
   turns: ScriptTurnDraft[];
   maxTurns: number;
   maxSteps: number;
-  visibility: 'unlisted' | 'public';
+  visibility: 'unlisted' | 'public' | 'private';
   /** the run this one is an edited re-run of */
   forkOf: string | null;
   /** false while task and script are the ones generated from the first skill */

@@ -43,7 +43,7 @@ async function draftFromRun(id: string, providers: string[]): Promise<Playground
     turns: c.script?.length ? scriptToTurns(c.script) : startFor(skills).turns,
     maxTurns: c.maxTurns,
     maxSteps: c.maxSteps,
-    visibility: c.visibility === 'public' ? 'public' : 'unlisted',
+    visibility: c.visibility === 'public' || c.visibility === 'private' ? c.visibility : 'unlisted',
     forkOf: run.id,
     edited: true,
   };
@@ -116,7 +116,7 @@ export default async function PlaygroundPage({ searchParams }: { searchParams: P
       </header>
       {/* the identity planner: connect buttons for what the first skill's gated tools need */}
       {draft.skills[0] && <UnlockPlanner tools={await skillToolManifests(draft.skills[0].ref)} next={`/playground?skill=${encodeURIComponent(draft.skills[0].ref)}`} scope={draft.skills[0].ref.slice(1).split('/')[0]} />}
-      <PlaygroundForm providers={providers} initial={draft} storageKey={storageKey} />
+      <PlaygroundForm providers={providers} initial={draft} storageKey={storageKey} signedIn={!!user} />
     </div>
   );
 }

@@ -14,7 +14,7 @@ import { SkillPicker } from './skill-picker';
 import { ToolChips } from './tool-chips';
 import { TryToolPanel } from './try-tool-panel';
 
-export function PlaygroundForm({ providers, initial, storageKey }: { providers: string[]; initial: PlaygroundDraft; storageKey: string }) {
+export function PlaygroundForm({ providers, initial, storageKey, signedIn = false }: { providers: string[]; initial: PlaygroundDraft; storageKey: string; signedIn?: boolean }) {
   const [state, formAction, pending] = useActionState<StartRunState, FormData>(startRun, { error: null });
   const [draft, setDraft] = useState<PlaygroundDraft>(initial);
   const set = (patch: Partial<PlaygroundDraft>) => setDraft((d) => ({ ...d, ...patch }));
@@ -101,7 +101,7 @@ export function PlaygroundForm({ providers, initial, storageKey }: { providers: 
           </p>
         )}
       </div>
-      <RunSettings draft={draft} providers={providers} set={set} pending={pending} error={state.error} onReset={reset} />
+      <RunSettings draft={draft} providers={providers} set={set} pending={pending} error={state.error} onReset={reset} signedIn={signedIn} />
     </form>
     {/* its own form: forms do not nest */}
     <TryToolPanel skills={draft.skills} />

@@ -17,6 +17,7 @@ export function RunSettings({
   pending,
   error,
   onReset,
+  signedIn = false,
 }: {
   draft: PlaygroundDraft;
   providers: string[];
@@ -24,6 +25,8 @@ export function RunSettings({
   pending: boolean;
   error: string | null;
   onReset: () => void;
+  /** only a signed-in owner can keep a run private */
+  signedIn?: boolean;
 }) {
   const int = (v: string, fallback: number) => (v.trim() === '' || !Number.isFinite(Number(v)) ? fallback : Number(v));
   return (
@@ -92,7 +95,9 @@ export function RunSettings({
         <select id="visibility" name="visibility" value={draft.visibility} onChange={(e) => set({ visibility: e.target.value as PlaygroundDraft['visibility'] })} className={inputClass}>
           <option value="unlisted">Unlisted (anyone with the link)</option>
           <option value="public">Public</option>
+          {(signedIn || draft.visibility === 'private') && <option value="private">Private (only you)</option>}
         </select>
+        {draft.visibility === 'private' && !signedIn && <p className={hintClass}>Only a signed-in person can own a private run: sign in, or pick another visibility.</p>}
       </div>
       <button
         type="submit"

@@ -130,7 +130,7 @@ export function RunHeader({
   return (
     <div
       data-testid="run-header"
-      className="sticky top-0 z-20 -mx-4 space-y-2 border-b border-zinc-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-xl sm:border dark:border-zinc-800 dark:bg-zinc-950/95"
+      className="sticky top-0 z-20 -mx-4 space-y-2 border-b border-zinc-200 bg-white px-4 py-3 shadow-sm sm:mx-0 sm:rounded-xl sm:border dark:border-zinc-800 dark:bg-zinc-950"
     >
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <StatusBadge status={trace.status} failedCalls={trace.failedCalls} />
@@ -145,7 +145,7 @@ export function RunHeader({
           data-duplicates={trace.duplicates}
           data-gaps={trace.gaps}
         >
-          {plural(trace.count, 'event')} · {plural(trace.callCount, 'call')}
+          {connection === 'connecting' && trace.count === 0 ? 'loading events…' : <>{plural(trace.count, 'event')} · {plural(trace.callCount, 'call')}</>}
           {trace.errorCount > 0 && <span className="text-red-700 dark:text-red-400"> · {plural(trace.errorCount, 'error')}</span>}
           {connection === 'reconnecting' && <span className="ml-2 text-amber-800 dark:text-amber-300">reconnecting…</span>}
         </span>

@@ -105,6 +105,11 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
             </h1>
             <FormatBadge format={skill.format} />
             <span className="text-sm text-zinc-700 dark:text-zinc-300">v{skill.version}</span>
+            {skill.visibility === 'private' && (
+              <span data-testid="skill-private" title="Only members of its scope can see it" className="rounded bg-zinc-200 px-2 py-0.5 text-xs font-medium text-zinc-800 dark:bg-zinc-700 dark:text-zinc-100">
+                private
+              </span>
+            )}
             {skill.yanked && <span className="rounded bg-red-100 px-2 py-0.5 text-xs text-red-800">yanked</span>}
             {skill.deprecated && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900">deprecated</span>}
             <StarButton scope={skill.scope} name={skill.name} stars={skill.stars} starred={starred} signedIn={!!user} next={here} />
