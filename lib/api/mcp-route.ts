@@ -46,7 +46,7 @@ export function mcpRoute<P>(skillsOf: (req: Request, params: P) => string[]): (r
       // a team token's sessions count against the person who made it (issue 23 item 5)
       account: accountOf(principal) ? `user:${accountOf(principal)}` : `anonymous:ip:${caller.ip}`,
       selection: key,
-      openHost: () => openRegistryMcpHost(serverContext(), refs, userId, caller.ip),
+      openHost: () => openRegistryMcpHost(serverContext(), refs, userId, caller.ip, accountOf(principal)),
       log: (event, fields) => console.error(JSON.stringify({ level: 'error', event, requestId, ...fields })),
     });
   };

@@ -11,7 +11,7 @@ import { createSecretScrubber } from '../runs/secret-scrubber';
 import { learnRunSecrets } from '../runs/run-secrets';
 
 /** `visitorId`: an anonymous visitor's stable (signed-cookie) id, which gives them storage and warm isolates. */
-export type InvokeInput = { tool: string; skill?: string; args: unknown; userId: string | null; visitorId?: string | null; ip?: string | null };
+export type InvokeInput = { tool: string; skill?: string; args: unknown; userId: string | null; visitorId?: string | null; ip?: string | null; /** CallerIdentity.account */ account?: string | null };
 export type InvokeOutput = { skill: string; version: string; tool: string; result: unknown; ms: number };
 
 export { forgetCachedSkillHeads } from './skill-heads';
@@ -46,7 +46,7 @@ export async function invokeRegistryTool(server: ServerContext, input: InvokeInp
   const skill = await loadSkillVersion(db, skillRef, viewer, head);
   // a signed-in caller's held tokens are read only when a tool of the skill declares input tokens
   const heldTokens = skill.manifest.tools.some((t) => Object.keys(t.inputTokens ?? {}).length > 0);
-  const runtime = await server.runtimeFor({ userId: input.userId, visitorId: input.visitorId, heldTokens, ip: input.ip });
+  const runtime = await server.runtimeFor({ userId: input.userId, visitorId: input.visitorId, heldTokens, ip: input.ip, account: input.account });
   // the caller's tokens and the secrets a tool reads never go back in the answer (the
   // skill page's try form shows it in the browser): redacted as in runs (docs/auth.md)
   const scrubber = createSecretScrubber();

@@ -26,7 +26,7 @@ export function parseMcpSelection(list: string[]): { refs: ReturnType<typeof par
   return { refs: parsed, key: parsed.map((r) => `@${r.scope}/${r.name}${r.version ? `@${r.version}` : ''}`).join(',') };
 }
 
-export async function openRegistryMcpHost(server: ServerContext, refs: ReturnType<typeof parseSkillRef>[], userId: string | null, ip?: string): Promise<McpToolHost> {
+export async function openRegistryMcpHost(server: ServerContext, refs: ReturnType<typeof parseSkillRef>[], userId: string | null, ip?: string, account?: string | null): Promise<McpToolHost> {
   const viewer = userId ? { userId } : null;
   const skills: Awaited<ReturnType<typeof loadSkillVersion>>[] = [];
   for (const ref of refs) skills.push(await loadSkillVersion(server.db, ref, viewer));
@@ -51,7 +51,7 @@ export async function openRegistryMcpHost(server: ServerContext, refs: ReturnTyp
     );
     return skills.filter((_, i) => visible[i]);
   };
-  const manager = async () => createToolManager({ skills: await visibleNow(), ...(anonymous ?? (await server.runtimeFor({ userId, heldTokens }))) });
+  const manager = async () => createToolManager({ skills: await visibleNow(), ...(anonymous ?? (await server.runtimeFor({ userId, heldTokens, account }))) });
   const info = (s: (typeof skills)[number]) => ({ ref: s.ref, name: s.manifest.name, description: s.manifest.description, instructions: s.manifest.instructions });
   return {
     skills: () => skills.map(info),

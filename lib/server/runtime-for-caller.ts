@@ -15,9 +15,11 @@ import type { ServerContext } from './server-context';
  * Who is calling, as the HTTP layer knows it. `visitorId` is an anonymous visitor's
  * signed-cookie id. `heldTokens: false`: the skills to be run declare no input tokens, so
  * the user's held tokens need not be read (one database round trip less per call). `ip`:
- * the client address; an anonymous caller's sandbox jobs queue under it.
+ * the client address; an anonymous caller's sandbox jobs queue under it. `account`: the
+ * person charged when it is not `userId` (a team token's maker): the caller's sandbox jobs
+ * take that person's share of the fair queue, so teams buy no more shares (issue 23).
  */
-export type CallerIdentity = { userId: string | null; visitorId?: string | null; heldTokens?: boolean; ip?: string | null };
+export type CallerIdentity = { userId: string | null; visitorId?: string | null; heldTokens?: boolean; ip?: string | null; account?: string | null };
 
 /** What createToolManager needs from the server for one caller. */
 export type CallerRuntime = Pick<ToolManagerOptions, 'caller' | 'sandbox' | 'providers' | 'allowSubprocess' | 'moduleCache' | 'refreshHeld'>;
@@ -27,7 +29,8 @@ const VISITOR_ID = /^[A-Za-z0-9_-]{8,64}$/;
 export async function resolveCaller(db: Db, who: CallerIdentity): Promise<Caller> {
   if (who.userId) {
     const id = `user:${who.userId}`;
-    if (who.heldTokens === false) return { id, kind: 'user', tokens: [] };
+    const charged = who.account && who.account !== who.userId ? { queueKey: `user:${who.account}` } : {};
+    if (who.heldTokens === false) return { id, kind: 'user', tokens: [], ...charged };
     // the user's own tokens, and their teams' connections (each only for that team's own
     // skills: HeldToken.onlyForScope), read now so that leaving a team ends their use
     const [own, team] = await Promise.all([loadHeldTokens(db, id), teamHeldTokens(db, who.userId)]);
@@ -39,7 +42,7 @@ export async function resolveCaller(db: Db, who: CallerIdentity): Promise<Caller
       const { refreshed } = await refreshExpiredConnections(db, who.userId);
       if (refreshed.length) tokens = await loadHeldTokens(db, id);
     }
-    return { id, kind: 'user', tokens: team.length ? [...tokens, ...team] : tokens };
+    return { id, kind: 'user', tokens: team.length ? [...tokens, ...team] : tokens, ...charged };
   }
   const queueKey = who.ip ? { queueKey: `ip:${who.ip}` } : {};
   if (who.visitorId && VISITOR_ID.test(who.visitorId)) return { id: `visitor:${who.visitorId}`, kind: 'anonymous', tokens: [], ...queueKey };

@@ -8,6 +8,7 @@ import { authenticateApiToken } from '../auth/api-tokens';
 import { seedBundledSkills } from '../registry/seed-bundled-skills';
 import { serverContext } from '../server/server-context';
 import { createTeam, createTeamApiToken } from '.';
+import { resolveCaller } from '../server/runtime-for-caller';
 
 const MAX_SESSIONS = 12;
 let handleMcpRoute: typeof import('../api/mcp-route').handleMcpRoute;
@@ -74,6 +75,18 @@ describe('teams and team tokens are charged to who made them', () => {
       expect(p.userId).not.toBe(mallory.id); // it still acts as the team's service account
       expect(rateKeyOf({ kind: 'token', ...p }, '198.51.100.23').key).toBe(`user:${mallory.id}`);
     }
+  });
+
+  it("a team token's sandbox jobs take its maker's share of the fair queue", async () => {
+    const { accountOf } = await import('../api/principal');
+    const keys = new Set<string | undefined>();
+    for (const token of tokens) {
+      const p = (await authenticateApiToken(testDb(), `Bearer ${token}`))!;
+      const caller = await resolveCaller(testDb(), { userId: p.userId, heldTokens: false, account: accountOf({ kind: 'token', ...p }) });
+      expect(caller.id).toBe(`user:${p.userId}`); // acts as the team
+      keys.add(caller.queueKey);
+    }
+    expect([...keys]).toEqual([`user:${mallory.id}`]);
   });
 
   it("a team token's runs count against its maker's cap of runs in progress", async () => {

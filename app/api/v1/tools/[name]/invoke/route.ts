@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { withApi } from '@/lib/api/with-api';
-import { visitorIdOf } from '@/lib/api/principal';
+import { accountOf, visitorIdOf } from '@/lib/api/principal';
 import { invokeRegistryTool } from '@/lib/registry/invoke-registry-tool';
 import { serverContext } from '@/lib/server';
 
@@ -16,6 +16,6 @@ const ToolName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'a tool name is l
 
 export const POST = withApi<{ name: string }, z.infer<typeof Body>>({ scope: 'invoke', body: Body }, async ({ params, body, userId, principal, caller }) => {
   const tool = ToolName.parse(params.name);
-  const out = await invokeRegistryTool(serverContext(), { tool, skill: body.skill, args: body.args ?? {}, userId, visitorId: visitorIdOf(principal), ip: caller.ip });
+  const out = await invokeRegistryTool(serverContext(), { tool, skill: body.skill, args: body.args ?? {}, userId, visitorId: visitorIdOf(principal), ip: caller.ip, account: accountOf(principal) });
   return NextResponse.json(out);
 });
