@@ -56,6 +56,8 @@ describe('the CLI in snippets', () => {
     const env = { SKILLYARD_CLI_PACKAGE: '@acme/skillyard@0.2.0' };
     expect(cliPackageArgs('https://r.example', env)).toEqual(['-y', '@acme/skillyard@0.2.0']);
     expect(addCommand({ origin: 'https://r.example', scope: 'a', name: 'b' }, env)).toBe('npx -y @acme/skillyard@0.2.0 add @a/b --registry https://r.example');
+    // an older version's page installs that version
+    expect(addCommand({ origin: 'https://r.example', scope: 'a', name: 'b', version: '1.0.0' }, env)).toBe('npx -y @acme/skillyard@0.2.0 add @a/b@1.0.0 --registry https://r.example');
     expect(JSON.parse(mcpClientConfig({ origin: 'https://r.example', scope: 'a', name: 'b', needsToken: false }, env).stdioJson).mcpServers.b.args.slice(0, 3)).toEqual([
       '-y',
       '@acme/skillyard@0.2.0',

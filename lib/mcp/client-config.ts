@@ -45,10 +45,11 @@ export function cliPackageArgs(origin: string, env: Record<string, string | unde
   return ['-y', `${origin.replace(/\/+$/, '')}/cli/skillyard.tgz`];
 }
 
-/** `npx -y <cli> add @scope/name --registry <origin>`: the install line of a skill page. */
-export function addCommand(opts: { origin: string; scope: string; name: string; cli?: string[] }, env: Record<string, string | undefined> = process.env): string {
+/** `npx -y <cli> add @scope/name[@version] --registry <origin>`: the install line of a skill page (`version` for a page showing an older one). */
+export function addCommand(opts: { origin: string; scope: string; name: string; version?: string; cli?: string[] }, env: Record<string, string | undefined> = process.env): string {
   const origin = opts.origin.replace(/\/+$/, '');
-  return ['npx', ...(opts.cli ?? cliPackageArgs(origin, env)), 'add', `@${opts.scope}/${opts.name}`, '--registry', origin].join(' ');
+  const spec = `@${opts.scope}/${opts.name}${opts.version ? `@${opts.version}` : ''}`;
+  return ['npx', ...(opts.cli ?? cliPackageArgs(origin, env)), 'add', spec, '--registry', origin].join(' ');
 }
 
 export type McpClientConfig = {
@@ -87,7 +88,7 @@ function prettyJson(value: unknown): string {
  * (an API token with the `invoke` scope, made in Settings); a public skill works without one.
  */
 export function mcpClientConfig(
-  opts: { origin: string; scope: string; name: string; needsToken: boolean },
+  opts: { origin: string; scope: string; name: string; needsToken: boolean; version?: string },
   env: Record<string, string | undefined> = process.env,
 ): McpClientConfig {
   const origin = opts.origin.replace(/\/+$/, '');

@@ -92,7 +92,9 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
   };
   // over MCP, private skills and tools gated by an account connection (@oauth/...) need an API token
   const needsToken = skill.visibility === 'private' || m.tools.some((t) => Object.keys(t.inputTokens).some((issuer) => issuer.startsWith('@oauth/')));
-  const mcp = mcpClientConfig({ origin: siteOrigin(await headers()), scope: skill.scope, name: skill.name, needsToken });
+  // a page showing an older version installs that version, not the latest
+  const pinned = skill.distTags.latest && skill.version !== skill.distTags.latest ? skill.version : undefined;
+  const mcp = mcpClientConfig({ origin: siteOrigin(await headers()), scope: skill.scope, name: skill.name, needsToken, version: pinned });
 
   return (
     <article className="grid min-w-0 grid-cols-1 gap-8 lg:grid-cols-[minmax(0,1fr)_18rem]">
