@@ -3,27 +3,27 @@
 // for rate limits, runs in progress and MCP sessions, and filled the server's MCP session
 // maximum in 3 s. Limits are lowered for this file's process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDatabaseUrl, testDb } from '../../test/db';
-import { authenticateApiToken } from '../auth/api-tokens';
-import { seedBundledSkills } from '../registry/seed-bundled-skills';
-import { serverContext } from '../server/server-context';
-import { createTeam, createTeamApiToken } from '.';
-import { resolveCaller } from '../server/runtime-for-caller';
+import { testDatabaseUrl, testDb } from './db';
+import { authenticateApiToken } from '../lib/auth/api-tokens';
+import { seedBundledSkills } from '../lib/registry/seed-bundled-skills';
+import { serverContext } from '../lib/server/server-context';
+import { createTeam, createTeamApiToken } from '../lib/teams';
+import { resolveCaller } from '../lib/server';
 
 const MAX_SESSIONS = 12;
-let handleMcpRoute: typeof import('../api/mcp-route').handleMcpRoute;
-let mcpSessions: typeof import('../api/mcp-route').mcpSessions;
-let rateKeyOf: typeof import('../api/principal').rateKeyOf;
-let runsRoute: typeof import('../../app/api/v1/runs/route');
+let handleMcpRoute: typeof import('../lib/api/mcp-route').handleMcpRoute;
+let mcpSessions: typeof import('../lib/api/mcp-route').mcpSessions;
+let rateKeyOf: typeof import('../lib/api/principal').rateKeyOf;
+let runsRoute: typeof import('../app/api/v1/runs/route');
 
 beforeAll(async () => {
   process.env.DATABASE_URL = testDatabaseUrl();
   process.env.SKILLYARD_MCP_MAX_SESSIONS = String(MAX_SESSIONS);
   process.env.SKILLYARD_MAX_TEAMS_PER_ACCOUNT = '3';
   process.env.SKILLYARD_RUN_MAX_ACTIVE = '2';
-  ({ handleMcpRoute, mcpSessions } = await import('../api/mcp-route'));
-  ({ rateKeyOf } = await import('../api/principal'));
-  runsRoute = await import('../../app/api/v1/runs/route');
+  ({ handleMcpRoute, mcpSessions } = await import('../lib/api/mcp-route'));
+  ({ rateKeyOf } = await import('../lib/api/principal'));
+  runsRoute = await import('../app/api/v1/runs/route');
   await seedBundledSkills(testDb());
 });
 afterAll(async () => {
@@ -78,7 +78,7 @@ describe('teams and team tokens are charged to who made them', () => {
   });
 
   it("a team token's sandbox jobs take its maker's share of the fair queue", async () => {
-    const { accountOf } = await import('../api/principal');
+    const { accountOf } = await import('../lib/api/principal');
     const keys = new Set<string | undefined>();
     for (const token of tokens) {
       const p = (await authenticateApiToken(testDb(), `Bearer ${token}`))!;
@@ -113,7 +113,7 @@ describe('teams and team tokens are charged to who made them', () => {
     expect(mcpSessions().size()).toBeLessThan(MAX_SESSIONS);
     expect(mcpSessions().size()).toBeLessThanOrEqual(MAX_SESSIONS / 4);
     const innocent = await person('innocent');
-    const { createApiToken } = await import('../auth/api-tokens');
+    const { createApiToken } = await import('../lib/auth/api-tokens');
     const own = (await createApiToken(testDb(), { userId: innocent.id, name: 'mcp', scopes: ['invoke'] })).token;
     expect((await initialize(own)).status).toBe(200);
     // anonymous callers from many addresses together hold at most half of it
