@@ -13,6 +13,7 @@ import { actionFailure, type ActionFailure } from '@/lib/api/action-failure';
 import { AppError } from '@/lib/errors';
 import { serverContext } from '@/lib/server';
 import { previewPackage } from '@/lib/registry/preview-package';
+import type { AgentVerdict } from '@/lib/skills';
 import { publishPackage } from '@/lib/registry/publish-package';
 import type { UploadInput } from '@/lib/registry/read-upload';
 import type { Diagnostic } from '@/lib/skills';
@@ -37,6 +38,8 @@ export type UploadPreview = {
   tools: ToolSummary[];
   instructions: boolean;
   signature: { keyId: string; verified: boolean | null } | null;
+  /** whether each agent loads the skill (the author is told which do not) */
+  agents: AgentVerdict[];
   files: Array<{ path: string; size: number }>;
   diagnostics: Diagnostic[];
   findings: ScanFinding[];
@@ -109,6 +112,7 @@ export async function previewUploadAction(form: FormData): Promise<UploadPreview
       })),
       instructions: !!m?.instructions,
       signature: m?.signature ? { keyId: m.signature.keyId, verified: m.signature.verified } : null,
+      agents: m?.agents ?? [],
       files: p.files.slice(0, 500),
       diagnostics: p.diagnostics,
       findings: p.findings,

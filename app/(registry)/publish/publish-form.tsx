@@ -225,6 +225,12 @@ export function PublishForm({ scope, limits, cli }: { scope: string; limits: Upl
             )}
           </div>
 
+          {preview.agents.some((a) => !a.loads) && (
+            <p className="text-sm text-amber-800 dark:text-amber-300" data-testid="preview-agents">
+              Will not load in {preview.agents.filter((a) => !a.loads).map((a) => `${a.label} (${a.reasons.find((r) => r.effect === 'blocks')?.message ?? 'see its rules'})`).join(', ')}.
+            </p>
+          )}
+
           {preview.diagnostics.length > 0 && (
             <div>
               <h3 className="mb-2 text-sm font-semibold">

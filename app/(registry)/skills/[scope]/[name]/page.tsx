@@ -22,6 +22,7 @@ import { heldTokenClaims } from '@/lib/auth/unlock-plan';
 import { UnlockPlanner } from '../../../../(account)/_components/unlock-planner';
 import { packageFacts } from './package-facts';
 import { SkillSidebar } from './skill-sidebar';
+import { AgentSupport } from './agent-support';
 
 export const dynamic = 'force-dynamic';
 
@@ -219,6 +220,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
 
       <div className="min-w-0 space-y-6">
         <SkillSidebar skill={skill} facts={facts} base={base} />
+        <AgentSupport agents={m.agents} />
         <VersionHistory scope={skill.scope} name={skill.name} current={skill.version} versions={skill.versions} distTags={skill.distTags} />
       </div>
     </article>
