@@ -29,6 +29,7 @@ export const skillsPaths = {
         { name: 'format', in: 'query', schema: { enum: ['agent-skill', 'skill-md', 'code-skill', 'malv', 'rye'] } },
         { name: 'tag', in: 'query', schema: { type: 'string' } },
         { name: 'gated', in: 'query', schema: { type: 'boolean' }, description: 'token-gated tools' },
+        { name: 'loadsIn', in: 'query', schema: { type: 'string', enum: ['claude-code', 'codex', 'openclaw', 'cursor', 'copilot'] }, description: "skills this agent loads, by its documented loader rules (the manifest's agents)" },
         { name: 'signed', in: 'query', schema: { type: 'boolean' } },
         { name: 'scope', in: 'query', schema: { type: 'string' } },
         { name: 'sort', in: 'query', schema: { enum: ['relevance', 'downloads', 'recent', 'stars'] } },

@@ -24,6 +24,8 @@ export type SearchQuery = {
   gated?: boolean;
   signed?: boolean;
   scope?: string;
+  /** only skills the latest version of which this agent loads (manifest.agents, issue 32) */
+  loadsIn?: 'claude-code' | 'codex' | 'openclaw' | 'cursor' | 'copilot';
   sort?: SearchSort;
   page?: number;
   perPage?: number;
@@ -131,6 +133,10 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
   if (query.gated !== undefined) base.push(Prisma.sql`s."tokenGated" = ${query.gated}`);
   if (query.signed !== undefined) base.push(Prisma.sql`s.signed = ${query.signed}`);
   if (query.scope) base.push(Prisma.sql`s."scopeName" = ${query.scope.replace(/^@/, '')}`);
+  if (query.loadsIn) {
+    base.push(Prisma.sql`EXISTS (SELECT 1 FROM "Skill" lk JOIN "SkillVersion" lv ON lv.id = lk."latestVersionId", jsonb_array_elements(CASE WHEN jsonb_typeof(lv.manifest->'agents') = 'array' THEN lv.manifest->'agents' ELSE '[]'::jsonb END) la
+      WHERE lk.id = s."skillId" AND la->>'agent' = ${query.loadsIn} AND la->>'loads' = 'true')`);
+  }
   const and = (parts: Prisma.Sql[]) => Prisma.join(parts, ' AND ');
   const withFormat = (parts: Prisma.Sql[]) => and(query.format ? [...parts, Prisma.sql`s.format = ${query.format}`] : parts);
   const need = page * perPage;

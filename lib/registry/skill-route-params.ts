@@ -20,6 +20,7 @@ const SearchParams = z.object({
   gated: bool.optional(),
   signed: bool.optional(),
   scope: z.string().max(65).optional(),
+  loadsIn: z.enum(['claude-code', 'codex', 'openclaw', 'cursor', 'copilot']).optional(),
   sort: z.enum(SEARCH_SORTS).optional(),
   page: z.coerce.number().int().min(1).max(500).optional(),
   perPage: z.coerce.number().int().min(1).max(100).optional(),
