@@ -10,7 +10,7 @@ import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { scanPackage, isBlockingFinding, type ScanFinding } from './scan-package';
 import type { PackageFile } from './package-tarball';
-import { STATEMENT_BYTES, storeTarballParts } from './tarball-parts';
+import { packageStoreFor, STATEMENT_BYTES } from './package-store';
 import { packPackageOffThread } from './upload-reader';
 import { formatDiagnostics } from './read-upload';
 import { recordSearchWords, refreshSkillSearch } from './refresh-skill-search';
@@ -103,6 +103,9 @@ export function changelogFor(version: string, files: PackageFile[], given?: stri
   return lines.slice(start + 1, end).join('\n').trim().slice(0, 20_000) || null;
 }
 
+/** a version's id: 128 random bits (it names the version's object in an object store) */
+const newVersionId = () => crypto.randomBytes(16).toString('hex');
+
 export async function publishVersion(db: Db, input: PublishInput): Promise<PublishedVersion> {
   const { manifest, scope } = input;
   const errors = manifest.diagnostics.filter((d) => d.severity === 'error');
@@ -132,7 +135,21 @@ export async function publishVersion(db: Db, input: PublishInput): Promise<Publi
   const exists = () =>
     new AppError('publish/version-exists', `@${scope}/${manifest.name}@${version} was published before; version numbers are never reused (even after a yank or a deletion): publish a new version.`);
 
-  const attempt = () =>
+  // The bytes go to the configured store (package-store/): inside the transaction for
+  // Postgres; an object store is written first, under an id chosen here, and its object
+  // removed again if the transaction fails (a version row never names missing bytes).
+  const store = packageStoreFor(db);
+  const attempt = async () => {
+    const versionId = newVersionId();
+    if (store.kind !== 'postgres') await store.put(versionId, tarball);
+    try {
+      return await inTransaction(versionId);
+    } catch (err) {
+      if (store.kind !== 'postgres') await store.remove(versionId).catch(() => {});
+      throw err;
+    }
+  };
+  const inTransaction = (versionId: string) =>
     db.$transaction(
       async (tx) => {
         // The primary key decides between two concurrent publishes of one number: the
@@ -158,6 +175,7 @@ export async function publishVersion(db: Db, input: PublishInput): Promise<Publi
         });
         const created = await tx.skillVersion.create({
           data: {
+            id: versionId,
             skillId: skill.id,
             version,
             manifest: manifest as object,
@@ -182,7 +200,7 @@ export async function publishVersion(db: Db, input: PublishInput): Promise<Publi
         // The tarball in parts and the files in batches of about a megabyte: encoding a
         // statement's parameters holds the event loop (27 MB of files in one statement held
         // it ~370 ms), and between two statements every other request gets its turn.
-        await storeTarballParts(tx, created.id, tarball);
+        if (store.kind === 'postgres') await store.put(created.id, tarball, tx);
         for (const batch of fileBatches(input.files)) {
           await tx.skillFile.createMany({
             data: batch.map((f) => ({ versionId: created.id, path: f.path, content: Buffer.from(f.content), size: f.content.byteLength })),

@@ -14,7 +14,7 @@ import { createApiToken } from '../auth/api-tokens';
 import { checkIntegrity, packPackage, packTarball } from './package-tarball';
 import { downloadVersion } from './download-version';
 import { fileBatches, publishVersion } from './publish-version';
-import { readAll, STATEMENT_BYTES } from './tarball-parts';
+import { readAll, STATEMENT_BYTES } from './package-store';
 import { previewPackage } from './preview-package';
 import { readAndScanUpload } from './read-and-scan';
 import { packPackageOffThread, uploadReader } from './upload-reader';
@@ -132,7 +132,7 @@ describe('reading an upload off the event loop', () => {
     // the tarball in one value held the event loop ~80 ms at 12 MB (bench:upload prints the worst delay)
     expect(ticks).toBeGreaterThanOrEqual(1);
     expect(await testDb().tarballPart.count({ where: { versionId: out.versionId } })).toBeGreaterThanOrEqual(30);
-    const { value: tarball, worstDelay: readDelay } = await timed(async () => readAll((await downloadVersion(testDb(), { scope: handle, name: 'blobs', spec: '1.0.0' }, null)).body));
+    const { value: tarball, worstDelay: readDelay } = await timed(async () => readAll((await downloadVersion(testDb(), { scope: handle, name: 'blobs', spec: '1.0.0' }, null)).open()));
     console.log(`[upload-reader] downloading it: worst timer delay ${Math.round(readDelay)} ms`);
     expect(checkIntegrity(tarball, out.integrity)).toBe(true);
     expect(Buffer.from(tarball).equals(Buffer.from(packPackage(pkg.files, 'blobs').tarball))).toBe(true);

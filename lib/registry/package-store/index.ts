@@ -5,3 +5,5 @@ export { createPgPackageStore, DOWNLOAD_IDLE_MS, STATEMENT_BYTES } from './pg-pa
 export { createS3PackageStore, type S3StoreConfig } from './s3-package-store';
 export { createPackageStore, locatePackage, packageStoreConfigFromEnv, packageStoreFor, type PackageStoreConfig } from './select-package-store';
 export { movePackages, type MoveResult } from './move-packages';
+export { readAll } from './read-all';
+export { parseRange, type RangeAnswer } from './http-range';

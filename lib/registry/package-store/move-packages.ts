@@ -5,15 +5,11 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../../db/client';
+import { readAll } from './read-all';
 import type { PackageStore } from './types';
 
 export type MoveResult = { moved: number; alreadyThere: number; missing: number; failed: Array<{ versionId: string; reason: string }> };
 
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  for await (const c of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(c);
-  return Buffer.concat(chunks);
-}
 
 const integrityOf = (bytes: Uint8Array) => `sha512-${crypto.createHash('sha512').update(bytes).digest('base64')}`;
 
@@ -37,10 +33,10 @@ export async function movePackages(db: Db, from: PackageStore, to: PackageStore,
           continue;
         }
         if ((await to.size(v.id)) === null) {
-          const bytes = await readAll(from.open(v.id));
+          const bytes = Buffer.from(await readAll(from.open(v.id)));
           if (v.integrity && integrityOf(bytes) !== v.integrity) throw new Error('the source bytes do not match the recorded integrity');
           await to.put(v.id, bytes);
-          const back = await readAll(to.open(v.id));
+          const back = Buffer.from(await readAll(to.open(v.id)));
           if (!back.equals(bytes)) throw new Error('the copy reads back different bytes');
           result.moved++;
         } else result.alreadyThere++;

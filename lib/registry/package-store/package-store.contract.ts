@@ -2,13 +2,9 @@
 // bytes back as stored, whole or by range, a missing version is null, removal removes.
 import crypto from 'node:crypto';
 import { expect, it } from 'vitest';
+import { readAll } from './read-all';
 import type { PackageStore } from './types';
 
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  for await (const c of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(c);
-  return Buffer.concat(chunks);
-}
 
 export function packageStoreContract(store: () => PackageStore, newVersion: () => Promise<string>) {
   it('returns the stored bytes whole, with their size', async () => {
@@ -16,7 +12,7 @@ export function packageStoreContract(store: () => PackageStore, newVersion: () =
     const bytes = crypto.randomBytes(3 * 1024 * 1024 + 17); // larger than one stored part
     await store().put(id, bytes);
     expect(await store().size(id)).toBe(bytes.byteLength);
-    expect((await readAll(store().open(id))).equals(bytes)).toBe(true);
+    expect(Buffer.from(await readAll(store().open(id))).equals(bytes)).toBe(true);
   });
 
   it('returns any inclusive byte range, across part boundaries', async () => {
@@ -29,7 +25,7 @@ export function packageStoreContract(store: () => PackageStore, newVersion: () =
       [1024 * 1024 - 3, 1024 * 1024 + 3],
       [bytes.byteLength - 5, bytes.byteLength - 1],
     ]) {
-      const got = await readAll(store().open(id, { start, end }));
+      const got = Buffer.from(await readAll(store().open(id, { start, end })));
       expect(got.equals(bytes.subarray(start, end + 1))).toBe(true);
     }
   });
