@@ -15,6 +15,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { McpToolHost } from './tool-host';
+import { lockedToolsText } from './locked-tools';
 import { nameTools, type NamedTool } from './tool-names';
 import { inputSchemaOf, isPlainObject, outputSchemaOf } from './tool-schemas';
 
@@ -62,9 +63,10 @@ export function createMcpServer(host: McpToolHost, opts: McpServerOptions = {}):
     {
       capabilities: { tools: { listChanged: true }, prompts: { listChanged: false } },
       instructions:
-        skills.length === 1
+        (skills.length === 1
           ? `Tools of the skill ${skills[0].ref}: ${skills[0].description}`
-          : `Tools of the skills ${skills.map((s) => s.ref).join(', ')} from the Skillyard registry.`,
+          : `Tools of the skills ${skills.map((s) => s.ref).join(', ')} from the Skillyard registry.`) +
+        lockedToolsText(skills.map((s) => ({ ref: s.ref, locked: s.locked ?? [] }))),
     },
   );
 

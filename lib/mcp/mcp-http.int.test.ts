@@ -140,6 +140,8 @@ describe('the MCP endpoint', () => {
     const before = (await client.listTools()).tools.map((t) => t.name);
     expect(before).toContain('open-notebook');
     expect(before).not.toContain('add-note');
+    // the server's instructions say what is locked and how to unlock it (not a silently short list)
+    expect(client.getInstructions()).toContain('add-note (@skillyard/notebook) needs @skillyard/notebook (notebook): call open-notebook first');
     await expect(client.callTool({ name: 'add-note', arguments: { title: 'x' } })).rejects.toThrow(/tool\/not-found/);
     const opened = await client.callTool({ name: 'open-notebook', arguments: { name: 'mcp-notes' } });
     expect(opened.isError).toBeFalsy();

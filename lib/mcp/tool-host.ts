@@ -3,7 +3,10 @@
 // it from the registry and the caller's tokens; `skillyard mcp` from local folders.
 import type { ToolSummary } from '../runtime';
 
-export type McpSkillInfo = { ref: string; name: string; description: string; instructions: string | null };
+import type { LockedToolNote } from './locked-tools';
+
+/** `locked`: its token-gated tools, for the server's instructions (locked-tools.ts) */
+export type McpSkillInfo = { ref: string; name: string; description: string; instructions: string | null; locked?: LockedToolNote[] };
 
 export type McpToolHost = {
   /** the skills served, in the order the caller chose them */

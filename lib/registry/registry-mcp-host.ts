@@ -7,7 +7,7 @@
 import 'server-only';
 import { AppError } from '../errors';
 import { createToolManager } from '../runtime';
-import type { McpToolHost } from '../mcp';
+import { lockedToolNotes, type McpToolHost } from '../mcp';
 import type { ServerContext } from '../server';
 import { loadSkillVersion, parseSkillRef } from './load-skill-version';
 import { canSeePrivate } from './get-skill';
@@ -52,7 +52,7 @@ export async function openRegistryMcpHost(server: ServerContext, refs: ReturnTyp
     return skills.filter((_, i) => visible[i]);
   };
   const manager = async () => createToolManager({ skills: await visibleNow(), ...(anonymous ?? (await server.runtimeFor({ userId, heldTokens, account }))) });
-  const info = (s: (typeof skills)[number]) => ({ ref: s.ref, name: s.manifest.name, description: s.manifest.description, instructions: s.manifest.instructions });
+  const info = (s: (typeof skills)[number]) => ({ ref: s.ref, name: s.manifest.name, description: s.manifest.description, instructions: s.manifest.instructions, locked: lockedToolNotes(s.manifest) });
   return {
     skills: () => skills.map(info),
     visibleSkills: async () => (await visibleNow()).map(info),
