@@ -120,6 +120,9 @@ function newUser(label: string, node: string) {
     npm_config_cache: path.join(base, 'npm-cache'),
     npm_config_update_notifier: 'false',
     NO_COLOR: '1',
+    // this machine reaches registry.npmjs.org through a TLS proxy whose CA it names here;
+    // without it every npx waits minutes on the registry (a machine setting, not a user file)
+    ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}),
   };
   const folder = (name: string) => {
     const d = path.join(base, name);
