@@ -125,6 +125,11 @@ test('the try form on a skill page runs the tool and shows result and time', asy
   await expect(form.getByTestId('tool-form-ms')).toHaveText(/\d+ ms/);
 });
 
+test('a tool whose readme name differs from its shown name shows both', async ({ page }) => {
+  await page.goto('/skills/skillyard/text-stats');
+  await expect(page.locator('[data-testid="tool"][data-tool="count-words"] [data-testid="tool-source-name"]')).toHaveText('declared as count_words');
+});
+
 test('gated tools on a skill page say what unlocks them', async ({ page }) => {
   await page.goto('/skills/skillyard/github-repos');
   await expect(page.getByTestId('tool-locked').first()).toContainText('@oauth/github');

@@ -80,6 +80,12 @@ export function ToolList({ skill, tools, manifests }: { skill: string; tools: To
           <li key={t.name} className="min-w-0 space-y-2 p-4" data-testid="tool" data-tool={t.name}>
             <div className="flex flex-wrap items-center gap-2">
               <h3 className="font-mono font-medium break-all">{t.name}</h3>
+              {/* the readme may use the name as declared (count_words); say both where they differ */}
+              {m && m.sourceName && m.sourceName !== t.name && (
+                <span data-testid="tool-source-name" className="text-xs text-zinc-600 dark:text-zinc-400">
+                  declared as <code className="font-mono">{m.sourceName}</code>
+                </span>
+              )}
               {m?.role && <span className="rounded bg-zinc-100 px-1.5 text-xs dark:bg-zinc-800">{m.role}</span>}
               <span className="text-xs text-zinc-600 dark:text-zinc-400">{t.handler} handler</span>
               {locked && (
