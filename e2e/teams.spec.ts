@@ -56,6 +56,9 @@ test('a team shares a private skill that reads its secret; a member runs it; an 
   await page.getByRole('button', { name: 'Create team' }).click();
   await expect(page).toHaveURL(new RegExp(`/teams/${slug}$`));
   await expect(page.getByTestId('team-name')).toHaveText('E2E Team');
+  // the sole owner is not offered "Leave team" (the server refuses it): told what to do instead
+  await expect(page.getByTestId('team-members').getByRole('button', { name: 'Leave team' })).toHaveCount(0);
+  await expect(page.getByTestId('sole-owner')).toContainText('make someone else an owner');
 
   // a team secret: write-only, the value never comes back
   const secrets = page.getByTestId('secret-form');

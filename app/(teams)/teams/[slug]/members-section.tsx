@@ -16,6 +16,8 @@ export function MembersSection({ ws, origin }: { ws: Ws; origin: string }) {
       <ul className="divide-y divide-zinc-200 dark:divide-zinc-800" data-testid="team-members">
         {ws.members.map((m) => {
           const self = m.user.id === team.userId;
+          // the last owner cannot leave (the server refuses it too): say what to do instead
+          const soleOwner = m.role === 'owner' && ws.members.filter((x) => x.role === 'owner').length === 1;
           const label = m.user.handle ? `@${m.user.handle}` : (m.user.name ?? 'unnamed');
           return (
             <li key={m.user.id} className="flex flex-wrap items-center gap-2 py-2">
@@ -50,7 +52,12 @@ export function MembersSection({ ws, origin }: { ws: Ws; origin: string }) {
               ) : (
                 <span className="text-sm text-zinc-600 dark:text-zinc-400">{m.role}</span>
               )}
-              {self && (
+              {self && soleOwner && (
+                <span className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="sole-owner">
+                  You are its only owner: make someone else an owner before you leave.
+                </span>
+              )}
+              {self && !soleOwner && (
                 <ActionForm action={removeMemberAction}>
                   <input type="hidden" name="team" value={team.slug} />
                   <input type="hidden" name="member" value={m.user.id} />
