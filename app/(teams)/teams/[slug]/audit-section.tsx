@@ -3,6 +3,18 @@ import { muted, section } from '../../_components/styles';
 type Event = { id: string; action: string; target: string | null; ip: string | null; actorUserId: string | null; actorTokenId: string | null; createdAt: Date };
 type Member = { user: { id: string; handle: string | null; name: string | null } };
 
+/**
+ * An address as the audit log stores it (an IPv6 client as its /64, lib/api/address-bucket.ts)
+ * in its short form: `2001:db8::/64`; the all-zero network is the loopback's (::1).
+ */
+function shownAddress(ip: string): string {
+  const m = /^([0-9a-f:]+)::\/64$/i.exec(ip);
+  if (!m) return ip;
+  const groups = m[1].split(':');
+  if (groups.every((g) => /^0+$/.test(g))) return '::1 (this machine)';
+  return `${groups.join(':').replace(/(:0+)+$/, '')}::/64`;
+}
+
 export function AuditSection({ events, members, tokens }: { events: Event[]; members: Member[]; tokens: Array<{ id: string; name: string }> }) {
   const who = (e: Event) => {
     const m = members.find((x) => x.user.id === e.actorUserId);
@@ -42,7 +54,7 @@ export function AuditSection({ events, members, tokens }: { events: Event[]; mem
                     {e.action}
                     {shownTarget(e)}
                   </td>
-                  <td className="py-1">{e.actorTokenId ? 'API token' : (e.ip ?? '—')}</td>
+                  <td className="py-1">{e.actorTokenId ? 'API token' : e.ip ? <span title={e.ip}>{shownAddress(e.ip)}</span> : '—'}</td>
                 </tr>
               ))}
             </tbody>
