@@ -25,6 +25,9 @@ export function buildCli(root: string): { outdir: string; inputs: number } {
       platform: 'node',
       target: 'node22',
       packages: 'external',
+      // lib/ modules the CLI reaches (lib/mcp's index) mark themselves server-only for Next.js;
+      // outside React Server Components that marker throws, so it becomes an empty module here
+      alias: { 'server-only': './node_modules/server-only/empty.js' },
       metafile: true,
       sourcemap: 'linked',
       logLevel: 'silent',
