@@ -115,9 +115,14 @@ function plainNodeEntries(): string[] {
     return benchText.includes(`'${name}'`); // spawned by another bench (with plain tsx)
   });
   const skip = new Set(['scripts/start.ts']); // bundled by scripts/start.mjs with server-only aliased to its empty module
+  // scripts that npm runs with the react-server condition (seed, worker, retention...) may load marked modules
+  const plainScripts = listTs(path.join(ROOT, 'scripts')).filter((f) => {
+    const run = Object.values(scripts).find((s) => s.includes(rel(f)));
+    return !run?.includes('--conditions=react-server');
+  });
   return [
     ...listTs(path.join(ROOT, 'cli')),
-    ...listTs(path.join(ROOT, 'scripts')),
+    ...plainScripts,
     ...listTs(path.join(ROOT, 'e2e')),
     ...benches,
     path.join(ROOT, 'lib/sandbox/worker.ts'),

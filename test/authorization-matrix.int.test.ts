@@ -102,6 +102,8 @@ const ROUTES: Record<string, Entry> = {
   'GET /api/auth/[...nextauth]': { skip: "next-auth's own endpoints (sign-in, callbacks); covered by the sign-in tests" },
   'POST /api/auth/[...nextauth]': { skip: "next-auth's own endpoints (sign-in, callbacks); covered by the sign-in tests" },
   'GET /api/health': { skip: 'no resource: the same answer for everyone' },
+  'GET /api/health/live': { skip: 'no resource: says the process answers, the same for everyone' },
+  'GET /api/health/ready': { skip: 'no resource: says whether this instance takes traffic, the same for everyone' },
   'POST /api/auth/device': { skip: 'no resource: starts a device login, the same for everyone (rate limited)' },
   'POST /api/auth/cli-logout': { skip: 'takes no resource: revokes only the API token that makes the request (lib/auth tests)' },
   'POST /api/auth/device/token': {

@@ -4,9 +4,9 @@
 import 'server-only';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { MappedError } from '../errors';
-import { createMcpSessions, createPgMcpSessionStore, DEFAULT_MCP_SESSION_LIMITS, jsonRpcError, MCP_RETRY_LATER, type McpSessions } from '../mcp';
+import { createMcpSessions, DEFAULT_MCP_SESSION_LIMITS, jsonRpcError, MCP_RETRY_LATER, type McpSessions } from '../mcp';
 import { openRegistryMcpHost, parseMcpSelection } from '../registry/registry-mcp-host';
-import { serverContext } from '../server';
+import { createPgMcpSessionStore, serverContext } from '../server';
 import { withApi, type ApiContext, type RouteContext } from './with-api';
 import { accountOf } from './principal';
 

@@ -8,7 +8,7 @@ import { openRegistryMcpHost, parseMcpSelection } from '../registry/registry-mcp
 import { seedBundledSkills } from '../registry/seed-bundled-skills';
 import { serverContext } from '../server/server-context';
 import { createMcpSessions, DEFAULT_MCP_SESSION_LIMITS, type McpSessions } from './http-sessions';
-import { createPgMcpSessionStore } from './pg-session-store';
+import { createPgMcpSessionStore } from '../server/mcp-session-store';
 
 let a: McpSessions;
 let b: McpSessions;

@@ -1,6 +1,7 @@
 // A manual run's turns as a script: the text and the code a person gave each turn, read
 // back from its trace (the model-level `invoke` calls and each turn's message). Forking a
 // manual run replays them with the scripted provider instead of waiting for a person.
+import 'server-only';
 import type { z } from 'zod';
 import type { ScriptTurnSchema } from './run-config';
 

@@ -7,6 +7,7 @@
 // (time, a counter and Math.random, whose state can be solved from a few of one's own
 // ids) must never name a run again. Ids of runs stored before this were replaced by the
 // migration `unguessable_run_ids` (64 hex digits, two v4 UUIDs' random bits).
+import 'server-only';
 import crypto from 'node:crypto';
 
 export const RUN_ID_BYTES = 16;

@@ -8,4 +8,5 @@ export { resolveCaller, runtimeForCaller, type CallerIdentity, type CallerRuntim
 export { checkServerHealth, healthStatusCode, type ServerHealth } from './check-server-health';
 export { createModuleCache } from './module-cache';
 export { registerServerMetrics } from './server-metrics';
+export { createPgMcpSessionStore } from './mcp-session-store';
 export { checkReadiness, type Readiness } from './check-readiness';

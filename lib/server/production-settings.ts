@@ -3,6 +3,7 @@
 // socket's address as the client) silently breaks there: each instance would start its
 // own database, seal secrets no other instance can open, and see every visitor as the
 // balancer. So production mode refuses to start without each decision made explicitly.
+import 'server-only';
 
 export const isProductionMode = (env: NodeJS.ProcessEnv = process.env) => env.SKILLYARD_MODE === 'production';
 

@@ -1,6 +1,7 @@
 // One byte range from an HTTP Range header (RFC 9110 §14): `bytes=a-b`, `bytes=a-`,
 // `bytes=-n`. Several ranges are answered whole (a server may ignore Range), a range that
 // starts past the end is unsatisfiable (416).
+import 'server-only';
 import type { ByteRange } from './types';
 
 export type RangeAnswer = { kind: 'whole' } | { kind: 'range'; range: ByteRange } | { kind: 'unsatisfiable' };

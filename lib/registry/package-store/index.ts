@@ -1,5 +1,6 @@
 // lib/registry/package-store: where the bytes of published versions live (Postgres by
 // default, S3-compatible by configuration) and the move between them.
+import 'server-only';
 export type { ByteRange, PackageStore } from './types';
 export { createPgPackageStore, DOWNLOAD_IDLE_MS, STATEMENT_BYTES } from './pg-package-store';
 export { createS3PackageStore, type S3StoreConfig } from './s3-package-store';

@@ -8,7 +8,7 @@ import { testDatabaseUrl, testDb } from '../../../test/db';
 import { createPgPackageStore } from './pg-package-store';
 import { createS3PackageStore } from './s3-package-store';
 import { movePackages } from './move-packages';
-import { startTestS3, type TestS3 } from './testing-s3rver';
+import { startTestS3, type TestS3 } from './testing/s3rver';
 import type { PackageStore } from './types';
 
 let s3: TestS3;

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { beforeAll, describe } from 'vitest';
 import { testDatabaseUrl, testDb } from '../../../test/db';
 import { createPgPackageStore } from './pg-package-store';
-import { packageStoreContract } from './package-store.contract';
+import { packageStoreContract } from './testing/store-contract';
 
 let skillId: string;
 let next = 0;

@@ -1,3 +1,4 @@
+import 'server-only';
 /** Reads a whole stream into one array (tests, the move between stores). */
 export async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];

@@ -3,8 +3,8 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { createS3PackageStore } from './s3-package-store';
-import { packageStoreContract } from './package-store.contract';
-import { startTestS3, type TestS3 } from './testing-s3rver';
+import { packageStoreContract } from './testing/store-contract';
+import { startTestS3, type TestS3 } from './testing/s3rver';
 import type { PackageStore } from './types';
 
 let s3: TestS3;

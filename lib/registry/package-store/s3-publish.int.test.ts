@@ -13,7 +13,7 @@ import { checkIntegrity } from '../package-tarball';
 import { createPgPackageStore } from './pg-package-store';
 import { packageStoreFor } from './select-package-store';
 import { readAll } from './read-all';
-import { startTestS3, type TestS3 } from './testing-s3rver';
+import { startTestS3, type TestS3 } from './testing/s3rver';
 
 let s3: TestS3;
 const scope = `s3pub-${crypto.randomBytes(3).toString('hex')}`;

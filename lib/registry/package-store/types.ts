@@ -2,6 +2,7 @@
 // database) is the embedded default; an S3-compatible store is chosen by configuration
 // (docs/deploy.md). Either way the database keeps the version's integrity, so a byte
 // changed in storage fails `skillyard add`'s check.
+import 'server-only';
 import type { Db } from '../../db/client';
 
 /** the database or a transaction on it (publish stores inside its transaction) */

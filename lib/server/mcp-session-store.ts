@@ -3,7 +3,7 @@
 // session idle time are ignored and swept.
 import 'server-only';
 import type { Db } from '../db/client';
-import type { McpSessionStore } from './http-sessions';
+import type { McpSessionStore } from '../mcp';
 
 export function createPgMcpSessionStore(db: Db): McpSessionStore {
   let lastSweep = 0;

@@ -2,8 +2,8 @@
 // bytes back as stored, whole or by range, a missing version is null, removal removes.
 import crypto from 'node:crypto';
 import { expect, it } from 'vitest';
-import { readAll } from './read-all';
-import type { PackageStore } from './types';
+import { readAll } from '../read-all';
+import type { PackageStore } from '../types';
 
 
 export function packageStoreContract(store: () => PackageStore, newVersion: () => Promise<string>) {
