@@ -87,6 +87,7 @@ async function innocent(token: string, secs: number): Promise<Phase> {
 }
 
 const scope = process.env.ABUSE_SCOPE ?? 'none';
+const SECOND_ROUND = ['multipart-parts', 'multipart-parts-fake-session', 'stalled-download', 'large-file-view', 'many-tools-page'];
 const MB = 1024 * 1024;
 
 /** A multipart body of `parts` empty fields (~50 bytes a part). */
@@ -97,9 +98,9 @@ function tinyParts(parts: number): { body: Buffer; contentType: string } {
 const floodParts = process.argv.includes('--attacker') ? tinyParts(400_000) : { body: Buffer.alloc(0), contentType: '' };
 
 /** A POST on a connection of its own, answered as a Response (a cut connection is an error). */
-function postRaw(path: string, body: Buffer, contentType: string, headers: Record<string, string> = {}): Promise<Response> {
+function postRaw(path: string, body: Buffer, contentType: string, headers: Record<string, string> = {}, timeoutMs = 30_000): Promise<Response> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${path}`, { method: 'POST', agent: false, timeout: 30_000, headers: { 'content-type': contentType, 'content-length': body.byteLength, ...headers } }, (res) => {
+    const req = http.request(`${base}${path}`, { method: 'POST', agent: false, timeout: timeoutMs, headers: { 'content-type': contentType, 'content-length': body.byteLength, ...headers } }, (res) => {
       res.resume();
       res.on('end', () => resolve(new Response(null, { status: res.statusCode ?? 0 })));
     });
@@ -208,7 +209,9 @@ function attacker(): { stop: () => Promise<Record<string, Record<string, number>
     ['large-file-view', 4, () => fetch(`${base}/skills/${scope}/big?file=data%2Fbig.txt`, { signal: AbortSignal.timeout(30_000) })],
     ['many-tools-page', 2, () => fetch(`${base}/skills/${scope}/crowded`, { signal: AbortSignal.timeout(30_000) })],
   ];
-  const loops = kinds.flatMap(([kind, width, fn]) =>
+  // ABUSE_KINDS=issue-23: only the second review's attacks (their own phase in the figures)
+  const only = process.env.ABUSE_KINDS === 'issue-23' ? new Set(SECOND_ROUND) : null;
+  const loops = kinds.filter(([kind]) => !only || only.has(kind)).flatMap(([kind, width, fn]) =>
     Array.from({ length: width }, async () => {
       while (!stopped) await attempt(kind, fn);
     }),
@@ -242,7 +245,7 @@ async function publishAttackPackages(db: Db): Promise<void> {
   const enc = new TextEncoder();
   const skillMd = (n: string) => enc.encode(`---\nname: ${n}\ndescription: For the abuse bench.\nversion: 1.0.0\n---\n\nHi.\n`);
   const publish = (n: string, files: Array<{ path: string; content: Uint8Array }>) =>
-    postRaw(`/api/v1/skills?filename=${n}.tgz`, Buffer.from(packTarball(files, n)), 'application/gzip', { authorization: `Bearer ${token}` });
+    postRaw(`/api/v1/skills?filename=${n}.tgz`, Buffer.from(packTarball(files, n)), 'application/gzip', { authorization: `Bearer ${token}` }, 600_000);
   // 24 MB of hardly compressible text: an 18 MB tarball, and a 24 MB file to view
   const big = await publish('big', [{ path: 'SKILL.md', content: skillMd('big') }, { path: 'data/big.txt', content: enc.encode(crypto.randomBytes(18 * MB).toString('base64')) }]);
   const tools = enc.encode(JSON.stringify([{ name: 'tool_0', description: 'One of many.' }]));
@@ -257,10 +260,10 @@ async function publishAttackPackages(db: Db): Promise<void> {
 }
 
 /** The attacker in a process of its own. */
-function attackerProcess(): { stop: () => Promise<Record<string, Record<string, number>>> } {
+function attackerProcess(kinds: 'all' | 'issue-23' = 'all'): { stop: () => Promise<Record<string, Record<string, number>>> } {
   if (process.env.ABUSE_IS_ATTACKER) throw new Error('the attacker process must not start another');
   const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, '--attacker'], {
-    env: { ...process.env, ABUSE_TARGET_PORT: appPort, ABUSE_IS_ATTACKER: '1' },
+    env: { ...process.env, ABUSE_TARGET_PORT: appPort, ABUSE_IS_ATTACKER: '1', ABUSE_KINDS: kinds },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
@@ -292,6 +295,12 @@ try {
 
   await innocent(token, 3); // warm up
   const alone = await innocent(token, seconds);
+  // the second review's attacks alone, then every attack together
+  const second = attackerProcess('issue-23');
+  await new Promise((r) => setTimeout(r, 2000));
+  const underIssue23Attacks = await innocent(token, seconds);
+  const issue23AttackerGot = await second.stop();
+  await new Promise((r) => setTimeout(r, 5000)); // let the server settle between phases
   const attack = attackerProcess();
   await new Promise((r) => setTimeout(r, 2000)); // let the flood build up
   const underAttack = await innocent(token, seconds);
@@ -300,6 +309,7 @@ try {
   const runs = await db.run.groupBy({ by: ['status'], _count: true });
   await db.$disconnect();
   const ratio = alone.p95 && underAttack.p95 ? Number((underAttack.p95 / alone.p95).toFixed(2)) : null;
+  const issue23Ratio = alone.p95 && underIssue23Attacks.p95 ? Number((underIssue23Attacks.p95 / alone.p95).toFixed(2)) : null;
   console.log(
     JSON.stringify(
       {
@@ -307,9 +317,16 @@ try {
         node: process.version,
         secondsPerPhase: seconds,
         innocentInvokesPerSecond: innocentRate,
-        innocent: { alone, underAttack },
+        innocent: { alone, underIssue23Attacks, underAttack },
         p95Ratio: ratio,
-        targets: { p95Within3x: ratio !== null && ratio <= 3, zeroErrors: underAttack.errors === 0 && alone.errors === 0 },
+        issue23P95Ratio: issue23Ratio,
+        targets: {
+          p95Within3x: ratio !== null && ratio <= 3,
+          zeroErrors: underAttack.errors === 0 && alone.errors === 0,
+          issue23P95Within3x: issue23Ratio !== null && issue23Ratio <= 3,
+          issue23ZeroErrors: underIssue23Attacks.errors === 0,
+        },
+        issue23AttackerGot,
         attackerGot,
         runsByStatus: Object.fromEntries(runs.map((r) => [r.status, r._count])),
         healthAfter: healthy,

@@ -171,7 +171,9 @@ describe('form posts to pages are bounded before Next.js reads them (issue 23 it
     const flood = tinyParts(400_000);
     const { result, peakGrowthMb, unanswered } = await during(() => postPage('/publish', flood.body, flood.contentType, { cookie: `authjs.session-token=${sessionToken}` }));
     console.log(`[request-cost-bounds] parts flood with a session: ${result}; peak growth ${peakGrowthMb} MB`);
-    expect(result.startsWith('2')).toBe(false);
+    // cut off at the part bound while it was sent (413, or the connection closed under it),
+    // never decoded whole by Next.js (which then answers 400: no action in it)
+    expect(['413', 'ECONNRESET', 'EPIPE']).toContain(result);
     expect(unanswered).toBe(0);
     expect(peakGrowthMb).toBeLessThan(300);
   });
