@@ -1,7 +1,7 @@
 // The production app on a throwaway database for the HTTP benches (http, mcp, abuse):
 // `scripts/start.mjs` (which builds when the build is stale) in a process group of its
 // own, waited for on /api/health; `stop()` ends the group and drops the database.
-import { spawn, type StdioOptions } from 'node:child_process';
+import { execFileSync, spawn, type StdioOptions } from 'node:child_process';
 import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchServer } from '../lib/db/scratch-database';
 
 export type BenchApp = { url: string; stop: () => Promise<void>; /** process group of the app (start.mjs, next, sandbox workers) */ pgid: number };
@@ -44,4 +44,13 @@ export async function startBenchApp(opts: {
     throw err;
   }
   return { url, stop, pgid: child.pid! };
+}
+
+/** Resident memory (KiB) of the Next.js server process in the app's process group. */
+export function serverRssKiB(pgid: number): number {
+  const out = execFileSync('ps', ['-o', 'pid=,rss=,args=', '-g', String(pgid)], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter((l) => /next-server|next start|next\/dist/.test(l))
+    .reduce((sum, l) => sum + Number(l.trim().split(/\s+/)[1] ?? 0), 0);
 }

@@ -6,11 +6,10 @@
 // revalidation (If-None-Match: 304, no body).
 // Run: npm run bench:downloads   (BENCH_DOWNLOADS, BENCH_MB, BENCH_PORT, BENCH_PG_PORT)
 import crypto from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { createDb } from '../lib/db/client';
 import { readUpload } from '../lib/registry/read-upload';
 import { publishVersion } from '../lib/registry/publish-version';
-import { startBenchApp } from './bench-app';
+import { serverRssKiB, startBenchApp } from './bench-app';
 
 const downloads = Number(process.env.BENCH_DOWNLOADS ?? 36);
 const megabytes = Number(process.env.BENCH_MB ?? 24);
@@ -18,13 +17,6 @@ const appPort = process.env.BENCH_PORT ?? '3215';
 const pgPort = Number(process.env.BENCH_PG_PORT ?? 54342);
 const base = `http://127.0.0.1:${appPort}`;
 
-function serverRssKiB(pgid: number): number {
-  const out = execFileSync('ps', ['-o', 'pid=,rss=,args=', '-g', String(pgid)], { encoding: 'utf8' });
-  return out
-    .split('\n')
-    .filter((l) => /next-server|next start|next\/dist/.test(l))
-    .reduce((sum, l) => sum + Number(l.trim().split(/\s+/)[1] ?? 0), 0);
-}
 
 const app = await startBenchApp({ name: 'downloads', pgPort, appPort, startTimeoutMs: 1_800_000, env: { SKILLYARD_TRUSTED_PROXIES: '1', SKILLYARD_RATE_LIMIT_ANONYMOUS: '100000' } });
 const db = createDb(app.url);

@@ -4,8 +4,8 @@
 // TURN_MS. Prints JSON: delivery p50/p95 (event stored -> viewer read it), events lost
 // and repeated, the web process's memory per viewer, and the server's /api/health p95
 // while it fans out. Run: npm run bench:fanout   (BENCH_VIEWERS, BENCH_TURNS, BENCH_PORT)
-import { execFileSync, spawn } from 'node:child_process';
-import { startBenchApp } from './bench-app';
+import { spawn } from 'node:child_process';
+import { serverRssKiB, startBenchApp } from './bench-app';
 
 const viewers = Number(process.env.BENCH_VIEWERS ?? 1000);
 const turns = Number(process.env.BENCH_TURNS ?? 20);
@@ -20,14 +20,6 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 
-/** resident memory (KiB) of the Next.js server process of the app's group */
-function serverRssKiB(pgid: number): number {
-  const out = execFileSync('ps', ['-o', 'pid=,rss=,args=', '-g', String(pgid)], { encoding: 'utf8' });
-  return out
-    .split('\n')
-    .filter((l) => /next-server|next start|next\/dist/.test(l))
-    .reduce((sum, l) => sum + Number(l.trim().split(/\s+/)[1] ?? 0), 0);
-}
 
 const app = await startBenchApp({
   name: 'fanout',

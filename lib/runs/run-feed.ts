@@ -9,9 +9,9 @@
 // run-end event (its worker died) is seen by the status check and ends every viewer.
 import 'server-only';
 import type { Db } from '../db/client';
-import { listRunEvents } from './list-run-events';
 import { runEventBus, type StoredRunEvent } from './run-event-bus';
 import { errorContext, runsLog } from './runs-log';
+import { storedEventReader } from './stored-event-reader';
 import { eventFrame } from './sse-frame';
 
 export const HEARTBEAT_MS = 15_000;
@@ -89,32 +89,12 @@ function openFeed(db: Db, runId: string, key: string, opts: FeedOptions, feeds: 
     everyone((v) => v.fail(err));
     dispose();
   };
-  // one storage read at a time; a call during a read makes it go round once more
-  let reading: Promise<void> | null = null;
-  let again = false;
-  const catchUp = (): Promise<void> => {
-    again = true;
-    reading ??= (async () => {
-      try {
-        while (again && !disposed) {
-          again = false;
-          for (;;) {
-            const batch = await listRunEvents(db, runId, feed.last, 500);
-            for (const e of batch) publish(e);
-            if (batch.length < 500 || disposed) break;
-          }
-          drainPending();
-        }
-      } finally {
-        reading = null;
-      }
-    })();
-    return reading;
-  };
+  const stored = storedEventReader(db, runId, { position: () => feed.last, deliver: publish, stopped: () => disposed, afterRound: drainPending });
+  const catchUp = () => stored.read();
   // subscribed at once, so that an event published while the feed opens is not missed
   const unsubscribe = runEventBus().subscribe(runId, ({ event, seq }) => {
     if (disposed || (ready && seq <= feed.last)) return;
-    if (ready && event && seq === feed.last + 1 && !reading) {
+    if (ready && event && seq === feed.last + 1 && !stored.busy) {
       publish(event);
       drainPending();
     } else {

@@ -9,7 +9,7 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import { eventStreams } from '../metrics';
-import { listRunEvents } from './list-run-events';
+import { storedEventReader } from './stored-event-reader';
 import { MAX_SEQ } from './parse-after-seq';
 import { joinRunFeed, type FeedOptions } from './run-feed';
 import type { StoredRunEvent } from './run-event-bus';
@@ -102,27 +102,9 @@ export function streamRunEvents(db: Db, runId: string, afterSeq: number, signal:
             close();
           }
         };
-        // reads what storage has past `last`; a call during a read makes it go round once more
-        let reading: Promise<void> | null = null;
-        let again = false;
-        const catchUp = (): Promise<void> => {
-          again = true;
-          reading ??= (async () => {
-            try {
-              while (again && !closed) {
-                again = false;
-                for (;;) {
-                  const batch = await listRunEvents(db, runId, last, 500);
-                  for (const e of batch) write(e);
-                  if (batch.length < 500 || closed) break;
-                }
-              }
-            } finally {
-              reading = null;
-            }
-          })();
-          return reading;
-        };
+        // reads what storage has past `last`, one read at a time
+        const stored = storedEventReader(db, runId, { position: () => last, deliver: (e) => write(e), stopped: () => closed });
+        const catchUp = () => stored.read();
         const drainPending = () => {
           while (pending.has(last + 1)) {
             const next = pending.get(last + 1)!;
@@ -148,10 +130,10 @@ export function streamRunEvents(db: Db, runId: string, afterSeq: number, signal:
             {
               event(event, frame) {
                 if (closed) return;
-                if (live && !reading && pending.size === 0) write(event, frame);
+                if (live && !stored.busy && pending.size === 0) write(event, frame);
                 else {
                   pending.set(event.seq, { event, frame });
-                  if (live && !reading) drainPending();
+                  if (live && !stored.busy) drainPending();
                 }
               },
               heartbeat: () => enqueue(HEARTBEAT_FRAME),
@@ -161,7 +143,7 @@ export function streamRunEvents(db: Db, runId: string, afterSeq: number, signal:
               },
               end: () => {
                 void (async () => {
-                  await (reading ?? Promise.resolve());
+                  if (stored.busy) await catchUp();
                   drainPending();
                   await catchUp();
                   enqueue(END_FRAME);
