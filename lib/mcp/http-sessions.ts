@@ -86,15 +86,16 @@ export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION
   const isAnonymous = (account: string) => account.startsWith('anonymous:');
 
   /** `everywhere`: the session ends for every instance (evicted, or left with no skill), not only here */
-  function close(s: Session, everywhere = false) {
+  /** resolves once the store forgot it, so no instance revives a session already answered as ended */
+  async function close(s: Session, everywhere = false): Promise<void> {
     sessions.delete(s.id);
     touched.delete(s.id);
     void s.transport.close().catch(() => {});
-    if (everywhere) void store?.remove(s.id).catch(storeFailed('remove'));
+    if (everywhere) await store?.remove(s.id).catch(storeFailed('remove'));
   }
 
   function sweep(now = Date.now()) {
-    for (const s of sessions.values()) if (now - s.lastSeen > limits.idleMs) close(s);
+    for (const s of sessions.values()) if (now - s.lastSeen > limits.idleMs) void close(s);
   }
   const sweeper = setInterval(sweep, Math.min(limits.idleMs, 60_000));
   sweeper.unref?.();
@@ -127,10 +128,10 @@ export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION
     const account = input.account ?? input.principal;
     const oldest = (list: Session[]) => list.sort((a, b) => a.lastSeen - b.lastSeen)[0];
     const mine = [...sessions.values()].filter((s) => s.account === account);
-    if (mine.length >= perAccount) close(oldest(mine), true);
+    if (mine.length >= perAccount) await close(oldest(mine), true);
     if (isAnonymous(account)) {
       const anonymous = [...sessions.values()].filter((s) => isAnonymous(s.account));
-      if (anonymous.length >= anonymousAll) close(oldest(anonymous), true);
+      if (anonymous.length >= anonymousAll) await close(oldest(anonymous), true);
     }
     if (sessions.size >= limits.maxSessions) {
       return jsonRpcError(503, MCP_RETRY_LATER, 'mcp/too-many-sessions: the server has too many open MCP sessions; try again later', { 'retry-after': '30' });
@@ -152,10 +153,11 @@ export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION
           await store.save({ id, principal: input.principal, selection: input.selection, protocolVersion }).catch(storeFailed('save'));
         }
       },
-      onsessionclosed: (id) => {
+      // the transport awaits this before it answers the DELETE: the session is gone everywhere by then
+      onsessionclosed: async (id) => {
         sessions.delete(id);
         touched.delete(id);
-        void store?.remove(id).catch(storeFailed('remove'));
+        await store?.remove(id).catch(storeFailed('remove'));
       },
     });
     const server = createMcpServer(host, {
@@ -185,7 +187,7 @@ export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION
       return jsonRpcError(404, -32001, 'Session not found');
     }
     if (s.host.visibleSkills && (await s.host.visibleSkills()).length === 0) {
-      close(s, true);
+      await close(s, true);
       return jsonRpcError(404, -32001, 'Session not found');
     }
     s.lastSeen = Date.now();
@@ -240,7 +242,7 @@ export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION
     closeAll() {
       clearInterval(sweeper);
       unsubscribe();
-      for (const s of [...sessions.values()]) close(s);
+      for (const s of [...sessions.values()]) void close(s);
     },
   };
 }
