@@ -55,7 +55,10 @@ try {
   );
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
-  const revalidations = await Promise.all(Array.from({ length: downloads }, () => fetch(url, { headers: { 'if-none-match': etag } }).then((r) => r.status)));
+  // each from its own address, as the downloads (one address has at most 16 requests in progress)
+  const revalidations = await Promise.all(
+    Array.from({ length: downloads }, (_, i) => fetch(url, { headers: { 'if-none-match': etag, 'x-forwarded-for': `10.8.${i >> 8}.${i & 255}` } }).then((r) => r.status)),
+  );
   const sorted = [...times].sort((a, b) => a - b);
   console.log(
     JSON.stringify({
