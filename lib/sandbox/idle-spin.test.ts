@@ -11,14 +11,16 @@ afterEach(() => {
 });
 
 /** A child that echoes each stdin chunk to stdout; its stdout pipe as a poll source. */
-function echo(): { write(text: string): void; source: PollSource; heard: string[]; eventLoop: string[] } {
-  child = spawn(process.execPath, ['-e', "process.stdin.on('data', (d) => process.stdout.write(d))"], { stdio: 'pipe' });
+function echo(): { write(text: string): void; source: PollSource; heard: string[]; eventLoop: string[]; up: Promise<void> } {
+  // the child says on stderr that it listens, so that the stdout pipe under test carries only echoes
+  child = spawn(process.execPath, ['-e', "process.stdin.on('data', (d) => process.stdout.write(d)); process.stderr.write('up')"], { stdio: 'pipe' });
+  const up = new Promise<void>((resolve) => child!.stderr.once('data', () => resolve()));
   const heard: string[] = [];
   const eventLoop: string[] = [];
   child.stdout.on('data', (d: Buffer) => eventLoop.push(d.toString()));
   const handle = (child.stdout as unknown as { _handle: { fd: number } })._handle;
   const proc = child;
-  return { write: (text) => proc.stdin.write(text), source: pipeSource(() => handle.fd, (chunk) => heard.push(chunk.toString())), heard, eventLoop };
+  return { write: (text) => proc.stdin.write(text), source: pipeSource(() => handle.fd, (chunk) => heard.push(chunk.toString())), heard, eventLoop, up };
 }
 const immediate = () => new Promise((resolve) => setImmediate(resolve));
 const settle = (ms = 50) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -26,10 +28,8 @@ const settle = (ms = 50) => new Promise((resolve) => setTimeout(resolve, ms));
 describe.skipIf(process.platform === 'win32')('idle spin', () => {
   it('hears a frame sent back while it polls, without the event loop', async () => {
     const pipe = echo();
-    // the child is up when it has echoed once (a fixed wait was too short on a loaded machine)
-    pipe.write('up');
-    while (pipe.eventLoop.length === 0) await settle(20);
-    pipe.eventLoop.length = 0;
+    // the child is up when it says so (a fixed wait was too short on a loaded machine)
+    await pipe.up;
     // a budget long enough for a process round trip on a loaded machine (CI runs many test files at once)
     const spin = createIdleSpin({ sources: () => [pipe.source], maxUs: 10_000_000 });
     pipe.write('ping');
