@@ -36,7 +36,9 @@ export function CodeEditor({
     <div className="relative min-w-0 rounded-lg border border-zinc-300 bg-white focus-within:border-emerald-600 focus-within:ring-2 focus-within:ring-emerald-600/20 dark:border-zinc-700 dark:bg-zinc-900">
       <pre aria-hidden className={`${shared} pointer-events-none absolute inset-0 overflow-hidden text-zinc-800 dark:text-zinc-200`}>
         {highlight(value)}
-        {'\n'}
+        {/* a line for the caret after a trailing newline; a space when empty: HTML drops a newline
+            right after <pre>, so "\n" alone would not hydrate (React error 418) */}
+        {value === '' ? ' ' : '\n'}
       </pre>
       <textarea
         id={id}
