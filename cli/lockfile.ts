@@ -100,3 +100,16 @@ export function entryTarget(dir: string, entry: LockEntry): string {
   if (!target.startsWith(path.resolve(dir) + path.sep)) throw new LockError(`the lock's path "${entry.path}" leaves ${dir}`);
   return target;
 }
+
+/** The lock in `dir` for a command that needs one; null after saying on stderr why there is none usable. */
+export function readLockFor(command: string, dir: string): Lock | null {
+  try {
+    const lock = readLock(dir);
+    if (!lock) process.stderr.write(`skillyard ${command}: no skillyard.lock here\n`);
+    return lock;
+  } catch (e) {
+    if (!(e instanceof LockError)) throw e;
+    process.stderr.write(`skillyard ${command}: ${e.message}\n`);
+    return null;
+  }
+}

@@ -2,7 +2,7 @@
 // the ones that were yanked or deprecated since, or that its scan flagged.
 import { parseArgs } from 'node:util';
 import { type Command } from '../command';
-import { LockError, readLock } from '../lockfile';
+import { readLockFor } from '../lockfile';
 import { configDir, parsePackageRef, registryClient, RegistryError } from '../registry-client';
 import { registryOf } from '../skill-versions';
 import { styleFor } from '../style';
@@ -24,18 +24,8 @@ export const audit: Command = {
   async run(argv) {
     const { values } = parseArgs({ args: argv, options: { global: { type: 'boolean' }, json: { type: 'boolean' } } });
     const dir = values.global ? configDir() : process.cwd();
-    let lock;
-    try {
-      lock = readLock(dir);
-    } catch (e) {
-      if (!(e instanceof LockError)) throw e;
-      process.stderr.write(`skillyard audit: ${e.message}\n`);
-      return 1;
-    }
-    if (!lock) {
-      process.stderr.write('skillyard audit: no skillyard.lock here\n');
-      return 1;
-    }
+    const lock = readLockFor('audit', dir);
+    if (!lock) return 1;
     const reports: Array<{ skill: string; version: string; yanked: boolean; deprecated: string | null; findings: Finding[] }> = [];
     for (const [key, entry] of Object.entries(lock.skills)) {
       const ref = parsePackageRef(key)!;

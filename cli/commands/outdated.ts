@@ -2,7 +2,7 @@
 // highest one its range allows (what `update` would install) and the registry's latest.
 import { parseArgs } from 'node:util';
 import { type Command } from '../command';
-import { LockError, readLock } from '../lockfile';
+import { readLockFor } from '../lockfile';
 import { configDir, parsePackageRef, RegistryError } from '../registry-client';
 import { candidates, registryOf } from '../skill-versions';
 import { styleFor } from '../style';
@@ -22,18 +22,8 @@ export const outdated: Command = {
   async run(argv) {
     const { values } = parseArgs({ args: argv, options: { global: { type: 'boolean' }, json: { type: 'boolean' } } });
     const dir = values.global ? configDir() : process.cwd();
-    let lock;
-    try {
-      lock = readLock(dir);
-    } catch (e) {
-      if (!(e instanceof LockError)) throw e;
-      process.stderr.write(`skillyard outdated: ${e.message}\n`);
-      return 1;
-    }
-    if (!lock) {
-      process.stderr.write('skillyard outdated: no skillyard.lock here\n');
-      return 1;
-    }
+    const lock = readLockFor('outdated', dir);
+    if (!lock) return 1;
     const rows: Array<{ skill: string; current: string; wanted: string | null; latest: string | null; range: string }> = [];
     for (const [key, entry] of Object.entries(lock.skills)) {
       try {

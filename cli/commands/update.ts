@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError, type Command } from '../command';
 import { FetchError, fetchPackage } from '../fetch-package';
-import { entryTarget, LockError, readLock, writeLock } from '../lockfile';
+import { entryTarget, LockError, readLockFor, writeLock } from '../lockfile';
 import { configDir, parsePackageRef, RegistryError } from '../registry-client';
 import { diffPermissions, formatPermissionChanges, permissionsOf } from '../skill-permissions';
 import { candidates, registryOf } from '../skill-versions';
@@ -44,18 +44,8 @@ export const update: Command = {
     const dir = values.global ? configDir() : process.cwd();
     const s = styleFor(process.stdout);
     const out = (line: string) => process.stdout.write(line + '\n');
-    let lock;
-    try {
-      lock = readLock(dir);
-    } catch (e) {
-      if (!(e instanceof LockError)) throw e;
-      process.stderr.write(`skillyard update: ${e.message}\n`);
-      return 1;
-    }
-    if (!lock) {
-      process.stderr.write('skillyard update: no skillyard.lock here\n');
-      return 1;
-    }
+    const lock = readLockFor('update', dir);
+    if (!lock) return 1;
     const names = positionals.map((p) => {
       const ref = parsePackageRef(p);
       if (!ref || ref.spec) throw new UsageError(`"${p}" is not a locked skill name like @scope/name`);
