@@ -8,6 +8,8 @@ import path from 'node:path';
 
 export const dynamic = 'force-dynamic';
 
+let cached: { file: string; bytes: Buffer } | null = null;
+
 type Latest = { name: string; version: string; file: string; integrity: string; size: number };
 
 const FILE = /^skillyard-(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)\.tgz$/;
@@ -44,7 +46,9 @@ export async function GET(_req: Request, ctx: { params: Promise<{ file: string }
   if (file !== current.file) return notFound(`This registry serves CLI ${current.version} only: /cli/${current.file}.`);
   let bytes: Buffer;
   try {
-    bytes = await fsp.readFile(path.join(packageDir(), current.file));
+    // read once per built version, not per download (the file is immutable under its name)
+    if (cached?.file !== current.file) cached = { file: current.file, bytes: await fsp.readFile(path.join(packageDir(), current.file)) };
+    bytes = cached.bytes;
   } catch {
     return notFound('The CLI package is missing; the operator runs `npm run build`.');
   }
