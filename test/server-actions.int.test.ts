@@ -102,6 +102,7 @@ const ACTIONS: Record<string, Entry> = {
     },
     args: () => ['@skillyard/text-stats'],
   },
+  'app/(registry)/_actions/manage-version.ts#manageVersionAction': { anonymous: 'refused', args: withState },
   'app/(registry)/_actions/star.ts#starSkillAction': { anonymous: 'refused', args: () => [{ scope: 'skillyard', name: 'text-stats', starred: true }] },
   'app/(registry)/publish/actions.ts#previewUploadAction': { anonymous: 'refused' },
   'app/(registry)/publish/actions.ts#publishUploadAction': { anonymous: 'refused' },
@@ -285,5 +286,14 @@ describe('every server action', () => {
     expect(answer.error).toMatch(/another member an owner.*delete the team/);
     expect(calls).not.toContain('signOut');
     expect(await testDb().user.findUnique({ where: { id: owner.id } })).not.toBeNull();
+  });
+  it("refuses a signed-in stranger the version controls of a skill not theirs, and yanks nothing", async () => {
+    request.user = asUser(fixtures.stranger);
+    const f = new FormData();
+    for (const [k, v] of Object.entries({ op: 'yank', scope: 'skillyard', name: 'text-stats', version: '1.0.0', reason: 'not mine' })) f.set(k, v);
+    const key = 'app/(registry)/_actions/manage-version.ts#manageVersionAction';
+    const answer = (await actionOf(key)({ ok: false, error: null }, f)) as { ok: boolean; error: string };
+    expect(answer).toMatchObject({ ok: false, error: expect.stringMatching(/@skillyard is not yours/) });
+    expect(await testDb().skillVersion.count({ where: { skill: { scopeName: 'skillyard', name: 'text-stats' }, yankedAt: { not: null } } })).toBe(0);
   });
 });

@@ -20,6 +20,8 @@ export type SkillDetail = {
   version: string;
   publishedAt: Date;
   yanked: boolean;
+  /** why the shown version was yanked, when the owner said */
+  yankReason: string | null;
   contentHash: string;
   /** npm-style `sha512-…` of the version's tarball (null for versions stored before tarballs) */
   integrity: string | null;
@@ -32,7 +34,7 @@ export type SkillDetail = {
   manifest: SkillManifest;
   findings: ScanFinding[];
   /** every version, newest first, yanked and deprecated ones marked */
-  versions: Array<{ version: string; createdAt: Date; yanked: boolean; deprecated: string | null; downloads: number }>;
+  versions: Array<{ version: string; createdAt: Date; yanked: boolean; yankReason: string | null; deprecated: string | null; downloads: number }>;
 };
 
 /** Whether `viewer` owns the scope or belongs to its team (who may see its private skills). */
@@ -54,7 +56,7 @@ export async function getSkill(
   const skill = await db.skill.findUnique({
     where: { scopeName_name: { scopeName: ref.scope, name: ref.name } },
     include: {
-      versions: { select: { version: true, createdAt: true, yankedAt: true, deprecated: true, downloads: true }, orderBy: { createdAt: 'desc' } },
+      versions: { select: { version: true, createdAt: true, yankedAt: true, yankReason: true, deprecated: true, downloads: true }, orderBy: { createdAt: 'desc' } },
       distTags: { select: { tag: true, version: { select: { version: true } } } },
     },
   });
@@ -82,6 +84,7 @@ export async function getSkill(
     version: version.version,
     publishedAt: version.createdAt,
     yanked: version.yankedAt !== null,
+    yankReason: version.yankReason,
     contentHash: version.contentHash,
     integrity: version.integrity,
     deprecated: version.deprecated,
@@ -92,7 +95,7 @@ export async function getSkill(
     manifest: version.manifest as unknown as SkillManifest,
     findings: version.findings as unknown as ScanFinding[],
     versions: skill.versions
-      .map((v) => ({ version: v.version, createdAt: v.createdAt, yanked: v.yankedAt !== null, deprecated: v.deprecated, downloads: v.downloads }))
+      .map((v) => ({ version: v.version, createdAt: v.createdAt, yanked: v.yankedAt !== null, yankReason: v.yankReason, deprecated: v.deprecated, downloads: v.downloads }))
       .sort(byVersion),
   };
 }

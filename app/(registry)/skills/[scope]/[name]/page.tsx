@@ -16,6 +16,7 @@ import { Markdown } from '@/app/_components/markdown';
 import { ToolList } from '@/app/_components/tool-list';
 import { StarButton } from '@/app/_components/star-button';
 import { starredBy } from '@/lib/registry/starred-by';
+import { mayManageSkill } from '@/lib/registry/may-manage-skill';
 import { toolAvailability } from '@/app/_components/tool-availability';
 import { currentUser } from '@/lib/auth/current-user';
 import { heldTokenClaims } from '@/lib/auth/unlock-plan';
@@ -78,6 +79,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
   const tools = toolAvailability(m, skill.scope, await heldTokenClaims(serverContext().db, user?.id ?? null), { signedIn: !!user });
   const facts = packageFacts(m);
   const base = `/skills/${skill.scope}/${skill.name}`;
+  const manage = await mayManageSkill(serverContext().db, skill.scope, user?.id ?? null);
   const starred = user ? (await starredBy(serverContext().db, user.id, [skill])).size > 0 : false;
   const here = search.version ? `${base}?version=${encodeURIComponent(skill.version)}` : base;
   const versionQuery = search.version ? `version=${encodeURIComponent(skill.version)}&` : '';
@@ -128,6 +130,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
           {skill.yanked && (
             <p role="note" data-testid="yanked-banner" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-900 dark:bg-red-950/40 dark:text-red-200">
               Version {skill.version} was yanked: ranges and listings skip it; it can still be installed by its exact number.
+              {skill.yankReason && <span data-testid="yank-reason"> Reason: {skill.yankReason}</span>}
             </p>
           )}
           <p className="break-words text-zinc-700 dark:text-zinc-300">{skill.description}</p>
@@ -221,7 +224,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
       <div className="min-w-0 space-y-6">
         <SkillSidebar skill={skill} facts={facts} base={base} />
         <AgentSupport agents={m.agents} />
-        <VersionHistory scope={skill.scope} name={skill.name} current={skill.version} versions={skill.versions} distTags={skill.distTags} />
+        <VersionHistory scope={skill.scope} name={skill.name} current={skill.version} versions={skill.versions} distTags={skill.distTags} manage={manage} />
       </div>
     </article>
   );
