@@ -296,4 +296,16 @@ describe('every server action', () => {
     expect(answer).toMatchObject({ ok: false, error: expect.stringMatching(/@skillyard is not yours/) });
     expect(await testDb().skillVersion.count({ where: { skill: { scopeName: 'skillyard', name: 'text-stats' }, yankedAt: { not: null } } })).toBe(0);
   });
+  it("refuses publishing from the web into a scope the user may not publish into, and stores nothing", async () => {
+    request.user = asUser(fixtures.stranger);
+    const f = new FormData();
+    f.set('kind', 'files');
+    f.set('scope', fixtures.team);
+    f.set('paths', JSON.stringify(['sneaky/SKILL.md']));
+    f.append('file', new File(['---\nname: sneaky\ndescription: Not theirs.\n---\n\nHi.\n'], 'SKILL.md'));
+    const key = 'app/(registry)/publish/actions.ts#publishUploadAction';
+    const answer = (await actionOf(key)(f)) as { ok: boolean; error: { code: string; message: string } };
+    expect(answer).toMatchObject({ ok: false, error: { code: 'publish/forbidden' } });
+    expect(await testDb().skill.count({ where: { scopeName: fixtures.team, name: 'sneaky' } })).toBe(0);
+  });
 });

@@ -1,8 +1,9 @@
 'use server';
 // Web publishing: preview an upload (every diagnostic with file and line, the manifest,
 // the scan, whether the version number is free) and publish it. Each action checks the
-// origin and the signed-in user, parses its form, and publishes only into the user's
-// own scope (lib/registry checks that again).
+// origin and the signed-in user, parses its form, and publishes into the chosen scope
+// only when the user may (their own, or a team's where they publish: lib/registry
+// checks that with the same assertScopeOwner as the API).
 import { revalidatePath } from 'next/cache';
 import { headers } from 'next/headers';
 import { z } from 'zod';
@@ -11,6 +12,9 @@ import { assertSameOrigin } from '@/lib/auth/same-origin';
 import { limitActionCall } from '@/lib/auth/action-rate-limit';
 import { actionFailure, type ActionFailure } from '@/lib/api/action-failure';
 import { AppError } from '@/lib/errors';
+import { clientAddressOf } from '@/lib/api/principal';
+import { userPrincipal } from '@/lib/authz';
+import { auditScopeAction } from '@/lib/teams';
 import { serverContext } from '@/lib/server';
 import { previewPackage } from '@/lib/registry/preview-package';
 import type { AgentVerdict } from '@/lib/skills';
@@ -57,6 +61,8 @@ const Fields = z.object({
   version: z.string().max(64).optional(),
   tag: z.string().max(32).optional(),
   changelog: z.string().max(20_000).optional(),
+  scope: z.string().max(65).optional(),
+  visibility: z.enum(['public', 'unlisted', 'private']).optional(),
 });
 
 /** What one preview or publish costs from the user's API budget: as POST /api/v1/skills. */
@@ -76,7 +82,7 @@ async function uploadFrom(form: FormData): Promise<{ upload: UploadInput; fields
     const v = form.get(k);
     return typeof v === 'string' && v.trim() ? v.trim() : undefined;
   };
-  const fields = Fields.parse({ kind: text('kind'), paths: text('paths'), folderName: text('folderName'), version: text('version'), tag: text('tag'), changelog: text('changelog') });
+  const fields = Fields.parse({ kind: text('kind'), paths: text('paths'), folderName: text('folderName'), version: text('version'), tag: text('tag'), changelog: text('changelog'), scope: text('scope'), visibility: text('visibility') });
   const files = form.getAll('file').filter((f): f is File => typeof f !== 'string');
   if (files.length === 0) throw new AppError('publish/empty', 'Choose a folder, an archive or a skill file first.');
   if (fields.kind === 'archive') {
@@ -93,7 +99,7 @@ export async function previewUploadAction(form: FormData): Promise<UploadPreview
   try {
     const user = await signedInUser();
     const { upload, fields } = await uploadFrom(form);
-    const p = await previewPackage(serverContext().db, { upload, userId: user.id, version: fields.version });
+    const p = await previewPackage(serverContext().db, { upload, userId: user.id, scope: fields.scope, version: fields.version });
     const m = p.manifest;
     return {
       ok: true,
@@ -130,9 +136,17 @@ export async function publishUploadAction(form: FormData): Promise<Published | F
     const { published } = await publishPackage(serverContext().db, {
       upload,
       userId: user.id,
+      scope: fields.scope,
       version: fields.version,
       tag: fields.tag,
       changelog: fields.changelog,
+      visibility: fields.visibility,
+    });
+    // a team's audit log records a publish from the web as it does one from the API
+    const actor = { principal: userPrincipal(user.id), ip: clientAddressOf(await headers()) };
+    await auditScopeAction(serverContext().db, published.scope, actor, 'skill.publish', `@${published.scope}/${published.name}@${published.version}`, {
+      tag: published.tag,
+      ...(fields.visibility ? { visibility: fields.visibility } : {}),
     });
     const url = `/skills/${published.scope}/${published.name}`;
     revalidatePath('/');

@@ -2,6 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { headers } from 'next/headers';
 import { currentUser } from '@/lib/auth/current-user';
+import { serverContext } from '@/lib/server';
+import { publishScopesOf } from '@/lib/registry/publish-scopes';
 import { cliPackageArgs, siteOrigin } from '@/lib/mcp';
 import { uploadLimits } from '@/lib/registry/read-upload';
 import { formatBytes } from './format-bytes';
@@ -14,6 +16,7 @@ export default async function PublishPage() {
   const user = await currentUser();
   const limits = uploadLimits();
   const origin = siteOrigin(await headers());
+  const scopes = user?.handle ? await publishScopesOf(serverContext().db, user.id, user.handle) : [];
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <header className="space-y-2">
@@ -29,7 +32,7 @@ export default async function PublishPage() {
         </p>
       </header>
       {user?.handle ? (
-        <PublishForm scope={user.handle} limits={{ maxPackageBytes: limits.maxPackageBytes, maxPackageFiles: limits.maxPackageFiles }} cli={{ origin, args: cliPackageArgs(origin) }} />
+        <PublishForm scopes={scopes} limits={{ maxPackageBytes: limits.maxPackageBytes, maxPackageFiles: limits.maxPackageFiles }} cli={{ origin, args: cliPackageArgs(origin) }} />
       ) : user ? (
         <p className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-800 dark:bg-amber-950/40">
           Choose a username first: it is your scope (<code>@username</code>). <Link href="/welcome" className="underline">Choose one</Link>.

@@ -56,7 +56,10 @@ function formData(picked: Picked, extra: Record<string, string>): FormData {
   return fd;
 }
 
-export function PublishForm({ scope, limits, cli }: { scope: string; limits: UploadLimits; cli?: { origin: string; args: string[] } }) {
+type ScopeChoice = { scope: string; label: string };
+type Visibility = '' | 'public' | 'unlisted' | 'private';
+
+export function PublishForm({ scopes, limits, cli }: { scopes: ScopeChoice[]; limits: UploadLimits; cli?: { origin: string; args: string[] } }) {
   // the same line as the skill page's (addCommand in lib/mcp, computed from the server's settings)
   const addLine = (s: string, n: string) => (cli ? ['npx', ...cli.args, 'add', `@${s}/${n}`, '--registry', cli.origin].join(' ') : undefined);
   const [picked, setPicked] = useState<Picked | null>(null);
@@ -64,10 +67,17 @@ export function PublishForm({ scope, limits, cli }: { scope: string; limits: Upl
   const [published, setPublished] = useState<Published | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState('');
+  // the version the shown preview was read with: after an edit, the preview's version
+  // problems no longer apply (the server checks the new number again on publish)
+  const [checkedVersion, setCheckedVersion] = useState('');
+  const [scope, setScope] = useState(scopes[0]?.scope ?? '');
+  const [visibility, setVisibility] = useState<Visibility>('');
   const [tag, setTag] = useState('');
   const [changelog, setChangelog] = useState('');
   const [dragging, setDragging] = useState(false);
-  const [pending, start] = useTransition();
+  const [checking, startCheck] = useTransition();
+  const [publishing, startPublish] = useTransition();
+  const pending = checking || publishing;
   const folderInput = useRef<HTMLInputElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -75,7 +85,7 @@ export function PublishForm({ scope, limits, cli }: { scope: string; limits: Upl
   // call throws. Say what the limit is instead of a generic failure.
   const unsent = `The upload could not be sent. A package may be at most ${formatBytes(limits.maxPackageBytes)} and ${limits.maxPackageFiles} files (maxPackageBytes, maxPackageFiles).`;
 
-  function check(next: Picked, v = version) {
+  function check(next: Picked, v = version, s = scope) {
     setPicked(next);
     setPublished(null);
     setError(null);
@@ -85,8 +95,9 @@ export function PublishForm({ scope, limits, cli }: { scope: string; limits: Upl
       setError(`${tooBig} [publish/too-large]`);
       return;
     }
-    start(async () => {
-      const res = await previewUploadAction(formData(next, { version: v })).catch(() => null);
+    startCheck(async () => {
+      const res = await previewUploadAction(formData(next, { version: v, scope: s })).catch(() => null);
+      setCheckedVersion(v);
       if (res?.ok) setPreview(res);
       else {
         setPreview(null);
@@ -126,8 +137,8 @@ export function PublishForm({ scope, limits, cli }: { scope: string; limits: Upl
   function publish() {
     if (!picked) return;
     setError(null);
-    start(async () => {
-      const res = await publishUploadAction(formData(picked, { version, tag, changelog })).catch(() => null);
+    startPublish(async () => {
+      const res = await publishUploadAction(formData(picked, { version, tag, changelog, scope, visibility })).catch(() => null);
       if (res?.ok) setPublished(res);
       else setError(res ? `${res.error.message} [${res.error.code}]` : unsent);
     });
@@ -135,10 +146,49 @@ export function PublishForm({ scope, limits, cli }: { scope: string; limits: Upl
 
   const errors = preview?.diagnostics.filter((d) => d.severity === 'error') ?? [];
   const warnings = preview?.diagnostics.filter((d) => d.severity === 'warning') ?? [];
-  const blocked = !preview || preview.problems.length > 0;
+  // problems with the version number wait for the server when the number was edited since
+  const versionEdited = version.trim() !== checkedVersion.trim();
+  const problems = preview?.problems.filter((p) => !(versionEdited && /^publish\/(version|invalid-version)/.test(p.code))) ?? [];
+  const blocked = !preview || problems.length > 0;
+  const clean = !!preview && preview.diagnostics.length === 0 && preview.findings.length === 0 && preview.problems.length === 0;
+  const shownVersion = version.trim() || preview?.version;
 
   return (
     <div className="space-y-6">
+      <div className="grid gap-3 sm:grid-cols-2" data-testid="publish-where">
+        <label className="text-sm">
+          <span className="text-zinc-600 dark:text-zinc-400">Scope</span>
+          <select
+            value={scope}
+            data-testid="publish-scope"
+            onChange={(e) => {
+              setScope(e.target.value);
+              if (picked) check(picked, version, e.target.value);
+            }}
+            className="mt-1 w-full rounded-lg border border-zinc-300 bg-white px-3 py-1.5 dark:border-zinc-700 dark:bg-zinc-900"
+          >
+            {scopes.map((s) => (
+              <option key={s.scope} value={s.scope}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-sm">
+          <span className="text-zinc-600 dark:text-zinc-400">Visibility</span>
+          <select
+            value={visibility}
+            data-testid="publish-visibility"
+            onChange={(e) => setVisibility(e.target.value as Visibility)}
+            className="mt-1 w-full rounded-lg border border-zinc-300 bg-white px-3 py-1.5 dark:border-zinc-700 dark:bg-zinc-900"
+          >
+            <option value="">Keep as is (a new skill is public)</option>
+            <option value="public">Public: listed and searchable</option>
+            <option value="unlisted">Unlisted: anyone with the link</option>
+            <option value="private">Private: members of the scope only</option>
+          </select>
+        </label>
+      </div>
       <div
         onDragOver={(e) => {
           e.preventDefault();
@@ -189,7 +239,11 @@ export function PublishForm({ scope, limits, cli }: { scope: string; limits: Upl
         {picked && <p className="mt-3 font-mono text-xs text-zinc-500">{picked.label}</p>}
       </div>
 
-      {pending && <p className="text-sm text-zinc-500" role="status">Reading…</p>}
+      {pending && (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status">
+          {publishing ? 'Publishing…' : 'Reading…'}
+        </p>
+      )}
       {error && (
         <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300" data-testid="publish-error">
           {error}
@@ -259,9 +313,15 @@ export function PublishForm({ scope, limits, cli }: { scope: string; limits: Upl
             </div>
           )}
 
-          {preview.problems.length > 0 && (
+          {clean && (
+            <p role="status" className="rounded-lg border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-200" data-testid="no-problems">
+              No problems found: no errors, no warnings, nothing in the scan.
+            </p>
+          )}
+
+          {problems.length > 0 && (
             <ul className="space-y-1 rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300" data-testid="problems">
-              {preview.problems.map((p, i) => (
+              {problems.map((p, i) => (
                 <li key={i}>{p.message}</li>
               ))}
             </ul>
@@ -273,7 +333,7 @@ export function PublishForm({ scope, limits, cli }: { scope: string; limits: Upl
               <input
                 value={version}
                 onChange={(e) => setVersion(e.target.value)}
-                onBlur={() => picked && version && check(picked, version)}
+                onBlur={() => picked && version.trim() !== checkedVersion.trim() && check(picked, version)}
                 placeholder={preview.version ?? '1.0.0'}
                 className="mt-1 w-full rounded-lg border border-zinc-300 bg-white px-3 py-1.5 dark:border-zinc-700 dark:bg-zinc-900"
               />
@@ -291,10 +351,10 @@ export function PublishForm({ scope, limits, cli }: { scope: string; limits: Upl
           <button
             type="button"
             onClick={publish}
-            disabled={blocked || pending}
+            disabled={blocked || publishing}
             className="rounded-lg bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800 disabled:cursor-not-allowed disabled:opacity-50"
           >
-            Publish {preview.name ? `@${scope}/${preview.name}${preview.version ? `@${preview.version}` : ''}` : ''}
+            Publish {preview.name ? `@${scope}/${preview.name}${shownVersion ? `@${shownVersion}` : ''}` : ''}
           </button>
         </section>
       )}
