@@ -8,6 +8,7 @@ export { renameTeam } from './rename-team';
 export { deleteTeam } from './delete-team';
 export { createInvite, INVITE_TTL_MS } from './create-invite';
 export { acceptInvite } from './accept-invite';
+export { previewInvite, type InvitePreview } from './preview-invite';
 export { revokeInvite } from './revoke-invite';
 export { changeMemberRole } from './change-member-role';
 export { removeMember } from './remove-member';
