@@ -90,6 +90,10 @@ export const ERROR_CODES = {
   'run/worker-lost': { status: 503, meaning: "The run's worker stopped sending heartbeats; the run was failed by another instance." },
   'run/crashed': { status: 500, meaning: 'The run failed with an unexpected error (see the server log).' },
   'run/failed': { status: 500, meaning: 'The run failed.' },
+  'run/pin-changed': { status: 409, meaning: 'A version the run was pinned to is not the stored version of that number any more.' },
+  'run/fork-version': { status: 400, meaning: 'The fork asks to move a skill the run does not use, or to a version that does not exist.' },
+  'run/compare-same': { status: 400, meaning: 'A comparison needs two different runs.' },
+  'run/upgrade-busy': { status: 429, meaning: 'An upgrade check of this skill ran moments ago; wait before starting another.' },
   // the kernel (lib/runtime)
   'ref/invalid': { status: 400, meaning: 'A tool reference that cannot be parsed.' },
   'tool/not-found': { status: 404, meaning: 'No tool of this name that the caller may see.' },

@@ -8,7 +8,8 @@ import { RunConfigSchema, type RunConfigInput } from './run-config';
 import { runEventBus } from './run-event-bus';
 import { parseSkillRef } from '../registry/load-skill-version';
 import { AppError } from '../errors';
-import { availableProviders } from './server-providers';
+import { availableProviders, modelConfig } from './server-providers';
+import { resolveRunPins } from './run-pins';
 import { assertModelAccess } from '../auth/model-access';
 import { runLimits } from './run-limits';
 import { ANONYMOUS_PREFIX, anonymousPrincipal, userPrincipal } from './run-principal';
@@ -27,6 +28,8 @@ export async function createRun(
     /** see run-principal.ts (a team token's runs count against the person who made it); defaults to the user, or one shared anonymous principal */
     principal?: string;
     forkedFromId?: string | null;
+    /** versions to pin by `@scope/name` (a fork's choice, fork-run.ts); others: the ref's own version, else the latest */
+    pinVersions?: Record<string, string>;
   },
 ): Promise<{ id: string; controlToken: string }> {
   try {
@@ -45,6 +48,9 @@ export async function createRun(
   // a member's run of their team's skills is the team's; one of a private skill stays private
   const team = await runTeamFor(db, config.skills, input.userId);
   const visibility = team.hasPrivate ? 'private' : config.visibility;
+  // the versions it will run, resolved now: a version published while it waits in the queue changes nothing
+  const model = config.model || (config.provider === 'openai' || config.provider === 'anthropic' ? (modelConfig(config.provider)?.model ?? null) : null);
+  const pins = await resolveRunPins(db, config, input.userId, input.pinVersions, model);
   const principal = input.principal ?? (input.userId ? userPrincipal(input.userId) : anonymousPrincipal(null));
   const controlToken = `syr_${crypto.randomBytes(24).toString('base64url')}`;
   const limits = runLimits();
@@ -85,6 +91,8 @@ export async function createRun(
         config: { ...config, visibility } as object,
         forkedFromId: input.forkedFromId ?? null,
         controlHash: hashControlToken(controlToken),
+        pins: pins as object,
+        skillsUsed: { create: pins.skills.map((p) => ({ skillId: p.skillId, versionId: p.versionId })) },
       },
       select: { id: true },
     });

@@ -19,6 +19,36 @@ import { toStorableJson } from './storable-json';
 import { createSecretScrubber, type SecretScrubber } from './secret-scrubber';
 import { learnRunSecrets } from './run-secrets';
 import { takeRunTurn, type ManualTurn } from './run-turns';
+import { pinFor, readRunPins } from './run-pins';
+import { scriptFromTrace } from './manual-script';
+import { AppError } from '../errors';
+import type { Db } from '../db/client';
+
+/** Loads each skill at the version the run was pinned to (its ref's own version or the latest for a run made before pins). */
+async function loadPinnedSkills(db: Db, run: ClaimedRun) {
+  const pins = readRunPins(run.pins);
+  const viewer = run.userId ? { userId: run.userId } : null;
+  return Promise.all(
+    run.config.skills.map(async (text) => {
+      const ref = parseSkillRef(text);
+      const pin = pinFor(pins, text);
+      const loaded = await loadSkillVersion(db, pin ? { ...ref, version: pin.version } : ref, viewer);
+      // numbers are never reused, but a version can be deleted and the number published anew is refused: still, say so
+      if (pin && loaded.revision !== pin.versionId) {
+        throw new AppError('run/pin-changed', `${pin.ref}@${pin.version} is no longer the version this run was pinned to.`);
+      }
+      return loaded;
+    }),
+  );
+}
+
+/** A manual run's turns, once it ended: its pins then hold the code of every turn, as a scripted run's do. */
+async function pinManualTurns(db: Db, run: ClaimedRun, trace: Array<{ type: string; [k: string]: unknown }>) {
+  const pins = readRunPins(run.pins);
+  if (!pins || run.config.provider !== 'manual') return;
+  const turns = scriptFromTrace(trace.map(({ type, ...data }) => ({ type, data })));
+  await db.run.update({ where: { id: run.id }, data: { pins: { ...pins, turns } as object } });
+}
 
 export type { ClaimedRun } from './run-queue';
 
@@ -153,8 +183,7 @@ export async function executeRun(server: ServerContext, run: ClaimedRun, ctx: Ex
   const outcome: RunOutcome = { status: 'failed', result: null, error: null };
   let why: { rule: string; reason: string; failedCalls: number } | null = null;
   try {
-    const viewer = run.userId ? { userId: run.userId } : null;
-    const skills = await Promise.all(run.config.skills.map((ref) => loadSkillVersion(db, parseSkillRef(ref), viewer)));
+    const skills = await loadPinnedSkills(db, run);
     const runtime = await server.runtimeFor(
       { userId: run.userId },
       { onObject: (component) => log.append('object', { component, timestamp: Date.now() }) },
@@ -182,6 +211,9 @@ export async function executeRun(server: ServerContext, run: ClaimedRun, ctx: Ex
     // the outcome rules (lib/agent/run-outcome.ts): no ctx.finish after failed code is not a success
     const decided = decideRunOutcome({ agentStatus: agent.status, finished: agent.finished, result: agent.result, error: agent.error, events: agent.trace });
     why = { rule: decided.rule, reason: decided.reason, failedCalls: decided.failedCalls };
+    await pinManualTurns(db, run, agent.trace as unknown as Array<{ type: string }>).catch((err) =>
+      runsLog.warn('storing the manual turns with the pins failed', { runId: run.id, ...errorContext(err) }),
+    );
     outcome.status = decided.status;
     outcome.result = agent.result ?? null;
     outcome.error = decided.error;

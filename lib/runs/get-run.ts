@@ -12,6 +12,7 @@ import { hashControlToken } from './create-run';
 import { runRemovedAt } from './apply-run-retention';
 import { maySeeRunSkills, maySeeTeamRun } from '../teams';
 import { isRunId } from './run-id';
+import { readRunPins, type RunPins } from './run-pins';
 
 export type RunView = {
   id: string;
@@ -27,6 +28,8 @@ export type RunView = {
   eventCount: number;
   /** when retention removed the run's events (the summary stays), null while they are kept */
   traceRemovedAt: Date | null;
+  /** what the run used (run-pins.ts), null for runs made before pins */
+  pins: RunPins | null;
 };
 
 export type RunAccess = { userId: string | null; controlToken?: string | null };
@@ -68,6 +71,7 @@ export async function getRun(db: Db, id: string, access: RunAccess): Promise<Run
     finishedAt: run.finishedAt,
     eventCount: run._count.events,
     traceRemovedAt: run.traceRemovedAt,
+    pins: readRunPins(run.pins),
     canControl,
   };
 }

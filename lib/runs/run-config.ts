@@ -28,5 +28,6 @@ export const RunConfigSchema = z
     }
   });
 
+export type ScriptTurn = z.infer<typeof ScriptTurnSchema>;
 export type RunConfig = z.infer<typeof RunConfigSchema>;
 export type RunConfigInput = z.input<typeof RunConfigSchema>;

@@ -11,7 +11,8 @@ import { runLimits } from './run-limits';
 import type { RunConfig } from './run-config';
 import { appendEventsOnce, type RunFailure } from './run-event-log';
 
-export type ClaimedRun = { id: string; userId: string | null; principal: string; config: RunConfig };
+/** `pins`: what the run was pinned to when created (run-pins.ts); null for runs made before pins */
+export type ClaimedRun = { id: string; userId: string | null; principal: string; config: RunConfig; pins?: unknown };
 
 /**
  * Claims the next queued run for `workerId`, fairly between principals: the head (oldest
@@ -44,7 +45,7 @@ export async function claimNextRun(db: Db, workerId: string): Promise<ClaimedRun
                "startedAt" = COALESCE("startedAt", clock_timestamp()), attempts = attempts + 1
         WHERE id = (SELECT id FROM "Run" WHERE id = ${id} AND status = 'queued' AND "cancelRequested" = false
                     FOR UPDATE SKIP LOCKED)
-        RETURNING id, "userId", principal, config`;
+        RETURNING id, "userId", principal, config, pins`;
       if (rows[0]) return rows[0];
     }
   }

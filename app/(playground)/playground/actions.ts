@@ -13,7 +13,7 @@ import { serverContext } from '@/lib/server';
 import { actionFailure } from '@/lib/api/action-failure';
 import { runCookieName } from '@/lib/api/run-access';
 import { createRun } from '@/lib/runs/create-run';
-import { forkRun } from '@/lib/runs/fork-run';
+import { forkRun, ForkVersionsSchema } from '@/lib/runs/fork-run';
 import { getRun } from '@/lib/runs/get-run';
 import { RunConfigSchema } from '@/lib/runs/run-config';
 import { runPrincipalFor } from '@/lib/runs/run-principal';
@@ -113,7 +113,7 @@ export async function startRun(_prev: StartRunState, form: FormData): Promise<St
   redirect(`/playground/runs/${id}`);
 }
 
-export async function forkRunAction(runId: string, confirmed?: unknown): Promise<{ error: string }> {
+export async function forkRunAction(runId: string, confirmed?: unknown, versions?: unknown): Promise<{ error: string }> {
   const refused = await sameOriginRefusal('forkRunAction');
   if (refused) return { error: refused };
   // the fork runs the sharer's code with the forker's connections: the page shows that code
@@ -121,6 +121,9 @@ export async function forkRunAction(runId: string, confirmed?: unknown): Promise
   if (confirmed !== true) return { error: 'Confirm that this run may run as you, with your connections.' };
   const id = RunId.safeParse(runId);
   if (!id.success) return { error: 'No such run.' };
+  // which versions the fork runs (fork-run.ts): the original's pins unless the person chose otherwise
+  const choice = ForkVersionsSchema.optional().safeParse(versions);
+  if (!choice.success) return { error: 'Choose the same versions, the latest, or one skill and a version.' };
   const jar = await cookies();
   let forkId: string;
   try {
@@ -132,7 +135,7 @@ export async function forkRunAction(runId: string, confirmed?: unknown): Promise
       serverContext().db,
       id.data,
       { userId: user?.id ?? null, controlToken: jar.get(runCookieName(id.data))?.value ?? null },
-      {},
+      { versions: choice.data },
       runPrincipalFor(await headers(), user?.id ?? null),
     );
     await rememberControlToken(fork.id, fork.controlToken);

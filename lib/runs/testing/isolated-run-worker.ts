@@ -22,7 +22,7 @@ export async function startIsolatedRunWorker(): Promise<IsolatedRunWorker> {
   await runEventBus().connect(url);
   const server = createServerContext({ db });
   const worker = startRunWorker(server, { concurrency: 1 });
-  return {
+  const handle: IsolatedRunWorker = {
     db,
     url,
     server,
@@ -37,10 +37,12 @@ export async function startIsolatedRunWorker(): Promise<IsolatedRunWorker> {
       }
     },
     async stop() {
-      await worker.stop();
+      // a test may have replaced the worker (stopped it and started another)
+      await handle.worker.stop();
       await runEventBus().close();
       await server.close();
       await drop();
     },
   };
+  return handle;
 }

@@ -14,6 +14,8 @@ import { JsonView } from '@/app/_components/json-view';
 import type { ManualTool } from './manual-turn';
 import { RemovedRun } from './removed-run';
 import { RunView } from './run-view';
+import { RunPinsPanel } from './run-pins-panel';
+import { describeRunPins } from '@/lib/runs/describe-run-pins';
 
 export const dynamic = 'force-dynamic';
 
@@ -163,6 +165,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
             </div>
           )}
         </section>
+        <RunPinsPanel pins={run.pins} skills={run.pins ? await describeRunPins(serverContext().db, run.pins) : []} />
       </aside>
     </div>
   );

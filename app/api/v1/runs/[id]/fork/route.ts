@@ -3,13 +3,14 @@ import { z } from 'zod';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
 import { runAccessFrom } from '@/lib/api/run-access';
-import { forkRun } from '@/lib/runs/fork-run';
+import { forkRun, ForkVersionsSchema } from '@/lib/runs/fork-run';
 import { runPrincipalFor } from '@/lib/runs/run-principal';
 import { accountOf } from '@/lib/api/principal';
 
 export const dynamic = 'force-dynamic';
 
-const Body = z.object({ task: z.string().min(1).max(20_000).optional() });
+// versions: the original's pins (default), the latest of every skill, or one skill moved
+const Body = z.object({ task: z.string().min(1).max(20_000).optional(), versions: ForkVersionsSchema.optional() });
 
 export const POST = withApi<{ id: string }, z.infer<typeof Body>>(
   { scope: 'runs', body: Body, rateLimit: { cost: 5 } },
