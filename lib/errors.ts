@@ -55,6 +55,7 @@ export const ERROR_CODES = {
   'skill/version-not-found': { status: 404, meaning: 'The skill exists but not the asked version or dist-tag.' },
   'skill/tarball-not-found': { status: 404, meaning: 'The version has no stored tarball.' },
   'skill/file-not-found': { status: 404, meaning: 'The skill version has no file at this path.' },
+  'skill/finding-not-found': { status: 404, meaning: 'The version has no scan finding with this rule, file and line.' },
   'publish/invalid-skill': { status: 400, meaning: 'The package has validation errors; `skillyard validate` lists them.' },
   'publish/name-not-ascii': { status: 400, meaning: 'The skill name is valid Agent Skills (lowercase letters of any script) but registry names are a-z, 0-9 and -.' },
   'publish/version-exists': { status: 409, meaning: 'This version number was published before; numbers are never reused, even after a yank or deletion.' },

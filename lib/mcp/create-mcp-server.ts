@@ -18,6 +18,7 @@ import type { McpToolHost } from './tool-host';
 import { lockedToolsText } from './locked-tools';
 import { nameTools, type NamedTool } from './tool-names';
 import { inputSchemaOf, isPlainObject, outputSchemaOf } from './tool-schemas';
+import { toolAnnotationsFor } from '../trust';
 
 export const MCP_SERVER_NAME = 'skillyard';
 export const MCP_SERVER_VERSION = '0.1.0';
@@ -36,7 +37,7 @@ function toMcpTool({ mcpName, tool }: NamedTool): Tool {
     description: tool.description || `${tool.skill}/${tool.name}`,
     inputSchema: inputSchemaOf(tool.params) as Tool['inputSchema'],
     ...(outputSchema ? { outputSchema: outputSchema as Tool['outputSchema'] } : {}),
-    annotations: { title: tool.name, openWorldHint: tool.capabilities.includes('net') },
+    annotations: { title: tool.name, ...toolAnnotationsFor(tool) },
     _meta: { 'skillyard/ref': tool.ref, 'skillyard/skill': tool.skill, 'skillyard/capabilities': tool.capabilities },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanPackage } from './scan-package';
+import { scanPackage, scanRules, whyItMatters } from './scan-package';
 
 const file = (path: string, text: string) => ({ path, content: new TextEncoder().encode(text) });
 
@@ -47,5 +47,17 @@ describe('scanPackage', () => {
   it('skips binary files and passes clean packages', () => {
     expect(scanPackage([{ path: 'x.bin', content: new Uint8Array([0, 1, 2, 0x41, 0x4b, 0x49, 0x41]) }])).toEqual([]);
     expect(scanPackage([file('SKILL.md', '---\nname: ok\n---\nCount the words of a text.\n')])).toEqual([]);
+  });
+});
+
+describe('findings that explain themselves', () => {
+  it('carry the matched text, the lines around it and why the rule matters', () => {
+    const src = 'line one\nconst key = "AKIAABCDEFGHIJKLMNOP";\nconst x = eval(input);\nline four';
+    const [f] = scanPackage([{ path: 'tool.js', content: new TextEncoder().encode(src) }]).filter((x) => x.rule === 'code/eval');
+    expect(f.match).toBe('eval(');
+    expect(f.before).toEqual(['line one', 'const key = "[redacted]";']);
+    expect(f.after).toEqual(['line four']);
+    expect(whyItMatters(f.rule)).toMatch(/cannot be read before it runs/);
+    expect(scanRules().every((r) => r.why.length > 20)).toBe(true);
   });
 });

@@ -8,9 +8,40 @@ export type ScanFinding = {
   file: string;
   line: number;
   excerpt: string;
+  /** the text the rule matched within the excerpt (absent for secrets, and in findings stored before it) */
+  match?: string;
+  /** the lines right before and after the matched one (secrets redacted), for reading the match in context */
+  before?: string[];
+  after?: string[];
 };
 
 type Rule = { id: string; severity: ScanFinding['severity']; message: string; pattern: RegExp; files?: RegExp };
+
+/** Why each rule matters, for someone deciding whether to install (shown with every finding). */
+const WHY: Record<string, string> = {
+  'prompt-injection/ignore-instructions':
+    'A skill’s text goes into the model’s context. Text that tells the model to drop its earlier instructions can turn the agent against the person using it.',
+  'prompt-injection/exfiltrate': 'Asking the model to print or send its system prompt, keys or credentials is how a skill steals them through the agent.',
+  'prompt-injection/hidden-instruction': 'An HTML comment is invisible on the rendered page but the model reads it: an instruction there is hidden from the person, not from the agent.',
+  'code/eval': 'Code built at run time cannot be read before it runs; it is a common way to hide what a script does.',
+  'code/child-process': 'Starting processes runs other programs with the rights of whoever runs the skill, outside what its manifest declares.',
+  'code/pipe-to-shell': 'Piping a download into a shell runs whatever the server sends at that moment, unreviewed and unsigned.',
+  'code/destructive-rm': 'A recursive delete of / or the home folder destroys data if it ever runs.',
+  'secret/aws-key': 'A published key is usable by anyone who downloads the skill; it must be revoked, not just removed.',
+  'secret/github-token': 'A published token is usable by anyone who downloads the skill; it must be revoked, not just removed.',
+  'secret/openai-key': 'A published key is usable by anyone who downloads the skill and bills its owner; it must be revoked.',
+  'secret/private-key': 'A published private key lets anyone impersonate its owner; it must be replaced.',
+};
+
+/** Why a finding's rule matters, in a sentence or two. */
+export function whyItMatters(rule: string): string {
+  return WHY[rule] ?? 'The scan flagged this pattern as risky in a skill; read the matched text before installing.';
+}
+
+/** The rule ids the scan knows, with their message and severity (docs/trust.md lists them). */
+export function scanRules(): Array<{ id: string; severity: ScanFinding['severity']; message: string; why: string }> {
+  return RULES.map((r) => ({ id: r.id, severity: r.severity, message: r.message, why: whyItMatters(r.id) }));
+}
 
 /**
  * A prohibition is not an injection: "Do not print secret values", "never reveal the
@@ -65,6 +96,15 @@ const RULES: Rule[] = [
 ];
 
 const MAX_FINDINGS = 200;
+
+const SECRET_PATTERNS = RULES.filter((r) => r.id.startsWith('secret/')).map((r) => new RegExp(r.pattern.source, 'g'));
+
+/** A line with every secret the rules know replaced by [redacted] (context lines may hold one too). */
+function redactSecrets(line: string): string {
+  return SECRET_PATTERNS.reduce((l, p) => l.replace(p, '[redacted]'), line);
+}
+const show = (line: string) => redactSecrets(line).trim().slice(0, 160);
+
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
 export function scanPackage(files: Array<{ path: string; content: Uint8Array }>): ScanFinding[] {
@@ -75,7 +115,9 @@ export function scanPackage(files: Array<{ path: string; content: Uint8Array }>)
     for (const rule of RULES) {
       if (rule.files && !rule.files.test(file.path)) continue;
       for (let i = 0; i < lines.length; i++) {
-        if (!rule.pattern.test(lines[i])) continue;
+        const m = rule.pattern.exec(lines[i]);
+        if (!m) continue;
+        const secret = rule.id.startsWith('secret/');
         findings.push({
           rule: rule.id,
           severity: rule.severity,
@@ -83,9 +125,10 @@ export function scanPackage(files: Array<{ path: string; content: Uint8Array }>)
           file: file.path,
           line: i + 1,
           // a found secret is never shown again, only where it is
-          excerpt: (rule.id.startsWith('secret/') ? lines[i].replace(new RegExp(rule.pattern.source, 'g'), '[redacted]') : lines[i])
-            .trim()
-            .slice(0, 160),
+          excerpt: show(lines[i]),
+          ...(secret ? {} : { match: redactSecrets(m[0]).trim().slice(0, 160) }),
+          before: lines.slice(Math.max(0, i - 2), i).map(show),
+          after: lines.slice(i + 1, i + 3).map(show),
         });
         if (findings.length >= MAX_FINDINGS) return findings;
       }

@@ -24,6 +24,8 @@ function summary(k: KernelState, e: ToolEntry): ToolSummary {
     returns: schemaOf(k, e.tool.returns),
     capabilities: [...(e.tool.capabilities ?? [])],
     tags: [...(e.tool.tags ?? [])],
+    handler: e.tool.handler?.kind,
+    mints: Object.keys(e.tool.outputTokens ?? {}),
   };
 }
 

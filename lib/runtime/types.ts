@@ -1,6 +1,6 @@
 // Public types of the kernel: who calls, what is loaded, and what the manager offers.
 
-import type { SkillManifest, ToolManifest } from '../skills';
+import type { HandlerKind, SkillManifest, ToolManifest } from '../skills';
 import type { Sandbox, SandboxLimits } from '../sandbox';
 import type { CapabilityProviders } from './capabilities/types';
 
@@ -123,6 +123,10 @@ export type ToolSummary = {
   returns: Record<string, unknown> | null;
   capabilities: string[];
   tags: string[];
+  /** how its handler runs (python and bash are subprocesses; mcp reaches another server) */
+  handler?: HandlerKind;
+  /** token issuers the tool mints (its output tokens) */
+  mints?: string[];
 };
 
 export type PlanStep =

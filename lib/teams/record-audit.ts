@@ -11,7 +11,8 @@ export type AuditAction =
   | 'secret.set' | 'secret.delete'
   | 'token.create' | 'token.revoke'
   | 'connection.add' | 'connection.remove'
-  | 'skill.publish' | 'skill.yank' | 'skill.unyank' | 'skill.deprecate' | 'skill.tag' | 'skill.untag' | 'skill.delete-version' | 'skill.visibility';
+  | 'skill.publish' | 'skill.yank' | 'skill.unyank' | 'skill.deprecate' | 'skill.tag' | 'skill.untag' | 'skill.delete-version' | 'skill.visibility'
+  | 'skill.review-finding';
 
 type Tx = Pick<Db, 'auditEvent'>;
 
