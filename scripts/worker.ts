@@ -8,6 +8,7 @@ import { serverContext } from '../lib/server/index.ts';
 import { startRunWorker } from '../lib/runs/run-worker.ts';
 import { connectRunEvents, drainOnSignals } from '../lib/runs/start-server-worker.ts';
 import { runsLog } from '../lib/runs/runs-log.ts';
+import { startEvidenceWorker } from '../lib/evidence/index.ts';
 
 const HELP = `Usage: npm run worker
 
@@ -29,5 +30,6 @@ if (problems.length) {
 }
 await connectRunEvents(process.env.DATABASE_URL!);
 const worker = startRunWorker(serverContext());
+startEvidenceWorker(serverContext());
 drainOnSignals(() => worker);
 runsLog.info('worker started', { workerId: worker.id, pid: process.pid });

@@ -162,6 +162,9 @@ const ROUTES: Record<string, Entry> = {
   'GET /api/v1/skills/[scope]/[name]/[version]': {
     cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: `${skill(v)}/1.0.0`, expect: onPrivate(v) ? seesPrivate(200) : everyone(200) })),
   },
+  'GET /api/v1/skills/[scope]/[name]/[version]/evidence': {
+    cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: `${skill(v)}/1.0.0/evidence`, expect: onPrivate(v) ? seesPrivate(200) : everyone(200) })),
+  },
   'GET /api/v1/skills/[scope]/[name]/[version]/tarball': {
     cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: `${skill(v)}/1.0.0/tarball`, expect: onPrivate(v) ? seesPrivate(200) : everyone(200) })),
   },

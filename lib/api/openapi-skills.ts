@@ -112,6 +112,13 @@ export const skillsPaths = {
       },
     },
   },
+  '/api/v1/skills/{scope}/{name}/{version}/evidence': {
+    get: {
+      summary: "What the version's code did when the registry ran its examples after the publish (evidence), and where it came from (provenance, for a trusted publisher's version)",
+      parameters: [scope, name, version],
+      responses: { 200: json({ type: 'object', properties: { evidence: { type: 'object' }, provenance: { type: ['object', 'null'] } } }), 404: error },
+    },
+  },
   '/api/v1/skills/{scope}/{name}/{version}/yank': {
     post: {
       summary: 'Yank (or with undo, unyank) an exact version: downloadable by number, out of ranges and listings',

@@ -3,12 +3,13 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import { previewError, previewPackage, type PackagePreview, type PreviewInput } from './preview-package';
-import { publishVersion, type PublishedVersion } from './publish-version';
+import { publishVersion, type PublishedVersion, type PublishInput } from './publish-version';
 
 export type PublishPackageInput = PreviewInput & {
   tag?: string;
   changelog?: string | null;
   visibility?: 'public' | 'unlisted' | 'private';
+  provenance?: PublishInput['provenance'];
 };
 
 export async function publishPackage(db: Db, input: PublishPackageInput): Promise<{ published: PublishedVersion; preview: PackagePreview }> {
@@ -25,6 +26,7 @@ export async function publishPackage(db: Db, input: PublishPackageInput): Promis
     changelog: input.changelog,
     visibility: input.visibility,
     publishedById: input.userId,
+    provenance: input.provenance,
   });
   return { published, preview };
 }

@@ -15,6 +15,8 @@ import { packPackageOffThread } from './upload-reader';
 import { formatDiagnostics } from './read-upload';
 import { recordSearchWords, refreshSkillSearch } from './refresh-skill-search';
 import { isValidDistTag } from './dist-tag-name';
+import { queueEvidence, wakeEvidenceWorkers } from '../evidence';
+import type { VersionProvenanceInput } from '../trusted-publishing/types';
 
 export type { PackageFile };
 
@@ -31,6 +33,8 @@ export type PublishInput = {
   publishedById?: string | null;
   /** scanPackage(files), when the caller already has it (a publish after its preview) */
   findings?: ScanFinding[];
+  /** where the version came from, when a trusted publisher's CI publishes it */
+  provenance?: VersionProvenanceInput | null;
 };
 
 export type PublishedVersion = {
@@ -201,6 +205,9 @@ export async function publishVersion(db: Db, input: PublishInput): Promise<Publi
         // statement's parameters holds the event loop (27 MB of files in one statement held
         // it ~370 ms), and between two statements every other request gets its turn.
         if (store.kind === 'postgres') await store.put(created.id, tarball, tx);
+        // the publish-time run of its examples (lib/evidence), and where it came from
+        await queueEvidence(tx, created.id);
+        if (input.provenance) await tx.versionProvenance.create({ data: { versionId: created.id, ...input.provenance } });
         for (const batch of fileBatches(input.files)) {
           await tx.skillFile.createMany({
             data: batch.map((f) => ({ versionId: created.id, path: f.path, content: Buffer.from(f.content), size: f.content.byteLength })),
@@ -263,5 +270,6 @@ export async function publishVersion(db: Db, input: PublishInput): Promise<Publi
     out = await attempt();
   }
   if (out.tagged && out.tag === 'latest') await recordSearchWords(db, out.skillId);
+  wakeEvidenceWorkers();
   return out;
 }

@@ -7,10 +7,11 @@ import { hearApiTokenChanges } from '../auth/api-token-cache';
 import { serverContext } from '../server';
 import { runEventBus } from './run-event-bus';
 import { startRunWorker, type RunWorker } from './run-worker';
+import { startEvidenceWorker, type EvidenceWorker } from '../evidence';
 import { markProcessDraining } from './worker-health';
 import { errorContext, runsLog } from './runs-log';
 
-const globalForWorker = globalThis as unknown as { skillyardRunWorker?: RunWorker; skillyardDrainHooked?: boolean };
+const globalForWorker = globalThis as unknown as { skillyardRunWorker?: RunWorker; skillyardEvidenceWorker?: EvidenceWorker; skillyardDrainHooked?: boolean };
 
 /** how long a stopping process lets its runs finish before handing them back (SKILLYARD_DRAIN_SECONDS) */
 export function drainTimeoutMs(): number {
@@ -59,4 +60,6 @@ export async function startServerWorker(): Promise<void> {
   await connectRunEvents(url);
   if (process.env.SKILLYARD_WORKER === '0') return;
   globalForWorker.skillyardRunWorker = startRunWorker(serverContext());
+  // publish-time runs of new versions' examples (lib/evidence)
+  globalForWorker.skillyardEvidenceWorker ??= startEvidenceWorker(serverContext());
 }

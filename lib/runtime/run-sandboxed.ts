@@ -65,6 +65,8 @@ export async function runSandboxed(k: KernelState, call: HandlerCall, cacheKey: 
   const origin = { skill, depth: frame.depth, tree: frame.tree };
   const onHostCall = async (method: string, callArgs: unknown[]) => {
     try {
+      const refusal = k.opts.onHostCall?.({ skill: key, tool: tool.name, method, args: callArgs });
+      if (refusal) throw refusal;
       return await answerHostCall(k, method, callArgs, { entry, granted, scope, origin, lctx, convention });
     } catch (err) {
       return { __skillyardError: hostCallFailure(err, { method, skill: key, tool: tool.name }) };

@@ -76,6 +76,9 @@ export type HostMiddleware = {
   args?: unknown;
 };
 
+/** A guest's call to the host: `method` as in guest.ts (`net_fetch`, `storage_put`, `invoke`...). */
+export type HostCallSeen = { skill: string; tool: string; method: string; args: readonly unknown[] };
+
 export type InvokeEvent =
   | { type: 'tool-start'; skill: string; tool: string; depth: number; timestamp: number }
   | { type: 'tool-end'; skill: string; tool: string; depth: number; timestamp: number; ms: number; ok: boolean; code?: string };
@@ -103,6 +106,11 @@ export type ToolManagerOptions = {
   /** contextual data `$resolve` paths are looked up in */
   resolveContext?: Record<string, unknown>;
   onEvent?: (event: InvokeEvent) => void;
+  /**
+   * Sees every host call a sandboxed tool makes (the publish-time evidence run records
+   * them, lib/evidence); an error returned is the call's answer (the call is refused).
+   */
+  onHostCall?: (call: HostCallSeen) => Error | void;
   /** compiled handler modules, shared across managers by the server (keys include the skill's revision) */
   moduleCache?: ModuleCache;
   /**

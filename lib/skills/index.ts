@@ -1,7 +1,7 @@
 // Public API of lib/skills: every skill format -> one canonical manifest (SPEC 2).
 // Pure library: imports only npm packages and node: builtins.
 
-export type { AgentVerdict, Diagnostic, HandlerKind, SkillFormat, SkillManifest, SkillSignature, ToolManifest } from './types';
+export type { AgentVerdict, Diagnostic, HandlerKind, SkillFormat, SkillManifest, SkillSignature, ToolExample, ToolManifest } from './types';
 export { AGENT_TABLES, agentVerdicts, type AgentRule, type AgentTable } from './agents';
 export { DEFAULT_LIMITS, LIMIT_ENV, limitsFromEnv, resolveLimits, uploadBodyBytes, type ReadLimits } from './limits';
 export { readSkillsFromFiles, normalizeTreePath, type ReadOptions, type ReadResult, type InputFile } from './read';
@@ -27,3 +27,4 @@ export {
 } from './signature';
 export { DIAGNOSTIC_CODES, type DiagnosticCode } from './diagnostic-codes';
 export { exceedsDepth, jsonTextExceedsDepth } from './depth';
+export { readToolExamples, MAX_TOOL_EXAMPLES } from './tool-examples';

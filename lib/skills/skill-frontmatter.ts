@@ -12,6 +12,7 @@ import { isSemver, isValidSkillName, normalizeTags } from './names';
 import { isPlainObject, type Pkg } from './package';
 import { checkToolSchema } from './schema';
 import { splitFrontmatter } from './frontmatter';
+import { readToolExamples } from './tool-examples';
 import { utf8Length } from './text';
 import type { SkillManifest, ToolManifest } from './types';
 
@@ -46,7 +47,7 @@ export const KNOWN_TOP_LEVEL_FIELDS = new Set([
   'tags',
 ]);
 /** Fields the agent-apps spec says live inside metadata. */
-const METADATA_FIELDS = new Set(['role', 'params', 'returns', 'visibility', 'tags', 'delegate', 'version']);
+const METADATA_FIELDS = new Set(['role', 'params', 'returns', 'visibility', 'tags', 'delegate', 'version', 'examples']);
 /** Fields whose presence makes a SKILL.md an agent-apps skill (a tool with a handler). */
 const AGENT_APPS_MARKERS = ['delegate', 'params', 'returns'];
 
@@ -314,11 +315,14 @@ export function applySkillFields(m: SkillManifest, fm: SkillFrontmatter): void {
 }
 
 /** A skill that is itself one tool: the tool-level fields its frontmatter declares. */
-export function applyToolFields(t: ToolManifest, fm: SkillFrontmatter, description: string): void {
+export function applyToolFields(t: ToolManifest, fm: SkillFrontmatter, description: string, scope: FileScope | null = null): void {
   t.description = description;
   t.role = fm.role;
   t.visibility = fm.visibility;
   t.tags = fm.tags;
   t.params = fm.params;
   t.returns = fm.returns;
+  // `examples` is not a top-level field: it lives in metadata, like params
+  const examples = readToolExamples(fm.metadata.examples, '/metadata/examples', scope, fm.params);
+  if (examples) t.examples = examples;
 }

@@ -7,6 +7,7 @@ import { ptr, type FileScope } from './diagnostic-sink';
 import { LocatedParseError, parseJsonLocated } from './located-json';
 import { canonicalToolName, isValidToolName, normalizeTags } from './names';
 import { handlerKindFor, isPlainObject, newTool, type Pkg } from './package';
+import { readToolExamples } from './tool-examples';
 import { checkToolSchema } from './schema';
 import { parseTsModule } from './ts-literal';
 import { parsePythonModule } from './python-literal';
@@ -179,6 +180,8 @@ function readToolEntry(raw: unknown, at: string, pkg: Pkg, scope: FileScope, dia
     if (entry.visibility === 'hidden') tool.visibility = 'hidden';
     else scope.error('metadata/visibility-invalid', 'visibility can only be "hidden"', `${at}/visibility`);
   }
+  const examples = readToolExamples(entry.examples, `${at}/examples`, scope, tool.params);
+  if (examples) tool.examples = examples;
   if (entry.timeout !== undefined) {
     if (typeof entry.timeout === 'number' && entry.timeout > 0) tool.timeoutMs = Math.round(entry.timeout * 1000);
     else scope.error('tool/timeout-invalid', 'timeout must be a positive number of seconds', `${at}/timeout`);

@@ -40,7 +40,12 @@ export type ToolManifest = {
   handler: { kind: HandlerKind; ref: string | null };
   executor: string | null;
   timeoutMs: number | null;
+  /** calls the registry runs at publish (lib/evidence); absent when the source lists none */
+  examples?: ToolExample[];
 };
+
+/** One example call of a tool: its arguments and, optionally, the result it must give. */
+export type ToolExample = { arguments: Record<string, unknown>; expected?: unknown; name?: string };
 
 export type SkillManifest = {
   name: string;

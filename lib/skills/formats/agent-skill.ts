@@ -28,7 +28,7 @@ export function readAgentSkill(pkg: Pkg, marker = 'SKILL.md'): SkillManifest {
     const fm = md.fm;
     const d = resolveDelegate(fm.delegate!, pkg, md.fmScope, '/metadata/delegate', '');
     const t = newTool(isValidToolName(canonicalToolName(m.name)) ? canonicalToolName(m.name) : nameFromPath(m.name), m.name);
-    applyToolFields(t, fm, m.description);
+    applyToolFields(t, fm, m.description, md.fmScope);
     t.role = fm.role ?? 'context';
     if (d) t.handler = { kind: d.kind, ref: d.ref };
     if (m.tools.some((x) => x.name === t.name)) md.fmScope.error('tool/duplicate-name', `tools.json already declares a tool named "${t.name}"`, '/name');

@@ -36,7 +36,7 @@ export function readCodeSkill(pkg: Pkg, rel: string): SkillManifest {
   applySkillFields(m, fm);
   if (isValidToolName(canonicalToolName(m.name))) t.name = canonicalToolName(m.name);
   t.sourceName = m.name;
-  applyToolFields(t, fm, m.description);
+  applyToolFields(t, fm, m.description, scope.with(exp.lines));
   if (fm.delegate) scope.warn('code/delegate-ignored', 'a code skill is its own handler; metadata.delegate is ignored', '/metadata/delegate');
   return m;
 }

@@ -20,7 +20,7 @@ export function readSkillMd(pkg: Pkg, rel: string): SkillManifest {
   applySkillFields(m, fm);
   // An invalid name is reported once (skill/name-invalid); the tool ref still has to be valid.
   const t = newTool(isValidToolName(canonicalToolName(m.name)) ? canonicalToolName(m.name) : nameFromPath(stem), m.name);
-  applyToolFields(t, fm, m.description);
+  applyToolFields(t, fm, m.description, fmScope);
   t.handler = { kind: 'markdown', ref: rel };
   if (fm.delegate) {
     const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';

@@ -1,0 +1,7 @@
+// Publish-time evidence: what a version's code did when the registry ran its examples.
+export type * from './types';
+export { runEvidence, evidenceLimits, sameJson, type EvidenceLimits } from './run-evidence';
+export { exampleCallsFor } from './example-calls';
+export { queueEvidence } from './evidence-queue';
+export { startEvidenceWorker, wakeEvidenceWorkers, type EvidenceWorker } from './evidence-worker';
+export { getVersionTrust, trustOf, type VersionTrust, type VersionProvenanceView } from './get-evidence';
