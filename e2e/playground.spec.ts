@@ -72,7 +72,7 @@ async function expectGapFreeTrace(page: Page) {
 test('a scripted run streams live, survives a reload mid-run, and ends with its result', async ({ page }) => {
   await page.goto('/playground');
   // the provider list labels the scripted replay for what it is
-  await expect(page.getByLabel('Provider', { exact: true }).locator('option[value="scripted"]')).toHaveText('Scripted (replays a script — not a model)');
+  await expect(page.getByLabel('Provider', { exact: true }).locator('option[value="scripted"]')).toHaveText('Scripted');
   // pick the skill through the search box
   await page.getByRole('button', { name: 'Remove @skillyard/slugify' }).click();
   await expect(page.getByTestId('selected-skill')).toHaveCount(0);

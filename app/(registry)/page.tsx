@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { SearchBox } from './_components/search-box';
 import { serverContext } from '@/lib/server';
 import { COUNT_CAP, searchSkills } from '@/lib/registry/search-skills';
 import { currentUser } from '@/lib/auth/current-user';
@@ -120,14 +121,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
           Browse skills in every common format, read their tools and instructions, and try them in the playground.
         </p>
         <form action="/" className="flex max-w-2xl min-w-0 flex-wrap gap-2" role="search">
-          <input
-            type="search"
-            name="q"
-            defaultValue={q}
-            placeholder="Search skills…"
-            aria-label="Search skills"
-            className="min-w-0 flex-1 basis-48 rounded-lg border border-zinc-400 bg-white px-3 py-2 text-sm outline-none focus:border-emerald-600 dark:border-zinc-600 dark:bg-zinc-900"
-          />
+          <SearchBox key={q} defaultValue={q} />
           {format && <input type="hidden" name="format" value={format} />}
           {tag && <input type="hidden" name="tag" value={tag} />}
           {gated && <input type="hidden" name="gated" value="1" />}

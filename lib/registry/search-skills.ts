@@ -1,6 +1,6 @@
 // Registry search: Postgres full text over the narrow "SkillSearch" rows, typo tolerance
-// with pg_trgm (a query word that starts no known word is widened with the nearest
-// known words), filters, sorts, paging, a capped total and counts per format. Public
+// (a query word that starts no known word is widened with the known words one edit away,
+// a split into two words, or the nearest by pg_trgm), filters, sorts, paging, a capped total and counts per format. Public
 // skills with a latest version, plus every skill of the scopes the caller may see
 // privately (`viewerScopes`: their own scope and their teams', from lib/authz
 // privateScopesOf).
@@ -13,6 +13,7 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
+import { editVariants, twoWordSplits } from './word-variants';
 
 export const SEARCH_SORTS = ['relevance', 'downloads', 'recent', 'stars'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
@@ -89,27 +90,60 @@ export function queryWords(q: string): string[] {
   return Array.from(new Set(q.toLowerCase().slice(0, 200).split(/[^a-z0-9]+/).filter(Boolean))).slice(0, MAX_WORDS);
 }
 
-/** For each query word that starts no known word (it would match by prefix), the known words nearest to it. */
-async function corrections(db: Db, words: string[]): Promise<Record<string, string[]>> {
+/** Longest vocabulary word (refresh-skill-search.ts keeps 3 to 32 letters): a prefix's upper bound. */
+const PREFIX_END = 'z'.repeat(32);
+
+/**
+ * For each query word that starts no known word (it would match by prefix), the known words
+ * one edit away (a swapped pair of letters first: "wrod" -> "word"), or else two known
+ * words it splits into ("wordcount" -> "word count"), or else the nearest by trigrams.
+ * One round trip in the common case: the prefix check and the exact look-ups of every
+ * variant on the vocabulary's primary key.
+ */
+export async function corrections(db: Db, words: string[]): Promise<Record<string, string[]>> {
   const candidates = words.filter((w) => w.length >= 4 && !/^[0-9]+$/.test(w));
   if (candidates.length === 0) return {};
-  const rows = await db.$queryRaw<Array<{ w: string; word: string }>>`
+  const variants = new Map(candidates.map((w) => [w, editVariants(w).map((v) => v.word)]));
+  const splits = new Map(candidates.map((w) => [w, twoWordSplits(w)]));
+  const lookups = [...new Set([...[...variants.values()].flat(), ...[...splits.values()].flat(2)])];
+  const rows = await db.$queryRaw<Array<{ k: number; w: string }>>`
+    SELECT 0 AS k, u.w FROM unnest(${candidates}::text[]) AS u(w)
+      WHERE EXISTS (SELECT 1 FROM "SearchWord" s WHERE s.word >= u.w AND s.word <= u.w || ${PREFIX_END})
+    UNION ALL
+    SELECT 1, word FROM "SearchWord" WHERE word = ANY(${lookups}::text[])`;
+  const known = new Set(rows.filter((r) => r.k === 0).map((r) => r.w));
+  const exists = new Set(rows.filter((r) => r.k === 1).map((r) => r.w));
+  const out: Record<string, string[]> = {};
+  const far: string[] = [];
+  for (const w of candidates) {
+    if (known.has(w)) continue;
+    const near = variants.get(w)!.filter((v) => exists.has(v)).slice(0, 3);
+    const split = splits.get(w)!.find(([a, b]) => exists.has(a) && exists.has(b));
+    if (near.length) out[w] = near;
+    else if (split) out[w] = [split.join(' ')];
+    else far.push(w);
+  }
+  if (far.length === 0) return out;
+  const trigram = await db.$queryRaw<Array<{ w: string; word: string }>>`
     SELECT q.w, s.word
-    FROM (SELECT w FROM unnest(${candidates}::text[]) AS u(w) WHERE NOT EXISTS (SELECT 1 FROM "SearchWord" k WHERE k.word LIKE u.w || '%')) q
+    FROM unnest(${far}::text[]) AS q(w)
     CROSS JOIN LATERAL (
       SELECT word FROM "SearchWord"
       WHERE word % q.w
       ORDER BY similarity(word, q.w) DESC, word
       LIMIT 3
     ) s`;
-  const out: Record<string, string[]> = {};
-  for (const r of rows) (out[r.w] ??= []).push(r.word);
+  for (const r of trigram) (out[r.w] ??= []).push(r.word);
   return out;
 }
 
-/** `(word:* | alt1 | alt2) & (...)`: every word must match, by prefix or a correction. */
+/**
+ * `(word:* | alt1 | alt2) & (...)`: every word must match, by prefix or a correction; a
+ * correction of two words (a split) must match both: `(wordcount:* | (word & count))`.
+ */
 export function buildTsQuery(words: string[], fixes: Record<string, string[]>): string {
-  return words.map((w) => `(${[`${w}:*`, ...(fixes[w] ?? [])].join(' | ')})`).join(' & ');
+  const term = (alt: string) => (alt.includes(' ') ? `(${alt.split(' ').join(' & ')})` : alt);
+  return words.map((w) => `(${[`${w}:*`, ...(fixes[w] ?? []).map(term)].join(' | ')})`).join(' & ');
 }
 
 type Row = Omit<SearchHit, 'scope' | 'version' | 'publishedAt'> & { scopeName: string; version: string | null; publishedAt: string };

@@ -3,11 +3,19 @@
 import type { PlaygroundDraft } from './form-types';
 import { hintClass, inputClass, labelClass } from './form-styles';
 
+// short option labels (a long one was cut off in the 22rem panel and at 390 px); what the
+// chosen provider does is said under the select
 const PROVIDER_LABELS: Record<string, string> = {
-  scripted: 'Scripted (replays a script — not a model)',
-  manual: 'Manual (you write the code of each turn)',
+  scripted: 'Scripted',
+  manual: 'Manual',
   openai: 'OpenAI-compatible model',
   anthropic: 'Anthropic model',
+};
+const PROVIDER_HINTS: Record<string, string> = {
+  scripted: 'Replays the script below; not a model.',
+  manual: 'You write the code of each turn.',
+  openai: 'A model behind an OpenAI-compatible API.',
+  anthropic: 'A Claude model through the Anthropic API.',
 };
 
 export function RunSettings({
@@ -42,6 +50,11 @@ export function RunSettings({
             </option>
           ))}
         </select>
+        {PROVIDER_HINTS[draft.provider] && (
+          <p className={hintClass} data-testid="provider-hint">
+            {PROVIDER_HINTS[draft.provider]}
+          </p>
+        )}
         {!providers.includes('openai') && !providers.includes('anthropic') && (
           <p className={hintClass}>No model API key is configured on this server: scripted and manual runs only.</p>
         )}
