@@ -1,6 +1,7 @@
 // Dependency direction (CONVENTIONS.md): app → lib/{registry,runs,agent,auth,server,...}
-// → lib/runtime → lib/{sandbox,skills}. lib/skills and lib/log import nothing of ours;
-// lib/db imports only itself (and lib/log); app/ never reaches Prisma or lib/db; an import
+// → lib/runtime → lib/{sandbox,skills}. lib/skills and lib/config import nothing of ours,
+// lib/log only lib/config; lib/db imports only itself (and lib/log, lib/config); app/
+// never reaches Prisma or lib/db; an import
 // from one library (or from app/) into another goes through that library's public
 // index.ts; nothing in lib/ or app/ imports cli/ (CLI tests and helpers live with the CLI).
 // Fails on any violation not in KNOWN below; an entry of KNOWN that no longer occurs
@@ -17,9 +18,9 @@ const LAYER: Record<string, number> = {
   registry: 3, runs: 3, agent: 3, auth: 3, authz: 3, server: 3, api: 3, mcp: 3, teams: 3,
   runtime: 2,
   sandbox: 1, skills: 1,
-  db: 0, log: 0, errors: 0,
+  db: 0, log: 0, errors: 0, config: 0,
 };
-const LEAVES = new Set(['db', 'log', 'errors']);
+const LEAVES = new Set(['db', 'log', 'errors', 'config']);
 
 type Edge = { from: string; to: string; spec: string; fromLib: string; toLib: string; typeOnly: boolean };
 
@@ -81,8 +82,9 @@ function violation(e: Edge): string | null {
   }
   if (toLib === 'prisma') return fromLib === 'db' ? null : 'only lib/db imports Prisma';
   if (toLib === fromLib || toLib === 'app') return toLib === 'app' ? 'lib never imports app/' : null;
-  if (fromLib === 'skills' || fromLib === 'log') return `lib/${fromLib} imports nothing of ours`;
-  if (fromLib === 'db' && toLib !== 'log') return 'lib/db imports only lib/db and lib/log';
+  if (fromLib === 'skills' || fromLib === 'config') return `lib/${fromLib} imports nothing of ours`;
+  if (fromLib === 'log' && toLib !== 'config') return 'lib/log imports only lib/config';
+  if (fromLib === 'db' && toLib !== 'log' && toLib !== 'config') return 'lib/db imports only lib/db, lib/log and lib/config';
   // a library not listed is a server-side one (layer 3), like lib/registry
   if ((LAYER[toLib] ?? 3) > (LAYER[fromLib] ?? 3)) return `lib/${fromLib} (layer ${LAYER[fromLib]}) may not import lib/${toLib} (layer ${LAYER[toLib]})`;
   // tests and their helpers may reach into the library they set up

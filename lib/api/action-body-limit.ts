@@ -6,14 +6,15 @@
 // it); every other page gets 1 MiB. Decided from the headers alone, nothing buffered.
 import 'server-only';
 import type http from 'node:http';
-import { limitsFromEnv, resolveLimits, uploadBodyBytes } from '../skills';
+import { packageLimitSettings } from '../registry/package-limit-settings';
+import { resolveLimits, uploadBodyBytes } from '../skills';
 
 /** what any other action's form may send */
 export const ACTION_BODY_BYTES = 1024 * 1024;
 /** the publish page: the package plus its multipart framing (next.config.ts allows the same) */
-export const uploadActionBodyBytes = () => uploadBodyBytes(resolveLimits(limitsFromEnv(process.env)));
+export const uploadActionBodyBytes = () => uploadBodyBytes(resolveLimits(packageLimitSettings()));
 /** the publish page's form: one part per file plus its few fields */
-export const uploadFormParts = () => resolveLimits(limitsFromEnv(process.env)).maxPackageFiles + 64;
+export const uploadFormParts = () => resolveLimits(packageLimitSettings()).maxPackageFiles + 64;
 
 const STATIC = ['/_next/', '/favicon.ico', '/icon.svg', '/robots.txt'];
 

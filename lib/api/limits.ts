@@ -2,12 +2,7 @@
 // sets it (docs/security.md lists them). Read once per process.
 import 'server-only';
 
-function intFromEnv(name: string, fallback: number, min = 1): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= min ? n : fallback;
-}
+import { setting } from '../config';
 
 export type HttpLimits = {
   /** largest JSON body a route reads (bytes) */
@@ -41,17 +36,17 @@ let cached: HttpLimits | null = null;
 
 export function httpLimits(): HttpLimits {
   cached ??= {
-    maxBodyBytes: intFromEnv('SKILLYARD_MAX_BODY_BYTES', 1024 * 1024),
-    maxJsonDepth: intFromEnv('SKILLYARD_MAX_JSON_DEPTH', 64),
-    rateWindowMs: intFromEnv('SKILLYARD_RATE_WINDOW_SECONDS', 60) * 1000,
-    rateAnonymous: intFromEnv('SKILLYARD_RATE_LIMIT_ANONYMOUS', 600),
-    rateAuthenticated: intFromEnv('SKILLYARD_RATE_LIMIT_AUTHENTICATED', 1200),
-    trustedProxies: intFromEnv('SKILLYARD_TRUSTED_PROXIES', 0, 0),
-    maxConcurrentPerCaller: intFromEnv('SKILLYARD_MAX_CONCURRENT_PER_CALLER', 16),
-    maxStreamsPerCaller: intFromEnv('SKILLYARD_MAX_STREAMS_PER_CALLER', 8),
-    ratePages: intFromEnv('SKILLYARD_RATE_LIMIT_PAGES', 1200),
-    maxConcurrentPagesPerCaller: intFromEnv('SKILLYARD_MAX_CONCURRENT_PAGES_PER_CALLER', 16),
-    maxFormParts: intFromEnv('SKILLYARD_MAX_FORM_PARTS', 256),
+    maxBodyBytes: setting('SKILLYARD_MAX_BODY_BYTES'),
+    maxJsonDepth: setting('SKILLYARD_MAX_JSON_DEPTH'),
+    rateWindowMs: setting('SKILLYARD_RATE_WINDOW_SECONDS') * 1000,
+    rateAnonymous: setting('SKILLYARD_RATE_LIMIT_ANONYMOUS'),
+    rateAuthenticated: setting('SKILLYARD_RATE_LIMIT_AUTHENTICATED'),
+    trustedProxies: setting('SKILLYARD_TRUSTED_PROXIES'),
+    maxConcurrentPerCaller: setting('SKILLYARD_MAX_CONCURRENT_PER_CALLER'),
+    maxStreamsPerCaller: setting('SKILLYARD_MAX_STREAMS_PER_CALLER'),
+    ratePages: setting('SKILLYARD_RATE_LIMIT_PAGES'),
+    maxConcurrentPagesPerCaller: setting('SKILLYARD_MAX_CONCURRENT_PAGES_PER_CALLER'),
+    maxFormParts: setting('SKILLYARD_MAX_FORM_PARTS'),
   };
   return cached;
 }

@@ -4,7 +4,7 @@
 import 'server-only';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { MappedError } from '../errors';
-import { createMcpSessions, DEFAULT_MCP_SESSION_LIMITS, jsonRpcError, MCP_RETRY_LATER, type McpSessions } from '../mcp';
+import { createMcpSessions, mcpSessionLimits, jsonRpcError, MCP_RETRY_LATER, type McpSessions } from '../mcp';
 import { openRegistryMcpHost, parseMcpSelection } from '../registry/registry-mcp-host';
 import { createPgMcpSessionStore, serverContext } from '../server';
 import { withApi, type ApiContext, type RouteContext } from './with-api';
@@ -13,7 +13,7 @@ import { accountOf } from './principal';
 const globalMcp = globalThis as unknown as { __skillyardMcpSessions?: McpSessions };
 export function mcpSessions(): McpSessions {
   // sessions are recorded in Postgres: any instance serves a session another opened
-  return (globalMcp.__skillyardMcpSessions ??= createMcpSessions(DEFAULT_MCP_SESSION_LIMITS, createPgMcpSessionStore(serverContext().db)));
+  return (globalMcp.__skillyardMcpSessions ??= createMcpSessions(mcpSessionLimits(), createPgMcpSessionStore(serverContext().db)));
 }
 
 /** JSON-RPC code of a refused request; rate limits and back-pressure are -32000 (server error, retry later). */

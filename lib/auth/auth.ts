@@ -13,6 +13,7 @@ import { providersFromEnv } from './provider-config';
 import { safeRedirect } from './safe-redirect';
 import { storeConnectionTokens } from './oauth-connections';
 import { consumeTeamConnectIntent } from '../teams';
+import { setting } from '../config';
 
 declare module 'next-auth' {
   interface Session {
@@ -28,7 +29,7 @@ export function authConfig(): NextAuthConfig {
     session: { strategy: 'database', maxAge: SESSION_MAX_AGE, updateAge: 24 * 60 * 60 },
     providers: authProviders(providersFromEnv()),
     // a configured AUTH_SECRET wins; otherwise a key derived from the vault's master key
-    secret: process.env.AUTH_SECRET ?? deriveKey('next-auth').toString('base64url'),
+    secret: setting('AUTH_SECRET') ?? deriveKey('next-auth').toString('base64url'),
     trustHost: true,
     pages: { signIn: '/signin', error: '/signin/error', verifyRequest: '/signin/check-email' },
     callbacks: {

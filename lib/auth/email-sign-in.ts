@@ -5,15 +5,16 @@ import 'server-only';
 import type { EmailConfig } from 'next-auth/providers';
 import { createTransport } from 'nodemailer';
 import { normalizeSignInEmail } from './normalize-email';
+import { setting } from '../config';
 
-export const emailDelivery = (): 'smtp' | 'log' => (process.env.SKILLYARD_SMTP_URL ? 'smtp' : 'log');
+export const emailDelivery = (): 'smtp' | 'log' => (setting('SKILLYARD_SMTP_URL') ? 'smtp' : 'log');
 
 export function emailProvider(): EmailConfig {
   return {
     id: 'email',
     type: 'email',
     name: 'Email',
-    from: process.env.SKILLYARD_SMTP_FROM ?? 'Skillyard <no-reply@localhost>',
+    from: setting('SKILLYARD_SMTP_FROM'),
     maxAge: 15 * 60,
     // Auth.js's own rule, spelled out: the sign-in limit keys on the very same address
     normalizeIdentifier: normalizeSignInEmail,
@@ -28,10 +29,10 @@ export function emailProvider(): EmailConfig {
       // The link is built on the request's Host, which a script can forge: mailed to a victim,
       // a link to the forger's host would hand them the one-time token. By e-mail, links go
       // only to the site's pinned origin (AUTH_URL).
-      const site = process.env.AUTH_URL ?? process.env.NEXTAUTH_URL;
+      const site = setting('AUTH_URL') ?? setting('NEXTAUTH_URL');
       if (!site) throw new Error('e-mail sign-in by SMTP needs AUTH_URL (the public URL of this site) so that links cannot point elsewhere');
       if (new URL(url).origin !== new URL(site).origin) throw new Error(`refused to mail a sign-in link for ${host}, which is not AUTH_URL`);
-      const transport = createTransport(process.env.SKILLYARD_SMTP_URL);
+      const transport = createTransport(setting('SKILLYARD_SMTP_URL'));
       const result = await transport.sendMail({
         to: identifier,
         from: provider.from,

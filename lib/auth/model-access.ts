@@ -6,13 +6,13 @@ import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { MODEL_KEY_PROVIDERS } from './model-keys';
+import { setting, type Env } from '../config';
 
 const FREE = new Set(['scripted', 'manual']);
 const DAY_MS = 86_400_000;
 
-export function anonymousModelQuota(env: Record<string, string | undefined> = process.env): number {
-  const n = Number(env.SKILLYARD_ANONYMOUS_MODEL_RUNS_PER_DAY ?? 0);
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+export function anonymousModelQuota(env?: Env): number {
+  return setting('SKILLYARD_ANONYMOUS_MODEL_RUNS_PER_DAY', env);
 }
 
 async function anonymousModelRunsToday(db: Db, now: Date): Promise<number> {

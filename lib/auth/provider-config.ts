@@ -3,6 +3,7 @@
 // read this one list, so sign-in, connect and refresh always agree.
 import 'server-only';
 import { z } from 'zod';
+import { setting, type Env, type SettingName } from '../config';
 
 export type ProviderSpec = {
   /** the Auth.js provider id, and the issuer `@oauth/<id>` of the tokens it mints */
@@ -44,11 +45,12 @@ const ExtraProvider = z.object({
 const words = (v: string | undefined) => (v ?? '').split(/[\s,]+/).filter(Boolean);
 
 /** The configured providers; a malformed SKILLYARD_OAUTH_PROVIDERS throws with the reason. */
-export function providersFromEnv(env: Record<string, string | undefined> = process.env): ProviderSpec[] {
+export function providersFromEnv(env?: Env): ProviderSpec[] {
+  const get = <N extends SettingName>(name: N) => setting(name, env);
   const out: ProviderSpec[] = [];
-  const pair = (name: string) => {
-    const id = env[`SKILLYARD_${name}_ID`] ?? env[`AUTH_${name}_ID`];
-    const secret = env[`SKILLYARD_${name}_SECRET`] ?? env[`AUTH_${name}_SECRET`];
+  const pair = (name: 'GITHUB' | 'GOOGLE' | 'GITLAB' | 'OIDC') => {
+    const id = get(`SKILLYARD_${name}_ID`) ?? get(`AUTH_${name}_ID`);
+    const secret = get(`SKILLYARD_${name}_SECRET`) ?? get(`AUTH_${name}_SECRET`);
     return id && secret ? { clientId: id, clientSecret: secret } : null;
   };
   const github = pair('GITHUB');
@@ -57,7 +59,7 @@ export function providersFromEnv(env: Record<string, string | undefined> = proce
       id: 'github', name: 'GitHub', kind: 'github', ...github,
       authorizeUrl: 'https://github.com/login/oauth/authorize',
       tokenUrl: 'https://github.com/login/oauth/access_token',
-      scopes: words(env.SKILLYARD_GITHUB_SCOPES ?? 'read:user user:email'),
+      scopes: words(get('SKILLYARD_GITHUB_SCOPES')),
       signIn: true, tokenAuth: 'client_secret_post',
     });
   }
@@ -66,36 +68,38 @@ export function providersFromEnv(env: Record<string, string | undefined> = proce
     out.push({
       id: 'google', name: 'Google', kind: 'google', ...google,
       issuer: 'https://accounts.google.com',
-      scopes: words(env.SKILLYARD_GOOGLE_SCOPES ?? 'openid email profile'),
+      scopes: words(get('SKILLYARD_GOOGLE_SCOPES')),
       signIn: true, tokenAuth: 'client_secret_post',
     });
   }
   const gitlab = pair('GITLAB');
   if (gitlab) {
-    const base = (env.SKILLYARD_GITLAB_URL ?? 'https://gitlab.com').replace(/\/+$/, '');
+    const base = get('SKILLYARD_GITLAB_URL').replace(/\/+$/, '');
     out.push({
       id: 'gitlab', name: 'GitLab', kind: 'gitlab', ...gitlab,
       authorizeUrl: `${base}/oauth/authorize`, tokenUrl: `${base}/oauth/token`, userinfoUrl: `${base}/api/v4/user`,
-      scopes: words(env.SKILLYARD_GITLAB_SCOPES ?? 'read_user'),
+      scopes: words(get('SKILLYARD_GITLAB_SCOPES')),
       signIn: true, tokenAuth: 'client_secret_post',
     });
   }
   const oidc = pair('OIDC');
-  if (oidc && env.SKILLYARD_OIDC_ISSUER) {
-    const id = env.SKILLYARD_OIDC_PROVIDER_ID ?? 'oidc';
+  const issuer = get('SKILLYARD_OIDC_ISSUER');
+  if (oidc && issuer) {
+    const id = get('SKILLYARD_OIDC_PROVIDER_ID');
     if (!ID.test(id)) throw new Error(`SKILLYARD_OIDC_PROVIDER_ID "${id}" must be lowercase letters, digits and "-"`);
     out.push({
-      id, name: env.SKILLYARD_OIDC_NAME ?? 'OpenID Connect', kind: 'oidc', ...oidc,
-      issuer: env.SKILLYARD_OIDC_ISSUER.replace(/\/+$/, ''),
-      scopes: words(env.SKILLYARD_OIDC_SCOPES ?? 'openid profile email offline_access'),
+      id, name: get('SKILLYARD_OIDC_NAME'), kind: 'oidc', ...oidc,
+      issuer: issuer.replace(/\/+$/, ''),
+      scopes: words(get('SKILLYARD_OIDC_SCOPES')),
       signIn: true,
-      tokenAuth: env.SKILLYARD_OIDC_TOKEN_AUTH === 'client_secret_post' ? 'client_secret_post' : 'client_secret_basic',
+      tokenAuth: get('SKILLYARD_OIDC_TOKEN_AUTH') === 'client_secret_post' ? 'client_secret_post' : 'client_secret_basic',
     });
   }
-  if (env.SKILLYARD_OAUTH_PROVIDERS) {
+  const extra = get('SKILLYARD_OAUTH_PROVIDERS');
+  if (extra) {
     let raw: unknown;
     try {
-      raw = JSON.parse(env.SKILLYARD_OAUTH_PROVIDERS);
+      raw = JSON.parse(extra);
     } catch {
       throw new Error('SKILLYARD_OAUTH_PROVIDERS is not valid JSON (expected an array of providers)');
     }

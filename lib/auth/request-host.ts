@@ -4,11 +4,12 @@
 // not host[:port] are ignored. Never go through NextRequest/NextURL with the result: they
 // rewrite 127.x.x.x and [::1] to "localhost" (next/dist/server/web/next-url.js).
 import 'server-only';
+import { setting, type Env } from '../config';
 const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
-export function requestWithHostUrl(url: string, headers: Pick<Headers, 'get'>, env: Record<string, string | undefined> = process.env): string {
+export function requestWithHostUrl(url: string, headers: Pick<Headers, 'get'>, env?: Env): string {
   const u = new URL(url);
-  const pinned = env.AUTH_URL ?? env.NEXTAUTH_URL;
+  const pinned = setting('AUTH_URL', env) ?? setting('NEXTAUTH_URL', env);
   if (pinned) {
     try {
       return `${new URL(pinned).origin}${u.pathname}${u.search}`;

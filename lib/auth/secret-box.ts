@@ -5,19 +5,18 @@ import 'server-only';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { setting } from '../config';
 
 let cachedKey: Buffer | null = null;
 
 function loadKey(): Buffer {
   if (cachedKey) return cachedKey;
-  const configured = process.env.SKILLYARD_SECRET_KEY;
+  const configured = setting('SKILLYARD_SECRET_KEY');
   if (configured) {
-    const key = /^[0-9a-f]{64}$/i.test(configured) ? Buffer.from(configured, 'hex') : Buffer.from(configured, 'base64');
-    if (key.length !== 32) throw new Error('SKILLYARD_SECRET_KEY must be 32 bytes (64 hex digits or base64)');
-    cachedKey = key;
-    return key;
+    cachedKey = configured;
+    return configured;
   }
-  const dir = process.env.SKILLYARD_DATA_DIR ?? path.join(/* turbopackIgnore: true */ process.env.SKILLYARD_ROOT ?? process.cwd(), '.data');
+  const dir = setting('SKILLYARD_DATA_DIR') ?? path.join(/* turbopackIgnore: true */ setting('SKILLYARD_ROOT') ?? process.cwd(), '.data');
   const file = path.join(dir, 'secret-key');
   try {
     cachedKey = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');

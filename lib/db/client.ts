@@ -2,6 +2,7 @@
 import 'server-only';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/client';
+import { setting } from '../config';
 
 export type Db = PrismaClient;
 
@@ -13,7 +14,7 @@ export function createDb(connectionString: string): PrismaClient {
 
 /** The shared client for DATABASE_URL (reused across Next.js hot reloads). */
 export function db(): PrismaClient {
-  const url = process.env.DATABASE_URL;
+  const url = setting('DATABASE_URL');
   if (!url) throw new Error('DATABASE_URL is not set: start the app with `npm start`, which sets it.');
   if (!globalForDb.skillyardDb || globalForDb.skillyardDbUrl !== url) {
     globalForDb.skillyardDb = createDb(url);

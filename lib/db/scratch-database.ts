@@ -5,13 +5,15 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from './embedded-postgres';
+import { setting } from '../config';
 
 export type ScratchServer = { adminUrl: string; stop(): Promise<void> };
 
 /** `name` picks the data folder (.data/<name>) and so keeps concurrent users apart. */
-export async function startScratchServer(name = 'test', port = Number(process.env.SKILLYARD_TEST_PG_PORT ?? 54330)): Promise<ScratchServer> {
-  if (process.env.DATABASE_URL) {
-    const url = new URL(process.env.DATABASE_URL);
+export async function startScratchServer(name = 'test', port = setting('SKILLYARD_TEST_PG_PORT')): Promise<ScratchServer> {
+  const configured = setting('DATABASE_URL');
+  if (configured) {
+    const url = new URL(configured);
     url.pathname = '/postgres';
     return { adminUrl: url.toString(), stop: async () => {} };
   }
@@ -47,7 +49,7 @@ export async function dropScratchDatabase(adminUrl: string, name: string): Promi
 
 /** Runs `fn` with the URL of a new empty database, and drops it afterwards. */
 export async function withScratchDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
-  const server = await startScratchServer('scratch', Number(process.env.SKILLYARD_SCRATCH_PG_PORT ?? 54332));
+  const server = await startScratchServer('scratch', setting('SKILLYARD_SCRATCH_PG_PORT'));
   try {
     const name = await createScratchDatabase(server.adminUrl);
     try {

@@ -3,6 +3,7 @@
 // stderr, the rest to stdout. SKILLYARD_LOG_LEVEL = debug | info | warn | error | silent.
 import { redact } from './redact';
 import { currentRequestId } from './request-context';
+import { setting } from '../config';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
@@ -20,8 +21,14 @@ export type Logger = {
 const RANK: Record<LogLevel | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 function thresholdFromEnv(): number {
-  const name = (process.env.SKILLYARD_LOG_LEVEL ?? (process.env.NODE_ENV === 'test' ? 'warn' : 'info')).toLowerCase();
-  return RANK[name as LogLevel] ?? RANK.info;
+  let name: string | undefined;
+  try {
+    name = setting('SKILLYARD_LOG_LEVEL');
+  } catch {
+    // a bad level is reported at start (settingProblems); the log itself keeps working
+    name = 'info';
+  }
+  return RANK[(name ?? (setting('NODE_ENV') === 'test' ? 'warn' : 'info')) as LogLevel] ?? RANK.info;
 }
 
 const stdSink: LogSink = (level, line) => {

@@ -6,6 +6,7 @@
 // the CLI comes from this site's own tarball (app/cli/[file]/route.ts), or from npm when
 // the operator set SKILLYARD_CLI_PACKAGE to the name it is published under.
 // Pure: the skill page passes the site's origin (siteOrigin below) and the skill.
+import { setting, type Env } from '../config';
 
 const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
@@ -14,8 +15,8 @@ const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
  * pins it, else the Host (X-Forwarded-Host/-Proto behind a proxy) the
  * request arrived with. A host header that is not host[:port] is ignored.
  */
-export function siteOrigin(headers: Pick<Headers, 'get'>, env: Record<string, string | undefined> = process.env): string {
-  for (const pinned of [env.AUTH_URL, env.NEXTAUTH_URL]) {
+export function siteOrigin(headers: Pick<Headers, 'get'>, env?: Env): string {
+  for (const pinned of [setting('AUTH_URL', env), setting('NEXTAUTH_URL', env)]) {
     if (!pinned) continue;
     try {
       const u = new URL(pinned);
@@ -39,14 +40,14 @@ const NPM_SPEC = /^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*(?:@[A-Za-z0-
  * (the tarball this site serves), or `-y <name>` when SKILLYARD_CLI_PACKAGE names the
  * package the operator published to npm (`skillyard`, `@acme/skillyard@0.2.0`).
  */
-export function cliPackageArgs(origin: string, env: Record<string, string | undefined> = process.env): string[] {
-  const published = env.SKILLYARD_CLI_PACKAGE?.trim();
+export function cliPackageArgs(origin: string, env?: Env): string[] {
+  const published = setting('SKILLYARD_CLI_PACKAGE', env)?.trim();
   if (published && NPM_SPEC.test(published)) return ['-y', published];
   return ['-y', `${origin.replace(/\/+$/, '')}/cli/skillyard.tgz`];
 }
 
 /** `npx -y <cli> add @scope/name[@version] --registry <origin>`: the install line of a skill page (`version` for a page showing an older one). */
-export function addCommand(opts: { origin: string; scope: string; name: string; version?: string; cli?: string[] }, env: Record<string, string | undefined> = process.env): string {
+export function addCommand(opts: { origin: string; scope: string; name: string; version?: string; cli?: string[] }, env?: Env): string {
   const origin = opts.origin.replace(/\/+$/, '');
   const spec = `@${opts.scope}/${opts.name}${opts.version ? `@${opts.version}` : ''}`;
   return ['npx', ...(opts.cli ?? cliPackageArgs(origin, env)), 'add', spec, '--registry', origin].join(' ');
@@ -89,7 +90,7 @@ function prettyJson(value: unknown): string {
  */
 export function mcpClientConfig(
   opts: { origin: string; scope: string; name: string; needsToken: boolean; version?: string },
-  env: Record<string, string | undefined> = process.env,
+  env?: Env,
 ): McpClientConfig {
   const origin = opts.origin.replace(/\/+$/, '');
   const url = `${origin}/api/mcp/${encodeURIComponent(opts.scope)}/${encodeURIComponent(opts.name)}`;

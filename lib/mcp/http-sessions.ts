@@ -22,6 +22,7 @@ import { createMemoryEventStore } from './memory-event-store';
 import { invalidRequest, jsonRpcError, MCP_RETRY_LATER } from './json-rpc-errors';
 import { readMcpBody } from './read-mcp-body';
 import type { McpToolHost } from './tool-host';
+import { setting } from '../config';
 
 /**
  * `maxPerPrincipal`: sessions of one account (or one anonymous address); `maxAnonymous`:
@@ -30,12 +31,13 @@ import type { McpToolHost } from './tool-host';
  */
 export type McpSessionLimits = { maxSessions: number; maxPerPrincipal: number; maxAnonymous?: number; idleMs: number };
 
-export const DEFAULT_MCP_SESSION_LIMITS: McpSessionLimits = {
-  maxSessions: Number(process.env.SKILLYARD_MCP_MAX_SESSIONS ?? 1000),
-  maxPerPrincipal: Number(process.env.SKILLYARD_MCP_MAX_SESSIONS_PER_PRINCIPAL ?? 20),
-  maxAnonymous: process.env.SKILLYARD_MCP_MAX_ANONYMOUS_SESSIONS ? Number(process.env.SKILLYARD_MCP_MAX_ANONYMOUS_SESSIONS) : undefined,
-  idleMs: Number(process.env.SKILLYARD_MCP_SESSION_IDLE_MS ?? 30 * 60_000),
-};
+/** The limits the operator set (SKILLYARD_MCP_*), read when the sessions are made. */
+export const mcpSessionLimits = (): McpSessionLimits => ({
+  maxSessions: setting('SKILLYARD_MCP_MAX_SESSIONS'),
+  maxPerPrincipal: setting('SKILLYARD_MCP_MAX_SESSIONS_PER_PRINCIPAL'),
+  maxAnonymous: setting('SKILLYARD_MCP_MAX_ANONYMOUS_SESSIONS'),
+  idleMs: setting('SKILLYARD_MCP_SESSION_IDLE_MS'),
+});
 
 type Session = {
   id: string;
@@ -73,7 +75,7 @@ export type McpHttpRequest = {
   log?: (event: string, fields: Record<string, unknown>) => void;
 };
 
-export function createMcpSessions(limits: McpSessionLimits = DEFAULT_MCP_SESSION_LIMITS, store?: McpSessionStore) {
+export function createMcpSessions(limits: McpSessionLimits = mcpSessionLimits(), store?: McpSessionStore) {
   const sessions = new Map<string, Session>();
   const storeFailed = (what: string) => (err: unknown) =>
     console.warn(JSON.stringify({ level: 'warn', component: 'mcp.sessions', msg: `session store: ${what} failed`, error: err instanceof Error ? err.message : String(err) }));

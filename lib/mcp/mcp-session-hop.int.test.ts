@@ -7,7 +7,7 @@ import { testDatabaseUrl, testDb } from '../../test/db';
 import { openRegistryMcpHost, parseMcpSelection } from '../registry/registry-mcp-host';
 import { seedBundledSkills } from '../registry/seed-bundled-skills';
 import { serverContext } from '../server/server-context';
-import { createMcpSessions, DEFAULT_MCP_SESSION_LIMITS, type McpSessions } from './http-sessions';
+import { createMcpSessions, mcpSessionLimits, type McpSessions } from './http-sessions';
 import { createPgMcpSessionStore } from '../server/mcp-session-store';
 
 let a: McpSessions;
@@ -17,8 +17,8 @@ const skills = ['@skillyard/text-stats'];
 beforeAll(async () => {
   process.env.DATABASE_URL = testDatabaseUrl();
   await seedBundledSkills(testDb());
-  a = createMcpSessions(DEFAULT_MCP_SESSION_LIMITS, createPgMcpSessionStore(testDb()));
-  b = createMcpSessions(DEFAULT_MCP_SESSION_LIMITS, createPgMcpSessionStore(testDb()));
+  a = createMcpSessions(mcpSessionLimits(), createPgMcpSessionStore(testDb()));
+  b = createMcpSessions(mcpSessionLimits(), createPgMcpSessionStore(testDb()));
 });
 afterAll(async () => {
   a.closeAll();
@@ -50,7 +50,7 @@ describe('an MCP session across instances', () => {
     expect(b.size()).toBe(1);
     expect((await call(a, 'anonymous:ip:127.0.0.9', { jsonrpc: '2.0', id: 3, method: 'tools/list' }, id)).status).toBe(200);
     // another caller who learned the id
-    const c = createMcpSessions(DEFAULT_MCP_SESSION_LIMITS, createPgMcpSessionStore(testDb()));
+    const c = createMcpSessions(mcpSessionLimits(), createPgMcpSessionStore(testDb()));
     expect((await call(c, 'anonymous:ip:127.0.0.10', { jsonrpc: '2.0', id: 4, method: 'tools/list' }, id)).status).toBe(404);
     expect(c.size()).toBe(0);
     c.closeAll();
@@ -62,7 +62,7 @@ describe('an MCP session across instances', () => {
     await opened.text();
     expect((await call(b, 'anonymous:ip:127.0.0.9', null, id, 'DELETE')).status).toBe(200);
     expect(await testDb().mcpSession.count({ where: { id } })).toBe(0);
-    const c = createMcpSessions(DEFAULT_MCP_SESSION_LIMITS, createPgMcpSessionStore(testDb()));
+    const c = createMcpSessions(mcpSessionLimits(), createPgMcpSessionStore(testDb()));
     expect((await call(c, 'anonymous:ip:127.0.0.9', { jsonrpc: '2.0', id: 5, method: 'tools/list' }, id)).status).toBe(404);
     c.closeAll();
   });

@@ -3,11 +3,12 @@
 // are never followed), within the package limits of lib/skills (SKILLYARD_MAX_* to
 // change them).
 import 'server-only';
-import { limitsFromEnv, readPackageFolder } from '../skills';
+import { packageLimitSettings } from './package-limit-settings';
+import { readPackageFolder } from '../skills';
 import type { PackageFile } from './publish-version';
 
 export async function readPackageDir(dir: string): Promise<PackageFile[]> {
-  const { files, diagnostics } = await readPackageFolder(dir, { limits: limitsFromEnv(process.env) });
+  const { files, diagnostics } = await readPackageFolder(dir, { limits: packageLimitSettings() });
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) throw new Error(`${dir}: ${errors.map((d) => d.message).join('; ')}`);
   return files;

@@ -8,7 +8,6 @@ import {
   readArchive,
   readSkillsFromFiles,
   resolveLimits,
-  limitsFromEnv,
   type Diagnostic,
   type ReadLimits,
   type SkillManifest,
@@ -17,6 +16,7 @@ import {
 import { AppError } from '../errors';
 import type { PackageFile } from './package-tarball';
 import { pathCollisions } from './path-collisions';
+import { packageLimitSettings } from './package-limit-settings';
 
 export type UploadInput =
   | { kind: 'bytes'; bytes: Uint8Array; fileName?: string }
@@ -35,7 +35,7 @@ export type UploadedPackage = {
 
 /** The limits an upload is held to (SPEC 7; lib/skills' defaults, configurable there). */
 export function uploadLimits(partial?: Partial<ReadLimits>): ReadLimits {
-  return resolveLimits({ ...limitsFromEnv(process.env), ...partial });
+  return resolveLimits({ ...packageLimitSettings(), ...partial });
 }
 
 function limitError(d: Diagnostic, limits: ReadLimits): AppError {

@@ -13,6 +13,7 @@ import type { ReadAndScanResult } from './read-and-scan';
 import type { ReadUploadOptions, UploadInput } from './read-upload';
 import type { UploadJob, UploadJobReply } from './upload-worker';
 import { resolveUploadWorkerFile } from './upload-worker-build';
+import { setting, type Env } from '../config';
 
 export type UploadReaderOptions = { workers?: number; queueLimit?: number; workerFile?: string };
 export type UploadReadResult = ReadAndScanResult & { threadId: number };
@@ -20,15 +21,9 @@ export type UploadReadResult = ReadAndScanResult & { threadId: number };
 const MIN_RETRY_AFTER_MS = 1_000;
 const MAX_RETRY_AFTER_MS = 30_000;
 
-function positiveInt(raw: string | undefined): number | undefined {
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= 1 ? n : undefined;
-}
-
-export function uploadReaderConfig(env: NodeJS.ProcessEnv = process.env): { workers: number; queueLimit: number } {
-  const workers = positiveInt(env.SKILLYARD_UPLOAD_WORKERS) ?? Math.max(1, Math.floor(os.availableParallelism() / 2));
-  const queueLimit = env.SKILLYARD_UPLOAD_QUEUE !== undefined && env.SKILLYARD_UPLOAD_QUEUE.trim() === '0' ? 0 : (positiveInt(env.SKILLYARD_UPLOAD_QUEUE) ?? 4 * workers);
+export function uploadReaderConfig(env?: Env): { workers: number; queueLimit: number } {
+  const workers = setting('SKILLYARD_UPLOAD_WORKERS', env) ?? Math.max(1, Math.floor(os.availableParallelism() / 2));
+  const queueLimit = setting('SKILLYARD_UPLOAD_QUEUE', env) ?? 4 * workers;
   return { workers, queueLimit };
 }
 

@@ -11,7 +11,7 @@ const entry = bundledEntry({
   source: path.join('lib', 'registry', 'upload-worker.ts'),
   built: BUILT_UPLOAD_WORKER,
   // what the bundle is built from: a change to any of these rebuilds it
-  watch: [path.join('lib', 'registry'), path.join('lib', 'skills'), path.join('lib', 'errors.ts')],
+  watch: [path.join('lib', 'registry'), path.join('lib', 'skills'), path.join('lib', 'config'), path.join('lib', 'errors.ts')],
   external: 'packages',
 });
 

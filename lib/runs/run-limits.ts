@@ -2,12 +2,7 @@
 // operator's restart picks up new values). Defaults and meaning: docs/security.md "Runs".
 import 'server-only';
 
-function intFromEnv(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= min ? n : fallback;
-}
+import { setting } from '../config';
 
 export type RunLimits = {
   /** runs one worker executes at once; a run waiting for a person's turn holds none */
@@ -32,14 +27,14 @@ export type RunLimits = {
 
 export function runLimits(): RunLimits {
   return {
-    concurrency: intFromEnv('SKILLYARD_RUN_CONCURRENCY', 16, 1),
-    maxActivePerPrincipal: intFromEnv('SKILLYARD_RUN_MAX_ACTIVE', 8, 1),
-    maxActiveAnonymous: intFromEnv('SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS', 32, 0),
-    inputTimeoutMs: intFromEnv('SKILLYARD_RUN_INPUT_TIMEOUT_SECONDS', 600, 1) * 1000,
-    traceMaxBytes: intFromEnv('SKILLYARD_RUN_TRACE_MAX_BYTES', 8 * 1024 * 1024, 0),
-    heartbeatSeconds: intFromEnv('SKILLYARD_RUN_HEARTBEAT_SECONDS', 10, 1),
-    staleAfterSeconds: intFromEnv('SKILLYARD_RUN_STALE_SECONDS', 45, 2),
-    maxAttempts: intFromEnv('SKILLYARD_RUN_MAX_ATTEMPTS', 3, 1),
-    eventPageMaxBytes: intFromEnv('SKILLYARD_RUN_EVENT_PAGE_BYTES', 2 * 1024 * 1024, 1),
+    concurrency: setting('SKILLYARD_RUN_CONCURRENCY'),
+    maxActivePerPrincipal: setting('SKILLYARD_RUN_MAX_ACTIVE'),
+    maxActiveAnonymous: setting('SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS'),
+    inputTimeoutMs: setting('SKILLYARD_RUN_INPUT_TIMEOUT_SECONDS') * 1000,
+    traceMaxBytes: setting('SKILLYARD_RUN_TRACE_MAX_BYTES'),
+    heartbeatSeconds: setting('SKILLYARD_RUN_HEARTBEAT_SECONDS'),
+    staleAfterSeconds: setting('SKILLYARD_RUN_STALE_SECONDS'),
+    maxAttempts: setting('SKILLYARD_RUN_MAX_ATTEMPTS'),
+    eventPageMaxBytes: setting('SKILLYARD_RUN_EVENT_PAGE_BYTES'),
   };
 }

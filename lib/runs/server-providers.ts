@@ -2,21 +2,22 @@
 // Keys stay here: they are never stored with a run, logged, or sent to the browser.
 import 'server-only';
 import type { ProviderName } from '../agent';
+import { setting } from '../config';
 
 export type ServerModelConfig = { apiKey: string | null; baseUrl: string | undefined; model: string };
 
 export function modelConfig(provider: 'openai' | 'anthropic'): ServerModelConfig | null {
   if (provider === 'openai') {
-    const baseUrl = process.env.OPENAI_BASE_URL;
-    const apiKey = process.env.OPENAI_API_KEY ?? null;
+    const baseUrl = setting('OPENAI_BASE_URL');
+    const apiKey = setting('OPENAI_API_KEY') ?? null;
     // a local OpenAI-compatible server (Ollama, vLLM, llama.cpp) needs no key
     if (!apiKey && !baseUrl) return null;
-    return { apiKey, baseUrl, model: process.env.OPENAI_MODEL ?? 'gpt-4o-mini' };
+    return { apiKey, baseUrl, model: setting('OPENAI_MODEL') };
   }
-  const apiKey = process.env.ANTHROPIC_API_KEY ?? null;
-  const baseUrl = process.env.ANTHROPIC_BASE_URL;
+  const apiKey = setting('ANTHROPIC_API_KEY') ?? null;
+  const baseUrl = setting('ANTHROPIC_BASE_URL');
   if (!apiKey && !baseUrl) return null;
-  return { apiKey, baseUrl, model: process.env.ANTHROPIC_MODEL ?? 'claude-sonnet-4-5' };
+  return { apiKey, baseUrl, model: setting('ANTHROPIC_MODEL') };
 }
 
 export function availableProviders(): ProviderName[] {

@@ -10,19 +10,19 @@ import { startRunWorker, type RunWorker } from './run-worker';
 import { startEvidenceWorker, type EvidenceWorker } from '../evidence';
 import { markProcessDraining } from './worker-health';
 import { errorContext, runsLog } from './runs-log';
+import { setting } from '../config';
 
 const globalForWorker = globalThis as unknown as { skillyardRunWorker?: RunWorker; skillyardEvidenceWorker?: EvidenceWorker; skillyardDrainHooked?: boolean };
 
 /** how long a stopping process lets its runs finish before handing them back (SKILLYARD_DRAIN_SECONDS) */
 export function drainTimeoutMs(): number {
-  const n = Number(process.env.SKILLYARD_DRAIN_SECONDS ?? 25);
-  return (Number.isFinite(n) && n >= 0 ? n : 25) * 1000;
+  return setting('SKILLYARD_DRAIN_SECONDS') * 1000;
 }
 
 /** Connects the event bus: LISTEN on DATABASE_DIRECT_URL when set (a pooler cannot LISTEN), NOTIFY on `url`. */
 export async function connectRunEvents(url: string): Promise<void> {
   await hearApiTokenChanges(runEventBus());
-  await runEventBus().connect(url, process.env.DATABASE_DIRECT_URL || url);
+  await runEventBus().connect(url, setting('DATABASE_DIRECT_URL') || url);
 }
 
 /**
@@ -54,11 +54,11 @@ export function drainOnSignals(getWorker: () => RunWorker | undefined, exit: (co
 }
 
 export async function startServerWorker(): Promise<void> {
-  if (process.env.NEXT_MANUAL_SIG_HANDLE) drainOnSignals(() => globalForWorker.skillyardRunWorker);
-  const url = process.env.DATABASE_URL;
+  if (setting('NEXT_MANUAL_SIG_HANDLE')) drainOnSignals(() => globalForWorker.skillyardRunWorker);
+  const url = setting('DATABASE_URL');
   if (!url || globalForWorker.skillyardRunWorker) return;
   await connectRunEvents(url);
-  if (process.env.SKILLYARD_WORKER === '0') return;
+  if (!setting('SKILLYARD_WORKER')) return;
   globalForWorker.skillyardRunWorker = startRunWorker(serverContext());
   // publish-time runs of new versions' examples (lib/evidence)
   globalForWorker.skillyardEvidenceWorker ??= startEvidenceWorker(serverContext());

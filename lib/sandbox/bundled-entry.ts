@@ -6,6 +6,7 @@ import { buildSync } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setting } from '../config';
 
 export type BundledEntrySpec = {
   /** what it is, for errors ("sandbox worker") */
@@ -43,7 +44,7 @@ function newestSourceMs(p: string): number {
 
 export function bundledEntry(spec: BundledEntrySpec): BundledEntry {
   const root = (): string => {
-    const candidates = [process.env.SKILLYARD_ROOT, process.cwd()];
+    const candidates = [setting('SKILLYARD_ROOT'), process.cwd()];
     try {
       // import.meta.url alone (not new URL('.', …), which a bundler takes for an asset to resolve)
       candidates.push(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..'));

@@ -3,6 +3,7 @@
 // memory bounds how many isolates may be alive at once (memoryLimit is soft: 3x budgeted).
 import os from 'node:os';
 import { DEFAULT_LIMITS } from './limits';
+import { setting } from '../config';
 
 export type PoolSizing = {
   workers: number;
@@ -19,13 +20,6 @@ const WORKER_BASE_MB = 64;
 /** share of the machine's memory the sandbox may plan for */
 const MEMORY_SHARE = 0.5;
 
-function envInt(name: string): number | undefined {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
-  return Number.isFinite(n) && n >= 0 ? Math.floor(n) : undefined;
-}
-
 export type MachineInfo = { cpus: number; totalMemMb: number };
 
 export function machine(): MachineInfo {
@@ -41,14 +35,14 @@ export function machine(): MachineInfo {
  */
 export function poolSizing(over: Partial<PoolSizing> = {}, m: MachineInfo = machine()): PoolSizing {
   const memoryMb = m.totalMemMb * MEMORY_SHARE;
-  const concurrency = Math.max(1, over.concurrency ?? envInt('SKILLYARD_SANDBOX_CONCURRENCY') ?? 4);
+  const concurrency = Math.max(1, over.concurrency ?? setting('SKILLYARD_SANDBOX_CONCURRENCY') ?? 4);
   const fitByMemory = Math.max(1, Math.floor(memoryMb / (WORKER_BASE_MB + concurrency * JOB_BUDGET_MB)));
-  const workers = Math.max(1, over.workers ?? envInt('SKILLYARD_SANDBOX_WORKERS') ?? Math.min(8, m.cpus, fitByMemory));
-  const queueLimit = Math.max(0, over.queueLimit ?? envInt('SKILLYARD_SANDBOX_QUEUE') ?? workers * concurrency * 32);
+  const workers = Math.max(1, over.workers ?? setting('SKILLYARD_SANDBOX_WORKERS') ?? Math.min(8, m.cpus, fitByMemory));
+  const queueLimit = Math.max(0, over.queueLimit ?? setting('SKILLYARD_SANDBOX_QUEUE') ?? workers * concurrency * 32);
   const perPrincipalQueueLimit = Math.max(
     1,
-    over.perPrincipalQueueLimit ?? envInt('SKILLYARD_SANDBOX_QUEUE_PER_CALLER') ?? Math.max(8, Math.ceil(queueLimit / 8)),
+    over.perPrincipalQueueLimit ?? setting('SKILLYARD_SANDBOX_QUEUE_PER_CALLER') ?? Math.max(8, Math.ceil(queueLimit / 8)),
   );
-  const maxQueueWaitMs = Math.max(0, over.maxQueueWaitMs ?? envInt('SKILLYARD_SANDBOX_MAX_QUEUE_WAIT_MS') ?? 5_000);
+  const maxQueueWaitMs = Math.max(0, over.maxQueueWaitMs ?? setting('SKILLYARD_SANDBOX_MAX_QUEUE_WAIT_MS') ?? 5_000);
   return { workers, concurrency, queueLimit, perPrincipalQueueLimit, maxQueueWaitMs };
 }

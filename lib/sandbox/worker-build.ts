@@ -2,6 +2,7 @@
 // dist/sandbox/worker.mjs (bundled-entry.ts), with isolated-vm left outside the bundle.
 import path from 'node:path';
 import { bundledEntry } from './bundled-entry';
+import { setting } from '../config';
 
 export const BUILT_WORKER = path.join('dist', 'sandbox', 'worker.mjs');
 
@@ -9,7 +10,7 @@ const entry = bundledEntry({
   name: 'sandbox worker',
   source: path.join('lib', 'sandbox', 'worker.ts'),
   built: BUILT_WORKER,
-  watch: [path.join('lib', 'sandbox')],
+  watch: [path.join('lib', 'sandbox'), path.join('lib', 'config')],
   external: ['isolated-vm'],
 });
 
@@ -35,7 +36,7 @@ export function resolveWorkerFile(explicit?: string): string {
  * the worker or the polling web process on a small machine (warm calls through a worker,
  * eight alternating runs: mean 49.9 → 42.9 µs, lower in six of eight pairs).
  */
-export function workerExecArgv(file: string, gc = process.env.SKILLYARD_SANDBOX_GC): string[] {
+export function workerExecArgv(file: string, gc = setting('SKILLYARD_SANDBOX_GC')): string[] {
   const flags = gc === 'parallel' ? ['--no-node-snapshot'] : ['--no-node-snapshot', '--single-threaded-gc'];
   return file.endsWith('.ts') ? [...flags, '--import', 'tsx'] : flags;
 }

@@ -14,6 +14,7 @@ import { pipeLane, type Lane, type LaneEnds } from './lane';
 import { LANE_FD, laneBytes, loadLaneAddon, ShmLane } from './shm-lane';
 import type { SandboxJob } from './types';
 import { startWatchdog } from './watchdog';
+import { setting } from '../config';
 
 const FD = 3;
 const channel = new Socket({ fd: FD, readable: true, writable: true });
@@ -39,8 +40,8 @@ const watchdog = startWatchdog(FD);
 // V8 lost control of an isolate: this process must go now. process.exit() can hang behind
 // the stuck isolate thread, so the worker names the culprit and kills itself.
 const engine = new SandboxEngine({
-  maxIdleIsolates: Number(process.env.SKILLYARD_SANDBOX_MAX_IDLE ?? 32),
-  spareIsolates: Number(process.env.SKILLYARD_SANDBOX_SPARES ?? 1),
+  maxIdleIsolates: setting('SKILLYARD_SANDBOX_MAX_IDLE'),
+  spareIsolates: setting('SKILLYARD_SANDBOX_SPARES'),
   onCatastrophicError: (message, job) => fatal(message, job ? jobIds.get(job) : undefined),
   onSegment: (job, deadline) => {
     if (job) watchdog.arm(jobIds.get(job) ?? 0, deadline);

@@ -6,6 +6,7 @@ import { createDb } from '../db/client';
 import { startEmbeddedPostgres } from '../db/embedded-postgres';
 import { applyMigrations } from '../db/migrate';
 import { seedBundledSkills, type SeedReport } from '../registry/seed-bundled-skills';
+import { setting } from '../config';
 
 export type PreparedDatabase = {
   url: string;
@@ -22,12 +23,12 @@ export async function prepareDatabase(opts: {
   migrate?: boolean;
   log: (line: string) => void;
 }): Promise<PreparedDatabase> {
-  let url = process.env.DATABASE_URL;
+  let url = setting('DATABASE_URL');
   let stop = async () => {};
   const embedded = !url;
   if (!url) {
-    const port = Number(process.env.SKILLYARD_PG_PORT ?? 54329);
-    const dataDir = process.env.SKILLYARD_DATA_DIR ?? path.join(opts.root, '.data');
+    const port = setting('SKILLYARD_PG_PORT');
+    const dataDir = setting('SKILLYARD_DATA_DIR') ?? path.join(opts.root, '.data');
     opts.log(`starting the embedded Postgres on 127.0.0.1:${port} (data in ${path.relative(opts.root, dataDir) || dataDir}/pg)`);
     const server = await startEmbeddedPostgres({ dataDir, port });
     url = server.url;

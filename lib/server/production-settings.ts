@@ -4,22 +4,28 @@
 // own database, seal secrets no other instance can open, and see every visitor as the
 // balancer. So production mode refuses to start without each decision made explicitly.
 import 'server-only';
+import { setting, settingProblems, type Env } from '../config';
 
-export const isProductionMode = (env: NodeJS.ProcessEnv = process.env) => env.SKILLYARD_MODE === 'production';
-
-/** What is missing for production mode, one message per setting (empty outside production mode). */
-export function assertProductionSettings(env: NodeJS.ProcessEnv, opts: { web: boolean }): string[] {
-  if (!isProductionMode(env)) {
-    if (env.SKILLYARD_MODE && env.SKILLYARD_MODE !== 'development') {
-      return [`SKILLYARD_MODE=${env.SKILLYARD_MODE} is not a mode: use production, or leave it unset.`];
-    }
-    return [];
+/** SKILLYARD_MODE=production (an unknown mode is not production; start refuses it). */
+export function isProductionMode(env?: Env): boolean {
+  try {
+    return setting('SKILLYARD_MODE', env) === 'production';
+  } catch {
+    return false;
   }
-  const problems: string[] = [];
-  if (!env.DATABASE_URL) {
+}
+
+/**
+ * What start refuses on, one message per setting: every value that does not parse
+ * (any mode), then what production mode needs made explicit.
+ */
+export function assertProductionSettings(env: Env, opts: { web: boolean }): string[] {
+  const problems = settingProblems(env);
+  if (problems.length || !isProductionMode(env)) return problems;
+  if (!setting('DATABASE_URL', env)) {
     problems.push('production mode needs DATABASE_URL: every instance must use the same Postgres (no embedded database is started).');
   }
-  if (!env.SKILLYARD_SECRET_KEY) {
+  if (!setting('SKILLYARD_SECRET_KEY', env)) {
     problems.push(
       'production mode needs SKILLYARD_SECRET_KEY (32 bytes as 64 hex digits or base64, the same on every instance; e.g. `openssl rand -hex 32`): without it each machine makes its own key and cannot open what another sealed.',
     );

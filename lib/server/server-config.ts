@@ -2,6 +2,7 @@
 // limit has one name, one default and one place (docs/security.md lists them).
 import 'server-only';
 import { allowRangesFromEnv } from '../runtime';
+import { setting, type Env } from '../config';
 
 export type StorageQuota = {
   /** rows one principal may keep across all skills */
@@ -33,36 +34,24 @@ export type ServerConfig = {
   metricsToken: string | null;
 };
 
-const MiB = 1024 * 1024;
-
-type Env = Record<string, string | undefined>;
-
-function intFrom(env: Env, name: string, fallback: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer of at least ${min} (got "${raw}")`);
-  return n;
-}
-
-export function readServerConfig(env: Env = process.env): ServerConfig {
+/** The server's settings from `env` (a test's), else from this process's environment. */
+export function readServerConfig(env?: Env): ServerConfig {
   const storageQuota: StorageQuota = {
-    maxRows: intFrom(env, 'SKILLYARD_STORAGE_MAX_ROWS', 10_000),
-    maxBytes: intFrom(env, 'SKILLYARD_STORAGE_MAX_BYTES', 64 * MiB),
-    maxRowsPerSkill: intFrom(env, 'SKILLYARD_STORAGE_MAX_ROWS_PER_SKILL', 2_000),
-    maxBytesPerSkill: intFrom(env, 'SKILLYARD_STORAGE_MAX_BYTES_PER_SKILL', 16 * MiB),
+    maxRows: setting('SKILLYARD_STORAGE_MAX_ROWS', env),
+    maxBytes: setting('SKILLYARD_STORAGE_MAX_BYTES', env),
+    maxRowsPerSkill: setting('SKILLYARD_STORAGE_MAX_ROWS_PER_SKILL', env),
+    maxBytesPerSkill: setting('SKILLYARD_STORAGE_MAX_BYTES_PER_SKILL', env),
   };
-  const anonRows = intFrom(env, 'SKILLYARD_STORAGE_ANON_MAX_ROWS', 200);
-  const anonBytes = intFrom(env, 'SKILLYARD_STORAGE_ANON_MAX_BYTES', 1 * MiB);
-  const metricsToken = env.SKILLYARD_METRICS_TOKEN?.trim() || null;
-  if (metricsToken !== null && metricsToken.length < 16) throw new Error('SKILLYARD_METRICS_TOKEN must be at least 16 characters (a guessable token would expose the metrics)');
+  const anonRows = setting('SKILLYARD_STORAGE_ANON_MAX_ROWS', env);
+  const anonBytes = setting('SKILLYARD_STORAGE_ANON_MAX_BYTES', env);
+  const metricsToken = setting('SKILLYARD_METRICS_TOKEN', env);
   return {
     metricsToken,
     runRetention: {
-      traceDays: intFrom(env, 'SKILLYARD_RUN_TRACE_RETENTION_DAYS', 90),
-      runDays: intFrom(env, 'SKILLYARD_RUN_RETENTION_DAYS', 365),
+      traceDays: setting('SKILLYARD_RUN_TRACE_RETENTION_DAYS', env),
+      runDays: setting('SKILLYARD_RUN_RETENTION_DAYS', env),
     },
-    allowSubprocess: env.SKILLYARD_ALLOW_SUBPROCESS === '1',
+    allowSubprocess: setting('SKILLYARD_ALLOW_SUBPROCESS', env),
     netAllow: allowRangesFromEnv(env),
     storageQuota,
     anonymousStorageQuota: {
@@ -72,8 +61,8 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
       maxBytesPerSkill: Math.min(anonBytes, storageQuota.maxBytesPerSkill),
     },
     anonymousStoragePool: {
-      maxRows: intFrom(env, 'SKILLYARD_STORAGE_ANON_TOTAL_MAX_ROWS', 20_000),
-      maxBytes: intFrom(env, 'SKILLYARD_STORAGE_ANON_TOTAL_MAX_BYTES', 64 * MiB),
+      maxRows: setting('SKILLYARD_STORAGE_ANON_TOTAL_MAX_ROWS', env),
+      maxBytes: setting('SKILLYARD_STORAGE_ANON_TOTAL_MAX_BYTES', env),
     },
   };
 }

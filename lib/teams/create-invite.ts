@@ -8,8 +8,9 @@ import { isTeamRole, roleAtLeast, type TeamRole } from '../authz';
 import type { Actor } from './actor';
 import { recordAudit } from './record-audit';
 import { teamForActor } from './team-for-actor';
+import { setting } from '../config';
 
-export const INVITE_TTL_MS = Number(process.env.SKILLYARD_INVITE_TTL_HOURS ?? 7 * 24) * 3600_000;
+export const inviteTtlMs = () => setting('SKILLYARD_INVITE_TTL_HOURS') * 3600_000;
 export const hashInvite = (secret: string) => crypto.createHash('sha256').update(secret).digest('hex');
 
 export async function createInvite(db: Db, actor: Actor, slug: string, input: { role?: unknown; email?: unknown; ttlMs?: number }) {
@@ -21,7 +22,7 @@ export async function createInvite(db: Db, actor: Actor, slug: string, input: { 
   const email = typeof input.email === 'string' && input.email.trim() ? input.email.trim().toLowerCase().slice(0, 320) : null;
   if (email && !/^[^@\s]+@[^@\s]+$/.test(email)) throw new AppError('input/invalid', 'That is not an email address.');
   const secret = `syi_${crypto.randomBytes(24).toString('base64url')}`;
-  const expiresAt = new Date(Date.now() + (input.ttlMs ?? INVITE_TTL_MS));
+  const expiresAt = new Date(Date.now() + (input.ttlMs ?? inviteTtlMs()));
   const invite = await db.$transaction(async (tx) => {
     const row = await tx.teamInvite.create({ data: { teamId: team.id, hash: hashInvite(secret), email, role, createdById: team.userId, expiresAt } });
     await recordAudit(tx, team.id, actor, 'member.invite', email ?? 'link', { role, inviteId: row.id });

@@ -9,8 +9,9 @@ import { recordAudit } from './record-audit';
 import { parseTeamSlug } from './team-slug';
 import { findLookalikeScope } from '../auth/find-lookalike-scope';
 import { lookalikeMessage } from '../auth/scope-names';
+import { setting } from '../config';
 
-export const maxTeamsPerAccount = () => Number(process.env.SKILLYARD_MAX_TEAMS_PER_ACCOUNT ?? 10);
+export const maxTeamsPerAccount = () => setting('SKILLYARD_MAX_TEAMS_PER_ACCOUNT');
 
 export async function createTeam(db: Db, actor: Actor, input: { slug: unknown; name?: unknown }) {
   const userId = await actingPerson(db, actor);

@@ -6,7 +6,7 @@ export { teamForActor, type TeamForActor } from './team-for-actor';
 export { createTeam } from './create-team';
 export { renameTeam } from './rename-team';
 export { deleteTeam } from './delete-team';
-export { createInvite, INVITE_TTL_MS } from './create-invite';
+export { createInvite, inviteTtlMs } from './create-invite';
 export { acceptInvite } from './accept-invite';
 export { previewInvite, type InvitePreview } from './preview-invite';
 export { revokeInvite } from './revoke-invite';

@@ -7,23 +7,21 @@ import type { Db } from '../../db/client';
 import { createPgPackageStore } from './pg-package-store';
 import { createS3PackageStore, type S3StoreConfig } from './s3-package-store';
 import type { PackageStore } from './types';
-
-type Env = Record<string, string | undefined>;
+import { setting, type Env } from '../../config';
 
 export type PackageStoreConfig = { kind: 'postgres' } | ({ kind: 's3' } & S3StoreConfig);
 
-export function packageStoreConfigFromEnv(env: Env = process.env): PackageStoreConfig {
-  const kind = (env.SKILLYARD_PACKAGE_STORE ?? 'postgres').trim() || 'postgres';
+export function packageStoreConfigFromEnv(env?: Env): PackageStoreConfig {
+  const kind = setting('SKILLYARD_PACKAGE_STORE', env);
   if (kind === 'postgres') return { kind };
-  if (kind !== 's3') throw new Error(`SKILLYARD_PACKAGE_STORE must be "postgres" or "s3" (got "${kind}")`);
-  const bucket = env.SKILLYARD_S3_BUCKET?.trim();
+  const bucket = setting('SKILLYARD_S3_BUCKET', env)?.trim();
   if (!bucket) throw new Error('SKILLYARD_PACKAGE_STORE=s3 needs SKILLYARD_S3_BUCKET (the bucket that holds the packages)');
   return {
     kind,
     bucket,
-    prefix: env.SKILLYARD_S3_PREFIX ?? 'packages/',
-    region: env.SKILLYARD_S3_REGION ?? env.AWS_REGION ?? 'us-east-1',
-    endpoint: env.SKILLYARD_S3_ENDPOINT?.trim() || undefined,
+    prefix: setting('SKILLYARD_S3_PREFIX', env),
+    region: setting('SKILLYARD_S3_REGION', env) ?? setting('AWS_REGION', env) ?? 'us-east-1',
+    endpoint: setting('SKILLYARD_S3_ENDPOINT', env)?.trim() || undefined,
   };
 }
 

@@ -5,6 +5,7 @@
 // ranges (SKILLYARD_NET_ALLOW), for example an internal API.
 
 import { BlockList, isIP } from 'node:net';
+import { setting, type Env } from '../../config';
 
 const BLOCKED_V4: Array<[string, number, string]> = [
   ['0.0.0.0', 8, 'this-network'],
@@ -108,6 +109,6 @@ export function blockedReason(address: string, allow: BlockList | null = null): 
 }
 
 /** SKILLYARD_NET_ALLOW as a list of ranges (the server's config and the CLI both read it). */
-export function allowRangesFromEnv(env: Record<string, string | undefined> = process.env): string[] {
-  return (env.SKILLYARD_NET_ALLOW ?? '').split(/[\s,]+/).filter(Boolean);
+export function allowRangesFromEnv(env?: Env): string[] {
+  return setting('SKILLYARD_NET_ALLOW', env);
 }

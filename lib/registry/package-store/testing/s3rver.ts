@@ -4,10 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
+import { setting } from '../../../config';
 
 export type TestS3 = { endpoint: string; bucket: string; close(): Promise<void> };
 
-export async function startTestS3(port = Number(process.env.SKILLYARD_TEST_S3_PORT ?? 54350)): Promise<TestS3> {
+export async function startTestS3(port = setting('SKILLYARD_TEST_S3_PORT')): Promise<TestS3> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'skillyard-s3-'));
   const bucket = 'skillyard-packages';
   const server = new S3rver({ port, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
