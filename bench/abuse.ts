@@ -9,7 +9,8 @@
 // tarball that stop reading, views of a 24 MB file, and pages of a skill with 13,000 tools.
 // Prints JSON: the innocent client's p50/p95 latency and errors alone and under attack,
 // and what the attacker got back. Target (issues 8, 23): p95 under attack within 3x, 0 errors.
-// Run: npm run bench:abuse   (PORT, BENCH_PG_PORT, ABUSE_SECONDS, ABUSE_RATE)
+// Run: npm run bench:abuse   (PORT, BENCH_PG_PORT, ABUSE_SECONDS, ABUSE_RATE, ABUSE_PHASE_KINDS=a,b
+// for the first attack phase instead of the second review's attacks)
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -210,7 +211,9 @@ function attacker(): { stop: () => Promise<Record<string, Record<string, number>
     ['many-tools-page', 2, () => fetch(`${base}/skills/${scope}/crowded`, { signal: AbortSignal.timeout(30_000) })],
   ];
   // ABUSE_KINDS=issue-23: only the second review's attacks (their own phase in the figures)
-  const only = process.env.ABUSE_KINDS === 'issue-23' ? new Set(SECOND_ROUND) : null;
+  // ABUSE_KINDS=a,b: only those kinds (to find which attack costs the innocent client most)
+  const kindsEnv = process.env.ABUSE_KINDS ?? 'all';
+  const only = kindsEnv === 'issue-23' ? new Set(SECOND_ROUND) : kindsEnv === 'all' ? null : new Set(kindsEnv.split(','));
   const loops = kinds.filter(([kind]) => !only || only.has(kind)).flatMap(([kind, width, fn]) =>
     Array.from({ length: width }, async () => {
       while (!stopped) await attempt(kind, fn);
@@ -260,7 +263,7 @@ async function publishAttackPackages(db: Db): Promise<void> {
 }
 
 /** The attacker in a process of its own. */
-function attackerProcess(kinds: 'all' | 'issue-23' = 'all'): { stop: () => Promise<Record<string, Record<string, number>>> } {
+function attackerProcess(kinds: string = 'all'): { stop: () => Promise<Record<string, Record<string, number>>> } {
   if (process.env.ABUSE_IS_ATTACKER) throw new Error('the attacker process must not start another');
   const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, '--attacker'], {
     env: { ...process.env, ABUSE_TARGET_PORT: appPort, ABUSE_IS_ATTACKER: '1', ABUSE_KINDS: kinds },
@@ -295,8 +298,8 @@ try {
 
   await innocent(token, 3); // warm up
   const alone = await innocent(token, seconds);
-  // the second review's attacks alone, then every attack together
-  const second = attackerProcess('issue-23');
+  // the second review's attacks alone (or ABUSE_PHASE_KINDS=a,b), then every attack together
+  const second = attackerProcess(process.env.ABUSE_PHASE_KINDS ?? 'issue-23');
   await new Promise((r) => setTimeout(r, 2000));
   const underIssue23Attacks = await innocent(token, seconds);
   const issue23AttackerGot = await second.stop();
