@@ -34,6 +34,7 @@ export function startEvidenceWorker(deps: { db: Db; sandbox: Sandbox }, opts: { 
       const input = await loadEvidenceInput(db, versionId);
       if (!input) return; // the version was deleted meanwhile: its row went with it
       const evidence = await runEvidence({ ...input, versionId, sandbox: deps.sandbox, limits: evidenceLimits() });
+      // the version's statement takes it in on its next request (registry/version-statement.ts)
       await finishEvidence(db, versionId, id, evidence);
     } catch (err) {
       log.error('publish-time run failed', { component: 'evidence', versionId, err: serializeError(err) });

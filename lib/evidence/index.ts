@@ -5,3 +5,4 @@ export { exampleCallsFor } from './example-calls';
 export { queueEvidence } from './evidence-queue';
 export { startEvidenceWorker, wakeEvidenceWorkers, type EvidenceWorker } from './evidence-worker';
 export { getVersionTrust, trustOf, type VersionTrust, type VersionProvenanceView } from './get-evidence';
+export { statementEvidence, statementProvenance, evidenceDigest, checkStatementParts, type StatementEvidence, type StatementProvenance, type TrustCheck } from './statement-parts';

@@ -6,7 +6,10 @@ import { testDb } from '../../test/db';
 import { readSkillsFromFiles, type SkillManifest } from '../skills';
 import { publishVersion } from '../registry/publish-version';
 import { createSandboxPool } from '../sandbox';
-import { getVersionTrust, startEvidenceWorker, type EvidenceWorker, type VersionTrust } from '.';
+import { getVersionStatement } from '../registry/version-statement';
+import { publicKeySet } from '../registry/signing-keys';
+import { verifyStatement } from '../trust';
+import { checkStatementParts, evidenceDigest, getVersionTrust, startEvidenceWorker, type EvidenceWorker, type VersionTrust } from '.';
 
 const enc = new TextEncoder();
 const sandbox = createSandboxPool({ inProcess: true, workers: 1 });
@@ -89,5 +92,22 @@ export default async (ctx, { word }) => {
     const { manifest, files } = pkg({ 'secretive.skill.js': "export const frontmatter = { name: 'secretive', description: 'Private' };\nexport default async () => 1;" });
     await publishVersion(testDb(), { scope: 'evidence-author', manifest, files, version: '1.0.0', visibility: 'private' });
     await expect(getVersionTrust(testDb(), { scope: 'evidence-author', name: 'secretive', version: '1.0.0' }, null)).rejects.toMatchObject({ code: 'skill/not-found' });
+  });
+
+  it('signs the evidence into the version statement, and verify tells served evidence from other evidence', async () => {
+    const { manifest, files } = pkg({ 'signed-ev.skill.js': "export const frontmatter = { name: 'signed-ev', description: 'Signed', metadata: { examples: [{ arguments: {}, expected: 2 }] } };\nexport default async () => 2;" });
+    await publishVersion(testDb(), { scope: 'evidence-author', manifest, files, version: '1.0.0' });
+    const ref = { scope: 'evidence-author', name: 'signed-ev', version: '1.0.0' };
+    // a statement asked for at once may predate the run: the next request gets one with the evidence
+    await getVersionStatement(testDb(), ref, null);
+    const trust = await settled(ref);
+    const statement = await getVersionStatement(testDb(), ref, null);
+    expect(statement.payload.evidence).toMatchObject({ status: 'done', digest: evidenceDigest(trust.evidence.result!), outcomes: { passed: 1 }, flagged: [] });
+    expect(verifyStatement(statement.jws, await publicKeySet(testDb())).ok).toBe(true);
+    expect(checkStatementParts(statement.payload, { evidence: trust.evidence.result })).toMatchObject({ ok: true });
+    const forged = structuredClone(trust.evidence.result!);
+    forged.tools[0].examples[0].outcome = 'failed';
+    expect(checkStatementParts(statement.payload, { evidence: forged }).ok).toBe(false);
+    expect(checkStatementParts(statement.payload, { repository: 'someone/else' })).toMatchObject({ ok: false, lines: expect.arrayContaining(['provenance: repository is (none), not someone/else']) });
   });
 });

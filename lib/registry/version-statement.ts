@@ -10,6 +10,7 @@ import { activeSigningKey } from './signing-keys';
 import { findVisibleSkill } from './find-visible-skill';
 import { resolveVersion } from './resolve-version';
 import type { Viewer } from './get-skill';
+import { statementEvidence, statementProvenance, type Evidence } from '../evidence';
 
 export type VersionStatementOut = { version: string; keyId: string; jws: string; payload: StatementPayload };
 
@@ -17,7 +18,11 @@ export type VersionStatementOut = { version: string; keyId: string; jws: string;
 export async function statementInputFor(db: Db, versionId: string): Promise<StatementInput> {
   const v = await db.skillVersion.findUnique({
     where: { id: versionId },
-    select: { version: true, integrity: true, manifest: true, findings: true, skill: { select: { scopeName: true, name: true } } },
+    select: {
+      version: true, integrity: true, manifest: true, findings: true, skill: { select: { scopeName: true, name: true } },
+      evidence: { select: { status: true, evidence: true } },
+      provenance: true,
+    },
   });
   if (!v) throw new AppError('skill/version-not-found', 'The version does not exist.');
   const label = `@${v.skill.scopeName}/${v.skill.name}@${v.version}`;
@@ -30,6 +35,9 @@ export async function statementInputFor(db: Db, versionId: string): Promise<Stat
     manifest: v.manifest as unknown as SkillManifest,
     findings: Array.isArray(v.findings) ? (v.findings as Array<{ rule: string; severity: string }>) : [],
     issuedAt: new Date(),
+    // issue 30: the publish-time run's evidence once it is done, and the trusted publisher's provenance
+    ...(v.evidence?.status === 'done' && v.evidence.evidence ? { evidence: statementEvidence(v.evidence.evidence as unknown as Evidence) } : {}),
+    ...(v.provenance ? { provenance: statementProvenance(v.provenance) } : {}),
   };
 }
 
@@ -40,7 +48,12 @@ export async function statementForVersion(db: Db, versionId: string): Promise<Om
     orderBy: { createdAt: 'desc' },
     select: { keyId: true, jws: true },
   });
-  if (existing) return { ...existing, payload: readStatementPayload(existing.jws)! };
+  if (existing) {
+    const signed = readStatementPayload(existing.jws)!;
+    // one signed before the publish-time run finished is replaced once its evidence is there
+    const evidenceSince = !signed.evidence && (await db.versionEvidence.count({ where: { versionId, status: 'done' } })) > 0;
+    if (!evidenceSince) return { ...existing, payload: signed };
+  }
   const payload = buildStatementPayload(await statementInputFor(db, versionId));
   const key = await activeSigningKey(db);
   const jws = signStatement(payload, key);
