@@ -139,6 +139,9 @@ const ROUTES: Record<string, Entry> = {
   'GET /api/v1/skills': {
     cases: () => [{ label: 'search', method: 'GET', path: `/api/v1/skills?q=fixture&scope=${team}`, expect: everyone(200), notContaining: `"priv"`, membersSee: `"name":"priv"` }],
   },
+  'GET /api/v1/search/suggest': {
+    cases: () => [{ label: 'suggest', method: 'GET', path: `/api/v1/search/suggest?q=priv&limit=10`, expect: everyone(200), notContaining: `"name":"priv"`, membersSee: `"name":"priv"` }],
+  },
   'POST /api/v1/skills': {
     cases: () => [
       {
