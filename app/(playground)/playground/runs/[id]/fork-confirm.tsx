@@ -3,19 +3,26 @@
 // connected accounts and tokens: the code in it (a scripted run's turns) was written by
 // whoever shared the link. So the fork first shows what will run and asks (issue 23).
 import { useEffect, useId, useState } from 'react';
+import { ForkVersionChoice, type ForkVersions } from './fork-version-choice';
 
 type ForkPreview = { skills: string[]; provider: string; task: string; script?: Array<string | { text?: string; code?: string }> | null };
+type PinsPreview = { skills: Array<{ ref: string; version: string }> } | null;
 
-export function ForkConfirm({ runId, busy, onConfirm, onCancel }: { runId: string; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
+export function ForkConfirm({ runId, busy, onConfirm, onCancel }: { runId: string; busy: boolean; onConfirm: (versions: ForkVersions) => void; onCancel: () => void }) {
   const [preview, setPreview] = useState<ForkPreview | null>(null);
+  const [pins, setPins] = useState<PinsPreview>(null);
+  const [versions, setVersions] = useState<ForkVersions | null>({ mode: 'same' });
   const [failed, setFailed] = useState(false);
   const titleId = useId();
 
   useEffect(() => {
     const ctl = new AbortController();
     fetch(`/api/v1/runs/${runId}`, { cache: 'no-store', signal: ctl.signal })
-      .then((r) => (r.ok ? (r.json() as Promise<{ config: ForkPreview }>) : Promise.reject(new Error(String(r.status)))))
-      .then((r) => setPreview(r.config))
+      .then((r) => (r.ok ? (r.json() as Promise<{ config: ForkPreview; pins?: PinsPreview }>) : Promise.reject(new Error(String(r.status)))))
+      .then((r) => {
+        setPins(r.pins ?? null);
+        setPreview(r.config);
+      })
       .catch(() => !ctl.signal.aborted && setFailed(true));
     return () => ctl.abort();
   }, [runId]);
@@ -61,12 +68,13 @@ export function ForkConfirm({ runId, busy, onConfirm, onCancel }: { runId: strin
           )}
         </div>
       )}
+      {preview && <ForkVersionChoice pins={pins?.skills ?? []} onChange={setVersions} />}
       <div className="flex flex-wrap gap-2">
         <button
           type="button"
           data-testid="fork-confirm-run"
-          onClick={onConfirm}
-          disabled={!preview || busy}
+          onClick={() => versions && onConfirm(versions)}
+          disabled={!preview || busy || !versions}
           className="rounded-md bg-amber-700 px-3 py-1.5 font-medium text-white hover:bg-amber-800 disabled:opacity-60"
         >
           {busy ? 'Forking…' : 'Run it as me'}

@@ -15,6 +15,7 @@ import type { ManualTool } from './manual-turn';
 import { RemovedRun } from './removed-run';
 import { RunView } from './run-view';
 import { RunPinsPanel } from './run-pins-panel';
+import { RunCompareLinks } from './run-compare-links';
 import { describeRunPins } from '@/lib/runs/describe-run-pins';
 
 export const dynamic = 'force-dynamic';
@@ -166,6 +167,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           )}
         </section>
         <RunPinsPanel pins={run.pins} skills={run.pins ? await describeRunPins(serverContext().db, run.pins) : []} />
+        <RunCompareLinks runId={run.id} parentId={run.forkedFromId} />
       </aside>
     </div>
   );

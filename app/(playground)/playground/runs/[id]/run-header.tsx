@@ -6,6 +6,7 @@ import { useEffect, useRef, useState, useTransition } from 'react';
 import { formatMs, plural, type RunStatus, type TraceState } from '@/lib/trace/trace-model';
 import { forkRunAction } from '../../actions';
 import { ForkConfirm } from './fork-confirm';
+import type { ForkVersions } from './fork-version-choice';
 import { formatUsage } from './timeline';
 import type { Connection } from './use-run-trace';
 
@@ -120,10 +121,10 @@ export function RunHeader({
     setCancelling(false);
   };
 
-  const fork = () =>
+  const fork = (versions: ForkVersions) =>
     startFork(async () => {
       setActionError(null);
-      const result = await forkRunAction(runId, true); // confirmed by the person; redirects to the fork on success
+      const result = await forkRunAction(runId, true, versions); // confirmed by the person; redirects to the fork on success
       if (result?.error) setActionError(result.error);
     });
 
