@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDb, testDatabaseUrl } from './db';
 import { issueApiToken, revokeApiToken } from '../lib/auth/manage-api-tokens';
-import { userPrincipal } from '../lib/authz';
+import { userPrincipal } from '../lib/principal';
 import { createTeam, createTeamApiToken } from '../lib/teams';
 
 type Route = (req: Request, ctx: { params: Promise<Record<string, never>> }) => Promise<Response>;

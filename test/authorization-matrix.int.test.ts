@@ -13,7 +13,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl, testDb } from './db';
 import { createApiToken } from '../lib/auth/api-tokens';
-import { userPrincipal } from '../lib/authz';
+import { userPrincipal } from '../lib/principal';
 import { readUpload } from '../lib/registry/read-upload';
 import { publishVersion } from '../lib/registry/publish-version';
 import { acceptInvite, createInvite, createTeam, createTeamApiToken } from '../lib/teams';

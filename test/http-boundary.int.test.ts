@@ -7,7 +7,7 @@ import { testDatabaseUrl, testDb } from './db';
 import { createApiToken } from '../lib/auth/api-tokens';
 import { createRun } from '../lib/runs/create-run';
 import { flushRateLimits, resetRateLimitMemoryForTests } from '../lib/api/rate-limit';
-import { visitorIdOf, type Principal } from '../lib/api/principal';
+import { anonymousKey, visitorIdOf, type Principal } from '../lib/principal';
 
 process.env.SKILLYARD_SECRET_KEY ??= 'f'.repeat(64);
 process.env.SKILLYARD_RATE_LIMIT_ANONYMOUS = '5';
@@ -110,14 +110,14 @@ describe('rate limits in memory, shared through Postgres', () => {
     const addr = ip();
     for (let i = 0; i < 5; i++) await openapiRoute.GET(req('/api/v1/openapi.json', { ip: addr }), params({}));
     // counted in memory: nothing written per request; the batch writes all five at once
-    expect(await testDb().rateLimitBucket.findUnique({ where: { key: `ip:${addr}` } })).toBeNull();
+    expect(await testDb().rateLimitBucket.findUnique({ where: { key: anonymousKey(addr) } })).toBeNull();
     await flushRateLimits();
-    expect((await testDb().rateLimitBucket.findUniqueOrThrow({ where: { key: `ip:${addr}` } })).points).toBe(5);
+    expect((await testDb().rateLimitBucket.findUniqueOrThrow({ where: { key: anonymousKey(addr) } })).points).toBe(5);
     resetRateLimitMemoryForTests(); // as if the next request reached another instance (or this one restarted)
     const res = await openapiRoute.GET(req('/api/v1/openapi.json', { ip: addr }), params({}));
     expect(res.status).toBe(429);
     await flushRateLimits();
-    const row = await testDb().rateLimitBucket.findUniqueOrThrow({ where: { key: `ip:${addr}` } });
+    const row = await testDb().rateLimitBucket.findUniqueOrThrow({ where: { key: anonymousKey(addr) } });
     expect(row.points).toBe(6);
   });
 

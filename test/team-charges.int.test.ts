@@ -13,7 +13,7 @@ import { resolveCaller } from '../lib/server';
 const MAX_SESSIONS = 12;
 let handleMcpRoute: typeof import('../lib/api/mcp-route').handleMcpRoute;
 let mcpSessions: typeof import('../lib/api/mcp-route').mcpSessions;
-let rateKeyOf: typeof import('../lib/api/principal').rateKeyOf;
+let rateKeyOf: typeof import('../lib/principal').rateKeyOf;
 let runsRoute: typeof import('../app/api/v1/runs/route');
 
 beforeAll(async () => {
@@ -22,7 +22,7 @@ beforeAll(async () => {
   process.env.SKILLYARD_MAX_TEAMS_PER_ACCOUNT = '3';
   process.env.SKILLYARD_RUN_MAX_ACTIVE = '2';
   ({ handleMcpRoute, mcpSessions } = await import('../lib/api/mcp-route'));
-  ({ rateKeyOf } = await import('../lib/api/principal'));
+  ({ rateKeyOf } = await import('../lib/principal'));
   runsRoute = await import('../app/api/v1/runs/route');
   await seedBundledSkills(testDb());
 });
@@ -78,7 +78,7 @@ describe('teams and team tokens are charged to who made them', () => {
   });
 
   it("a team token's sandbox jobs take its maker's share of the fair queue", async () => {
-    const { accountOf } = await import('../lib/api/principal');
+    const { accountOf } = await import('../lib/principal');
     const keys = new Set<string | undefined>();
     for (const token of tokens) {
       const p = (await authenticateApiToken(testDb(), `Bearer ${token}`))!;

@@ -3,14 +3,13 @@
 // back as a message for the form; unexpected ones are logged and answered generically.
 import 'server-only';
 import { headers } from 'next/headers';
-import { clientAddressOf } from '../api/principal';
 import { currentUser } from '../auth/current-user';
 import { assertSameOrigin } from '../auth/same-origin';
 import { db, type Db } from '../db/client';
 import { isAppError } from '../errors';
 import { log } from '../log';
-import { userPrincipal } from '../authz';
 import type { Actor } from '../teams';
+import { clientAddressOf, userPrincipal } from '../principal';
 
 export type ActionState = { ok: boolean; error: string | null; message?: string | null; secret?: string | null };
 export const IDLE: ActionState = { ok: false, error: null };

@@ -7,6 +7,7 @@ import type { Db } from '../db/client';
 import { frontDoorState, frontDoorVerdict, installFrontDoor, rememberCredentialKey } from './front-door';
 import { httpLimits } from './limits';
 import { consumeRateLimit, resetRateLimitMemoryForTests } from './rate-limit';
+import { anonymousKey } from '../principal';
 
 const fakeDb = { $queryRaw: async () => [] } as unknown as Db;
 const msg = (url: string, headers: Record<string, string> = {}, remoteAddress = '192.0.2.7') =>
@@ -22,9 +23,9 @@ afterEach(() => {
 describe('the front door', () => {
   it('refuses an address with the cap of requests in progress, but not its streams, health or other addresses', () => {
     const cap = httpLimits().maxConcurrentPerCaller;
-    frontDoorState().inFlight.set('ip:192.0.2.7', cap - 1);
+    frontDoorState().inFlight.set(anonymousKey('192.0.2.7'), cap - 1);
     expect(frontDoorVerdict(msg('/api/v1/tools/count-words/invoke'))).toBeNull();
-    frontDoorState().inFlight.set('ip:192.0.2.7', cap);
+    frontDoorState().inFlight.set(anonymousKey('192.0.2.7'), cap);
     expect(frontDoorVerdict(msg('/api/v1/tools/count-words/invoke'))).toMatchObject({ retryAfterS: 1 });
     expect(frontDoorVerdict(msg('/api/v1/runs/abc/events'))).toBeNull();
     // an MCP session's GET stream is long-lived; its POSTs (tools/call) count like invokes
@@ -39,9 +40,9 @@ describe('the front door', () => {
 
   it('refuses an address with the cap of open event streams (runs and MCP GET), but not its other requests', () => {
     const cap = httpLimits().maxStreamsPerCaller;
-    frontDoorState().streams.set('ip:192.0.2.7', cap - 1);
+    frontDoorState().streams.set(anonymousKey('192.0.2.7'), cap - 1);
     expect(frontDoorVerdict(msg('/api/v1/runs/abc/events'))).toBeNull();
-    frontDoorState().streams.set('ip:192.0.2.7', cap);
+    frontDoorState().streams.set(anonymousKey('192.0.2.7'), cap);
     expect(frontDoorVerdict(msg('/api/v1/runs/abc/events?format=json'))).toMatchObject({ retryAfterS: 5, message: expect.stringContaining(`at most ${cap}`) });
     expect(frontDoorVerdict({ ...msg('/api/mcp/skillyard/text-stats'), method: 'GET' } as http.IncomingMessage)).toMatchObject({ retryAfterS: 5 });
     expect(frontDoorVerdict({ ...msg('/api/mcp/skillyard/text-stats'), method: 'DELETE' } as http.IncomingMessage)).toBeNull();
@@ -51,7 +52,7 @@ describe('the front door', () => {
 
   it('lets an unverified credential through to withApi, and refuses a verified one by its own key', () => {
     const cap = httpLimits().maxConcurrentPerCaller;
-    frontDoorState().inFlight.set('ip:192.0.2.7', cap);
+    frontDoorState().inFlight.set(anonymousKey('192.0.2.7'), cap);
     const auth = { authorization: 'Bearer sy_0123abcd_secretsecretsecretsecret' };
     expect(frontDoorVerdict(msg('/api/v1/skills', auth))).toBeNull();
     rememberCredentialKey(new Request('http://x/api/v1/skills', { headers: auth }), 'token:t1');
@@ -63,7 +64,7 @@ describe('the front door', () => {
   });
 
   it('refuses a key past its rate limit until its window ends', async () => {
-    for (let i = 0; i < 3; i++) await consumeRateLimit(fakeDb, 'ip:192.0.2.7', { limit: 2, windowMs: 10_000 });
+    for (let i = 0; i < 3; i++) await consumeRateLimit(fakeDb, anonymousKey('192.0.2.7'), { limit: 2, windowMs: 10_000 });
     const v = frontDoorVerdict(msg('/api/v1/skills'));
     expect(v?.retryAfterS).toBeGreaterThanOrEqual(9);
     expect(frontDoorVerdict(msg('/api/v1/skills'), Date.now() + 10_001)).toBeNull();
@@ -80,7 +81,7 @@ describe('the front door', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/skills`;
     try {
       expect((await fetch(url)).status).toBe(200);
-      frontDoorState().inFlight.set('ip:127.0.0.1', httpLimits().maxConcurrentPerCaller);
+      frontDoorState().inFlight.set(anonymousKey('127.0.0.1'), httpLimits().maxConcurrentPerCaller);
       const res = await fetch(url, { method: 'POST', body: JSON.stringify({ big: 'x'.repeat(10_000) }) });
       expect(res.status).toBe(429);
       expect(res.headers.get('retry-after')).toBe('1');

@@ -13,7 +13,7 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import http from 'node:http';
-import { addressBucket } from './address-bucket';
+import { addressBucket, anonymousKey } from '../principal';
 import { httpLimits } from './limits';
 import { pinClientAddress } from './pin-client-address';
 import { actionBodyVerdict, isPagePath, pathOf } from './action-body-limit';
@@ -88,7 +88,7 @@ export function frontDoorVerdict(req: http.IncomingMessage, now = Date.now()): {
   if (credential) {
     key = frontDoorState().keys.get(credentialHash(credential));
     if (!key) return null; // not verified yet: withApi decides
-  } else key = `ip:${addressOf(req, limits.trustedProxies)}`;
+  } else key = anonymousKey(addressOf(req, limits.trustedProxies));
   const blockedMs = overLimitForMs(key, now);
   if (blockedMs > 0) {
     const s = Math.max(1, Math.ceil(blockedMs / 1000));

@@ -8,7 +8,7 @@ import { createMcpSessions, mcpSessionLimits, jsonRpcError, MCP_RETRY_LATER, typ
 import { openRegistryMcpHost, parseMcpSelection } from '../registry/registry-mcp-host';
 import { createPgMcpSessionStore, serverContext } from '../server';
 import { withApi, type ApiContext, type RouteContext } from './with-api';
-import { accountOf } from './principal';
+import { accountKey, accountOf, principalKey } from '../principal';
 
 const globalMcp = globalThis as unknown as { __skillyardMcpSessions?: McpSessions };
 export function mcpSessions(): McpSessions {
@@ -42,9 +42,9 @@ export function mcpRoute<P>(skillsOf: (req: Request, params: P) => string[]): (r
       req,
       // anonymous sessions are the client address's (the key the sandbox queue and rate limit
       // use), so one address's 20-session cap evicts only its own sessions, never another's
-      principal: userId ? `user:${userId}` : `anonymous:ip:${caller.ip}`,
+      principal: principalKey(principal, caller.ip),
       // a team token's sessions count against the person who made it (issue 23 item 5)
-      account: accountOf(principal) ? `user:${accountOf(principal)}` : `anonymous:ip:${caller.ip}`,
+      account: accountKey(principal, caller.ip),
       selection: key,
       openHost: () => openRegistryMcpHost(serverContext(), refs, userId, caller.ip, accountOf(principal)),
       log: (event, fields) => console.error(JSON.stringify({ level: 'error', event, requestId, ...fields })),

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { pinClientAddress } from './pin-client-address';
-import { clientIp } from './principal';
+import { clientIp } from '../principal';
 
 const request = (xff: string | undefined, socket = '203.0.113.9') =>
   ({ headers: xff === undefined ? {} : { 'x-forwarded-for': xff }, socket: { remoteAddress: socket } }) as unknown as http.IncomingMessage;

@@ -2,8 +2,7 @@
 // the `teams` scope) and the client address for the audit log.
 import 'server-only';
 import type { ApiContext } from './with-api';
-import { requireScope, requireUser } from './principal';
-import { userPrincipal } from '../authz';
+import { requireScope, requireUser } from '../principal';
 import { AppError } from '../errors';
 import type { Actor } from '../teams';
 
@@ -11,9 +10,8 @@ type Ctx = Pick<ApiContext<unknown, unknown>, 'principal' | 'caller'>;
 
 /** The actor of any authenticated action, for a team's audit log (no scope required). */
 export function apiActor(ctx: Ctx): Actor {
-  const userId = requireUser(ctx.principal);
-  const tokenId = ctx.principal.kind === 'token' ? ctx.principal.tokenId : undefined;
-  return { principal: { ...userPrincipal(userId), ...(tokenId ? { tokenId } : {}) } as Actor['principal'], ip: ctx.caller.ip };
+  requireUser(ctx.principal);
+  return { principal: ctx.principal, ip: ctx.caller.ip };
 }
 
 /**

@@ -16,9 +16,10 @@ import { httpDuration, httpRequests, rateLimitRefusals, routeLabel } from '../me
 import { anonymousCookieHeader } from './anonymous-id';
 import { frontDoorState, rememberCredentialKey, tooManyStreams } from './front-door';
 import { httpLimits } from './limits';
-import { clientIp, identifyCaller, rateKeyOf, requireScope, userIdOf, type Caller, type Principal } from './principal';
+import { identifyCaller, type Caller } from './identify-caller';
 import { consumeRateLimit, rateLimitHeaders } from './rate-limit';
 import { readJsonBody } from './read-json-body';
+import { anonymousKey, clientIp, rateKeyOf, requireScope, userIdOf, type Principal } from '../principal';
 
 export type RouteContext<P> = { params: Promise<P> };
 
@@ -223,7 +224,7 @@ export function withApi<P = Record<string, never>, B = undefined>(
         caller = await identifyCaller(db(), req, limits.trustedProxies);
       } catch (err) {
         // a wrong token still costs its address a point, so guessing tokens is rate limited too
-        if (options.rateLimit !== false) await limit(`ip:${clientIp(req, limits.trustedProxies)}`, false, 1, headers);
+        if (options.rateLimit !== false) await limit(anonymousKey(clientIp(req, limits.trustedProxies)), false, 1, headers);
         throw err;
       }
       if (caller.newAnonymousCookie) {

@@ -2,7 +2,6 @@
 // keys sealed at rest, and deletion that keeps published versions.
 import { describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
-import { requireScope } from '../api/principal';
 import { authenticateApiToken } from './api-tokens';
 import { deleteAccount } from './delete-account';
 import { issueApiToken, listApiTokens, revokeApiToken } from './manage-api-tokens';
@@ -11,6 +10,7 @@ import { storeConnectionTokens } from './oauth-connections';
 import { endAllSessions } from './sessions';
 import { chooseUsername } from './usernames';
 import { newRunId } from '../runs/run-id';
+import { requireScope } from '../principal';
 
 const unique = () => Math.random().toString(36).slice(2, 10);
 

@@ -1,18 +1,18 @@
 // Rate limits for the web's own server actions that cost as much as an API call (starting
 // or forking a run): the same Postgres buckets as /api/v1 (`user:<id>` for a signed-in
-// user, `ip:<address>` for anyone else, the API's limits and window), so the page and
+// user, `anon:<hash of the address>` for anyone else, the API's limits and window), so the page and
 // the API share one budget and neither is a way around the other.
 import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { httpLimits } from '../api/limits';
-import { clientIp } from '../api/principal';
 import { consumeRateLimit } from '../api/rate-limit';
+import { clientIp, principalKey, userPrincipal } from '../principal';
 
 /** Throws `rate/limited` (details.retryAfterMs) when the caller is over the API's limit. */
 export async function limitActionCall(db: Db, headers: Pick<Headers, 'get'>, userId: string | null, cost: number): Promise<void> {
   const l = httpLimits();
-  const key = userId ? `user:${userId}` : `ip:${clientIp({ headers } as Request, l.trustedProxies)}`;
+  const key = principalKey(userPrincipal(userId), clientIp({ headers }, l.trustedProxies));
   const decision = await consumeRateLimit(db, key, { limit: userId ? l.rateAuthenticated : l.rateAnonymous, windowMs: l.rateWindowMs, cost });
   if (!decision.allowed) {
     const seconds = Math.max(1, Math.ceil(decision.resetMs / 1000));

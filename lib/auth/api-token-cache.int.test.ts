@@ -13,8 +13,8 @@ import { isolatedRunDb } from '../runs/testing/isolated-db';
 import { apiTokenEpoch, cachedApiToken, forgetApiToken, hearApiTokenChanges, rememberApiToken, setApiTokenCacheLive } from './api-token-cache';
 import { authenticateApiToken, createApiToken } from './api-tokens';
 import { revokeApiToken } from './manage-api-tokens';
-import { userPrincipal } from '../authz';
 import { createTeam, createTeamApiToken, revokeTeamApiToken } from '../teams';
+import { userPrincipal } from '../principal';
 
 const hashOf = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 let userId: string;

@@ -3,8 +3,8 @@
 import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
-import { requireScope } from '../api/principal';
 import { authenticateApiToken, createApiToken } from './api-tokens';
+import { requireScope } from '../principal';
 
 let userId: string;
 beforeAll(async () => {

@@ -3,11 +3,11 @@
 // scope-names.ts's.
 import { describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
-import { userPrincipal } from '../authz';
 import { createTeam } from '../teams';
 import { findLookalikeScope } from './find-lookalike-scope';
 import { scopeSkeleton } from './scope-names';
 import { chooseUsername } from './usernames';
+import { userPrincipal } from '../principal';
 
 // letters only (no look-alike characters of their own), unique per run
 const tag = Array.from(Date.now().toString(26), (d) => 'abcdefghjkpqstuxyz'[parseInt(d, 26) % 18]).join('');

@@ -9,16 +9,16 @@ import crypto from 'node:crypto';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { httpLimits } from '../api/limits';
-import { clientIp } from '../api/principal';
 import { consumeRateLimitExact } from '../api/exact-rate-limit';
 import { signInEmailOrNull } from './normalize-email';
+import { clientIp } from '../principal';
 
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const SIGN_IN_LIMITS = { perAddress: 20, perEmail: 5 };
 
 /** The client address as the API's rate limits see it (X-Forwarded-For as the last trusted proxy wrote it). */
 export function signInAddress(headers: Pick<Headers, 'get'>): string {
-  return clientIp({ headers } as Request, httpLimits().trustedProxies);
+  return clientIp({ headers }, httpLimits().trustedProxies);
 }
 
 /** The rate-limit key of an e-mail address: the inbox Auth.js would mail, hashed (no addresses in the limits table); null when Auth.js would mail nothing. */

@@ -3,7 +3,7 @@
 // a team scope their role decides; a team API token acts as a publisher of its own team.
 import 'server-only';
 import type { Db } from '../db/client';
-import type { Principal } from './principal';
+import type { Principal } from '../principal';
 import { roleAtLeast, type TeamRole } from './team-roles';
 
 export type ScopeAccess = { scope: string; kind: 'user' | 'team' | 'none'; teamId: string | null; role: TeamRole | 'self' | null };
@@ -12,11 +12,11 @@ export async function scopeAccess(db: Db, scope: string, principal: Principal): 
   const row = await db.scope.findUnique({ where: { name: scope }, select: { kind: true, userId: true, teamId: true } });
   if (!row) return { scope, kind: 'none', teamId: null, role: null };
   if (row.kind === 'user') {
-    const self = principal.kind === 'user' && principal.userId === row.userId;
+    const self = principal.kind !== 'anonymous' && principal.userId === row.userId;
     return { scope, kind: 'user', teamId: null, role: self ? 'self' : null };
   }
-  if (principal.kind === 'team') return { scope, kind: 'team', teamId: row.teamId, role: principal.teamId === row.teamId ? 'publisher' : null };
-  if (principal.kind !== 'user' || !row.teamId) return { scope, kind: 'team', teamId: row.teamId, role: null };
+  // a team's token acts as the team's service account, a publisher member of its team
+  if (principal.kind === 'anonymous' || !row.teamId) return { scope, kind: 'team', teamId: row.teamId, role: null };
   const m = await db.membership.findUnique({ where: { teamId_userId: { teamId: row.teamId, userId: principal.userId } }, select: { role: true } });
   return { scope, kind: 'team', teamId: row.teamId, role: (m?.role as TeamRole | undefined) ?? null };
 }

@@ -23,6 +23,7 @@ import { invalidRequest, jsonRpcError, MCP_RETRY_LATER } from './json-rpc-errors
 import { readMcpBody } from './read-mcp-body';
 import type { McpToolHost } from './tool-host';
 import { setting } from '../config';
+import { isAnonymousKey } from '../principal';
 
 /**
  * `maxPerPrincipal`: sessions of one account (or one anonymous address); `maxAnonymous`:
@@ -64,7 +65,7 @@ export type McpSessionStore = {
 
 export type McpHttpRequest = {
   req: Request;
-  /** who asks: `user:<id>`, or `anonymous:ip:<address>` (capped and bound per address) */
+  /** who asks: `user:<id>`, or `anon:<address hash>` (capped and bound per address): lib/principal's key */
   principal: string;
   /** who is charged, for the caps: the principal, or for a team token `user:<its maker>` */
   account?: string;
@@ -85,7 +86,7 @@ export function createMcpSessions(limits: McpSessionLimits = mcpSessionLimits(),
   // short of it, and evicts its own oldest session rather than refuse everybody else
   const perAccount = Math.max(1, Math.min(limits.maxPerPrincipal, Math.floor(limits.maxSessions / 4)));
   const anonymousAll = Math.max(1, Math.min(limits.maxAnonymous ?? Math.floor(limits.maxSessions / 2), limits.maxSessions - 1));
-  const isAnonymous = (account: string) => account.startsWith('anonymous:');
+  const isAnonymous = (account: string) => isAnonymousKey(account);
 
   /** `everywhere`: the session ends for every instance (evicted, or left with no skill), not only here */
   /** resolves once the store forgot it, so no instance revives a session already answered as ended */

@@ -275,7 +275,7 @@ describe('the MCP endpoint', () => {
 describe('a private skill over an open MCP session', () => {
   it('is gone from the session of a member removed from its team: not listed, not called, no prompt; a session of nothing visible ends', async () => {
     const { createTeam, createInvite, acceptInvite, removeMember } = await import('../teams');
-    const { userPrincipal } = await import('../authz');
+    const { userPrincipal } = await import('../principal');
     const { readUpload } = await import('../registry/read-upload');
     const { publishVersion } = await import('../registry/publish-version');
     const as = (userId: string) => ({ principal: userPrincipal(userId), ip: '203.0.113.5' });

@@ -9,6 +9,7 @@ import { seedBundledSkills } from '../registry/seed-bundled-skills';
 import { serverContext } from '../server/server-context';
 import { createMcpSessions, mcpSessionLimits, type McpSessions } from './http-sessions';
 import { createPgMcpSessionStore } from '../server/mcp-session-store';
+import { anonymousKey } from '../principal';
 
 let a: McpSessions;
 let b: McpSessions;
@@ -38,32 +39,32 @@ const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { prot
 
 describe('an MCP session across instances', () => {
   it('opened on A answers tools/list on B and back on A; another principal gets 404', async () => {
-    const opened = await call(a, 'anonymous:ip:127.0.0.9', initialize);
+    const opened = await call(a, anonymousKey('127.0.0.9'), initialize);
     expect(opened.status).toBe(200);
     const id = opened.headers.get('mcp-session-id')!;
     await opened.text();
     expect(await testDb().mcpSession.count({ where: { id } })).toBe(1);
     expect(b.size()).toBe(0);
-    const list = await call(b, 'anonymous:ip:127.0.0.9', { jsonrpc: '2.0', id: 2, method: 'tools/list' }, id);
+    const list = await call(b, anonymousKey('127.0.0.9'), { jsonrpc: '2.0', id: 2, method: 'tools/list' }, id);
     expect(list.status).toBe(200);
     expect(await list.text()).toContain('"tools"');
     expect(b.size()).toBe(1);
-    expect((await call(a, 'anonymous:ip:127.0.0.9', { jsonrpc: '2.0', id: 3, method: 'tools/list' }, id)).status).toBe(200);
+    expect((await call(a, anonymousKey('127.0.0.9'), { jsonrpc: '2.0', id: 3, method: 'tools/list' }, id)).status).toBe(200);
     // another caller who learned the id
     const c = createMcpSessions(mcpSessionLimits(), createPgMcpSessionStore(testDb()));
-    expect((await call(c, 'anonymous:ip:127.0.0.10', { jsonrpc: '2.0', id: 4, method: 'tools/list' }, id)).status).toBe(404);
+    expect((await call(c, anonymousKey('127.0.0.10'), { jsonrpc: '2.0', id: 4, method: 'tools/list' }, id)).status).toBe(404);
     expect(c.size()).toBe(0);
     c.closeAll();
   });
 
   it('ended with DELETE on B is gone on A too', async () => {
-    const opened = await call(a, 'anonymous:ip:127.0.0.9', initialize);
+    const opened = await call(a, anonymousKey('127.0.0.9'), initialize);
     const id = opened.headers.get('mcp-session-id')!;
     await opened.text();
-    expect((await call(b, 'anonymous:ip:127.0.0.9', null, id, 'DELETE')).status).toBe(200);
+    expect((await call(b, anonymousKey('127.0.0.9'), null, id, 'DELETE')).status).toBe(200);
     expect(await testDb().mcpSession.count({ where: { id } })).toBe(0);
     const c = createMcpSessions(mcpSessionLimits(), createPgMcpSessionStore(testDb()));
-    expect((await call(c, 'anonymous:ip:127.0.0.9', { jsonrpc: '2.0', id: 5, method: 'tools/list' }, id)).status).toBe(404);
+    expect((await call(c, anonymousKey('127.0.0.9'), { jsonrpc: '2.0', id: 5, method: 'tools/list' }, id)).status).toBe(404);
     c.closeAll();
   });
 });

@@ -3,7 +3,8 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
-import { mayPublish, maySeePrivate, scopeAccess, userPrincipal } from '../authz';
+import { mayPublish, maySeePrivate, scopeAccess } from '../authz';
+import { userPrincipal } from '../principal';
 
 /**
  * Throws `publish/forbidden` (403) for a caller who may not act in the scope. With

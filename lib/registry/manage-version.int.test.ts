@@ -2,11 +2,11 @@
 // user, a team's publishers and up), and that a refused or malformed request changes nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
-import { userPrincipal } from '../authz';
 import { publishVersion } from './publish-version';
 import { readUpload } from './read-upload';
 import { manageVersion } from './manage-version';
 import { mayManageSkill } from './may-manage-skill';
+import { userPrincipal } from '../principal';
 
 const enc = new TextEncoder();
 const stamp = Date.now().toString(36);

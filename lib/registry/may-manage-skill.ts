@@ -3,7 +3,8 @@
 // check again; this only decides what is shown.
 import 'server-only';
 import type { Db } from '../db/client';
-import { mayPublish, scopeAccess, userPrincipal } from '../authz';
+import { mayPublish, scopeAccess } from '../authz';
+import { userPrincipal } from '../principal';
 
 export async function mayManageSkill(db: Db, scope: string, userId: string | null): Promise<boolean> {
   if (!userId) return false;

@@ -4,9 +4,9 @@
 // role they lack.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
-import { userPrincipal } from '../authz';
 import { acceptInvite, createInvite, createTeam } from '../teams';
 import { previewPackage } from './preview-package';
+import { userPrincipal } from '../principal';
 
 const SKILL = new TextEncoder().encode('---\nname: probe\ndescription: Probes a scope.\nversion: 1.0.0\n---\nHello.\n');
 let seq = 0;

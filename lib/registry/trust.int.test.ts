@@ -4,7 +4,6 @@
 import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
-import { userPrincipal } from '../authz';
 import { createTeam } from '../teams';
 import { verifyStatement } from '../trust';
 import { downloadVersion } from './download-version';
@@ -16,6 +15,7 @@ import { reviewFinding } from './review-finding';
 import { publicKeySet, revokeSigningKey, rotateSigningKey } from './signing-keys';
 import { diffVersionPermissions, getVersionPermissions } from './version-permissions';
 import { getVersionStatement } from './version-statement';
+import { userPrincipal } from '../principal';
 
 const enc = new TextEncoder();
 const uniq = () => crypto.randomBytes(4).toString('hex');

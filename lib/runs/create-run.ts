@@ -12,7 +12,7 @@ import { availableProviders, modelConfig } from './server-providers';
 import { resolveRunPins } from './run-pins';
 import { assertModelAccess } from '../auth/model-access';
 import { runLimits } from './run-limits';
-import { ANONYMOUS_PREFIX, anonymousPrincipal, userPrincipal } from './run-principal';
+import { ANONYMOUS_KEY_PREFIX, anonymousKey, isAnonymousKey, userKey } from '../principal';
 import { assertJsonDepth } from './storable-json';
 import { RunError } from './run-errors';
 import { runTeamFor } from '../teams';
@@ -51,10 +51,10 @@ export async function createRun(
   // the versions it will run, resolved now: a version published while it waits in the queue changes nothing
   const model = config.model || (config.provider === 'openai' || config.provider === 'anthropic' ? (modelConfig(config.provider)?.model ?? null) : null);
   const pins = await resolveRunPins(db, config, input.userId, input.pinVersions, model);
-  const principal = input.principal ?? (input.userId ? userPrincipal(input.userId) : anonymousPrincipal(null));
+  const principal = input.principal ?? (input.userId ? userKey(input.userId) : anonymousKey(null));
   const controlToken = `syr_${crypto.randomBytes(24).toString('base64url')}`;
   const limits = runLimits();
-  const anonymous = principal.startsWith(ANONYMOUS_PREFIX);
+  const anonymous = isAnonymousKey(principal);
   // Count, then insert, under a Postgres advisory lock of the principal (and of all
   // anonymous visitors, for their shared cap) held to the transaction's end: racing
   // requests on any number of instances are counted one after another. In one process
@@ -65,7 +65,7 @@ export async function createRun(
     if (anonymous) await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended('run-create:anonymous', 0))::text`;
     const [active] = await tx.$queryRaw<Array<{ mine: bigint; anonymous: bigint }>>`
       SELECT count(*) FILTER (WHERE principal = ${principal}) AS mine,
-             count(*) FILTER (WHERE principal LIKE ${`${ANONYMOUS_PREFIX}%`}) AS anonymous
+             count(*) FILTER (WHERE principal LIKE ${`${ANONYMOUS_KEY_PREFIX}%`}) AS anonymous
       FROM "Run" WHERE status IN ('queued', 'running')`;
     const mine = Number(active?.mine ?? 0);
     if (mine >= limits.maxActivePerPrincipal) {

@@ -12,7 +12,7 @@ import { mayManageSkill } from '../registry/may-manage-skill';
 import { compareRuns } from './compare-runs';
 import { forkRun } from './fork-run';
 import { getRun } from './get-run';
-import { userPrincipal } from './run-principal';
+import { userKey } from '../principal';
 
 /** runs re-run by one check at most (each is a fork that runs on the workers) */
 export const MAX_UPGRADE_RUNS = 5;
@@ -73,7 +73,7 @@ export async function startUpgradeCheck(db: Db, input: { scope: string; name: st
       continue;
     }
     try {
-      const fork = await forkRun(db, c.runId, { userId: input.userId }, { versions: { mode: 'move', skill: ref, version: target.version } }, userPrincipal(input.userId));
+      const fork = await forkRun(db, c.runId, { userId: input.userId }, { versions: { mode: 'move', skill: ref, version: target.version } }, userKey(input.userId));
       pairs.push({ original: c.runId, fork: fork.id, from: c.from });
     } catch (err) {
       // a run that cannot be forked now (too many active, a skill gone) is listed, not fatal

@@ -16,7 +16,7 @@ export type Caller = {
   tokens: HeldToken[];
   /**
    * Whose share of the sandbox's fair queue this caller's jobs take; default the caller
-   * id. Anonymous callers on the server share their network address's (`ip:…`), so that
+   * id. Anonymous callers on the server share their network address's (`anon:…`, lib/principal), so that
    * fresh cookies or none do not buy an attacker more shares than one visitor has.
    */
   queueKey?: string;

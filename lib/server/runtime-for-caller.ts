@@ -10,6 +10,7 @@ import { loadHeldTokens } from './capabilities/pg-token-vault';
 import { teamHeldTokens } from '../teams';
 import { createEphemeralStorage } from './capabilities/ephemeral-storage';
 import type { ServerContext } from './server-context';
+import { anonymousKey, userKey } from '../principal';
 
 /**
  * Who is calling, as the HTTP layer knows it. `visitorId` is an anonymous visitor's
@@ -29,7 +30,7 @@ const VISITOR_ID = /^[A-Za-z0-9_-]{8,64}$/;
 export async function resolveCaller(db: Db, who: CallerIdentity): Promise<Caller> {
   if (who.userId) {
     const id = `user:${who.userId}`;
-    const charged = who.account && who.account !== who.userId ? { queueKey: `user:${who.account}` } : {};
+    const charged = who.account && who.account !== who.userId ? { queueKey: userKey(who.account) } : {};
     if (who.heldTokens === false) return { id, kind: 'user', tokens: [], ...charged };
     // the user's own tokens, and their teams' connections (each only for that team's own
     // skills: HeldToken.onlyForScope), read now so that leaving a team ends their use
@@ -44,7 +45,7 @@ export async function resolveCaller(db: Db, who: CallerIdentity): Promise<Caller
     }
     return { id, kind: 'user', tokens: team.length ? [...tokens, ...team] : tokens, ...charged };
   }
-  const queueKey = who.ip ? { queueKey: `ip:${who.ip}` } : {};
+  const queueKey = who.ip ? { queueKey: anonymousKey(who.ip) } : {};
   if (who.visitorId && VISITOR_ID.test(who.visitorId)) return { id: `visitor:${who.visitorId}`, kind: 'anonymous', tokens: [], ...queueKey };
   // an anonymous caller without a stable identity holds nothing and keeps nothing between calls
   return { id: `anonymous:${crypto.randomUUID()}`, kind: 'anonymous', tokens: [], ...queueKey };

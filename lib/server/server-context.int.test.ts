@@ -9,6 +9,7 @@ import type { CapabilityScope } from '../runtime';
 import { createPgStorage } from './capabilities/pg-storage';
 import { createServerContext, type ServerContext } from './server-context';
 import { readServerConfig } from './server-config';
+import { anonymousKey } from '../principal';
 
 let server: ServerContext;
 beforeAll(() => {
@@ -128,8 +129,8 @@ describe('storage of anonymous callers', () => {
 
   it("anonymous callers' sandbox jobs queue under their address, with a cookie or without (signed-in users under their own id)", async () => {
     const ip = '203.0.113.7';
-    expect((await server.runtimeFor({ userId: null, ip })).caller.queueKey).toBe(`ip:${ip}`);
-    expect((await server.runtimeFor({ userId: null, visitorId: `v${unique()}xyz`, ip })).caller.queueKey).toBe(`ip:${ip}`);
+    expect((await server.runtimeFor({ userId: null, ip })).caller.queueKey).toBe(anonymousKey(ip));
+    expect((await server.runtimeFor({ userId: null, visitorId: `v${unique()}xyz`, ip })).caller.queueKey).toBe(anonymousKey(ip));
     expect((await server.runtimeFor({ userId: null })).caller.queueKey).toBeUndefined();
     const user = await testDb().user.create({ data: {} });
     expect((await server.runtimeFor({ userId: user.id, ip })).caller.queueKey).toBeUndefined();

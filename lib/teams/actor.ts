@@ -2,7 +2,7 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
-import type { Principal } from '../authz';
+import type { Principal } from '../principal';
 
 export type Actor = { principal: Principal; ip?: string | null };
 
@@ -10,7 +10,7 @@ const NOT_A_PERSON = 'A team API token cannot manage teams: sign in, or use a pe
 
 /** Team management is done by people (a session or a personal API token), never by a team token. */
 export function actingUser(actor: Actor): string {
-  if (actor.principal.kind !== 'user') {
+  if (actor.principal.kind === 'anonymous') {
     throw new AppError('auth/unauthenticated', 'Sign in to manage teams.');
   }
   return actor.principal.userId;

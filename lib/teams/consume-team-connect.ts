@@ -4,12 +4,12 @@
 // nothing for the user). The cookie is spent either way.
 import 'server-only';
 import { cookies, headers } from 'next/headers';
-import { clientAddressOf } from '../api/principal';
 import type { Db } from '../db/client';
 import type { ProviderTokens } from '../auth/oauth-connections';
 import { log } from '../log';
 import { storeTeamConnection } from './store-team-connection';
 import { TEAM_CONNECT_COOKIE, parseTeamConnectIntent } from './team-connect-intent';
+import { clientAddressOf } from '../principal';
 
 export async function consumeTeamConnectIntent(db: Db, userId: string, tokens: ProviderTokens): Promise<boolean> {
   const jar = await cookies();

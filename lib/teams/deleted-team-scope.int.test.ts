@@ -3,11 +3,11 @@
 // team that never published frees its name.
 import { describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
-import { userPrincipal } from '../authz';
 import { chooseUsername } from '../auth/usernames';
 import { publishPackage } from '../registry/publish-package';
 import { downloadVersion } from '../registry/download-version';
 import { createTeam, deleteTeam } from '.';
+import { userPrincipal } from '../principal';
 
 const stamp = Date.now().toString(36);
 let seq = 0;

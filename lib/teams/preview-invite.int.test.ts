@@ -2,11 +2,11 @@
 // before "Accept" (bogus, used, withdrawn, expired, addressed to someone else).
 import { describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
-import { userPrincipal } from '../authz';
 import { acceptInvite } from './accept-invite';
 import { createInvite } from './create-invite';
 import { previewInvite } from './preview-invite';
 import { revokeInvite } from './revoke-invite';
+import { userPrincipal } from '../principal';
 
 describe('previewInvite', () => {
   it('names the team, role and inviter, and fails before Accept for used, withdrawn, expired and bogus codes', async () => {

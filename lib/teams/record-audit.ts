@@ -3,6 +3,7 @@
 import 'server-only';
 import type { Prisma } from '../db/generated/client';
 import type { Db } from '../db/client';
+import { tokenIdOf } from '../principal';
 import type { Actor } from './actor';
 
 export type AuditAction =
@@ -29,7 +30,7 @@ export async function recordAudit(
     data: {
       teamId,
       actorUserId: p.kind === 'anonymous' ? null : p.userId,
-      actorTokenId: p.kind === 'team' ? p.tokenId : p.kind === 'user' ? (p.tokenId ?? null) : null,
+      actorTokenId: tokenIdOf(p),
       ip: actor.ip ?? null,
       action,
       target: target ?? null,

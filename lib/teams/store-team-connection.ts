@@ -7,10 +7,10 @@ import 'server-only';
 import type { Db } from '../db/client';
 import { sealSecret } from '../auth/secret-box';
 import { claimsFromScope, oauthIssuer, type ProviderTokens } from '../auth/oauth-connections';
-import { userPrincipal } from '../authz';
 import { announceMembersTokens, teamMemberIds } from './announce-team-tokens';
 import { recordAudit } from './record-audit';
 import { teamForActor } from './team-for-actor';
+import { userPrincipal } from '../principal';
 
 export async function storeTeamConnection(db: Db, userId: string, slug: string, tokens: ProviderTokens, ip: string | null = null): Promise<void> {
   if (!tokens.access_token) return;

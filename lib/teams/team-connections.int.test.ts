@@ -4,12 +4,12 @@
 // disconnect. The connect intent cookie names a team for its own user, briefly.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
-import { userPrincipal } from '../authz';
 import { checkTokenGate } from '../runtime';
 import type { ToolManifest } from '../skills';
 import { resolveCaller } from '../server/runtime-for-caller';
 import { heldTokenClaims, unlockPlan } from '../auth/unlock-plan';
 import { acceptInvite, createInvite, createTeam, encodeTeamConnectIntent, getWorkspace, listAudit, parseTeamConnectIntent, removeMember, removeTeamConnection, storeTeamConnection } from '.';
+import { userPrincipal } from '../principal';
 
 const as = (userId: string) => ({ principal: userPrincipal(userId), ip: '203.0.113.11' });
 let seq = 0;

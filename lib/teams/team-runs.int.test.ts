@@ -5,7 +5,6 @@
 // secrets. Invitations: single use even for the same person, expired ones not pending.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
-import { userPrincipal } from '../authz';
 import { readUpload } from '../registry/read-upload';
 import { publishVersion } from '../registry/publish-version';
 import { loadSkillVersion } from '../registry/load-skill-version';
@@ -18,6 +17,7 @@ import { listPlaygroundSkills } from '../registry/list-playground-skills';
 import { privateScopesOf } from '../authz/private-scopes';
 import { acceptInvite, createInvite, createTeam, getWorkspace, removeMember, setTeamSecret } from '.';
 import { newRunId } from '../runs/run-id';
+import { userPrincipal } from '../principal';
 
 const as = (userId: string) => ({ principal: userPrincipal(userId), ip: '203.0.113.9' });
 let seq = 0;

@@ -3,7 +3,6 @@
 // access to private skills at once, sealed secrets, team tokens and the audit log.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
-import { userPrincipal } from '../authz';
 import { assertScopeOwner } from '../registry/assert-scope-owner';
 import { authenticateApiToken, createApiToken } from '../auth/api-tokens';
 import { canSeePrivate } from '../registry/get-skill';
@@ -22,6 +21,7 @@ import {
   revokeInvite,
   setTeamSecret,
 } from '.';
+import { userPrincipal } from '../principal';
 
 const as = (userId: string) => ({ principal: userPrincipal(userId), ip: '203.0.113.7' });
 let seq = 0;

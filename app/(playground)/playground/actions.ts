@@ -16,7 +16,7 @@ import { createRun } from '@/lib/runs/create-run';
 import { forkRun, ForkVersionsSchema } from '@/lib/runs/fork-run';
 import { getRun } from '@/lib/runs/get-run';
 import { RunConfigSchema } from '@/lib/runs/run-config';
-import { runPrincipalFor } from '@/lib/runs/run-principal';
+import { accountKey, clientAddressOf, userPrincipal } from '@/lib/principal';
 
 export type StartRunState = { error: string | null; field?: string };
 
@@ -101,7 +101,7 @@ export async function startRun(_prev: StartRunState, form: FormData): Promise<St
     const run = await createRun(serverContext().db, {
       config: parsed.data,
       userId: user?.id ?? null,
-      principal: runPrincipalFor(await headers(), user?.id ?? null),
+      principal: accountKey(userPrincipal(user?.id), clientAddressOf(await headers())),
       forkedFromId: forkOf,
     });
     await rememberControlToken(run.id, run.controlToken);
@@ -136,7 +136,7 @@ export async function forkRunAction(runId: string, confirmed?: unknown, versions
       id.data,
       { userId: user?.id ?? null, controlToken: jar.get(runCookieName(id.data))?.value ?? null },
       { versions: choice.data },
-      runPrincipalFor(await headers(), user?.id ?? null),
+      accountKey(userPrincipal(user?.id), clientAddressOf(await headers())),
     );
     await rememberControlToken(fork.id, fork.controlToken);
     forkId = fork.id;

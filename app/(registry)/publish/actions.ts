@@ -12,8 +12,6 @@ import { assertSameOrigin } from '@/lib/auth/same-origin';
 import { limitActionCall } from '@/lib/auth/action-rate-limit';
 import { actionFailure, type ActionFailure } from '@/lib/api/action-failure';
 import { AppError } from '@/lib/errors';
-import { clientAddressOf } from '@/lib/api/principal';
-import { userPrincipal } from '@/lib/authz';
 import { auditScopeAction } from '@/lib/teams';
 import { serverContext } from '@/lib/server';
 import { previewPackage } from '@/lib/registry/preview-package';
@@ -22,6 +20,7 @@ import { publishPackage } from '@/lib/registry/publish-package';
 import type { UploadInput } from '@/lib/registry/read-upload';
 import type { Diagnostic } from '@/lib/skills';
 import type { ScanFinding } from '@/lib/registry/scan-package';
+import { clientAddressOf, userPrincipal } from '@/lib/principal';
 
 export type ToolSummary = {
   name: string;

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
 import { createRun } from '@/lib/runs/create-run';
-import { runPrincipalFor } from '@/lib/runs/run-principal';
-import { accountOf } from '@/lib/api/principal';
+import { accountKey } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,8 +11,8 @@ const Body = z.record(z.string(), z.unknown());
 
 export const POST = withApi<Record<string, never>, z.infer<typeof Body>>(
   { scope: 'runs', body: Body, rateLimit: { cost: 5 } },
-  async ({ req, body, userId, principal }) => {
-    const run = await createRun(serverContext().db, { config: body, userId, principal: runPrincipalFor(req.headers, accountOf(principal)) });
+  async ({ body, userId, principal, caller }) => {
+    const run = await createRun(serverContext().db, { config: body, userId, principal: accountKey(principal, caller.ip) });
     return NextResponse.json(
       { id: run.id, controlToken: run.controlToken, url: `/playground/runs/${run.id}`, events: `/api/v1/runs/${run.id}/events` },
       { status: 201 },

@@ -7,7 +7,6 @@ import { AppError } from '@/lib/errors';
 import { withApi } from '@/lib/api/with-api';
 import { auditScopeAction } from '@/lib/teams';
 import { apiActor } from '@/lib/api/team-actor';
-import { requireUser } from '@/lib/api/principal';
 import { readBodyBytes } from '@/lib/api/read-json-body';
 import { searchSkills } from '@/lib/registry/search-skills';
 import { privateScopesOf } from '@/lib/authz';
@@ -15,6 +14,7 @@ import { parseSearchParams } from '@/lib/registry/skill-route-params';
 import { publishPackage } from '@/lib/registry/publish-package';
 import { previewPackage } from '@/lib/registry/preview-package';
 import { uploadLimits } from '@/lib/registry/read-upload';
+import { requireUser } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';
 

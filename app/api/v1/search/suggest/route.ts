@@ -11,6 +11,7 @@ import { httpLimits } from '@/lib/api/limits';
 import { consumeRateLimit, rateLimitHeaders } from '@/lib/api/rate-limit';
 import { privateScopesOf } from '@/lib/authz';
 import { suggestSkills } from '@/lib/registry/suggest-skills';
+import { principalKey } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';
 
@@ -20,7 +21,7 @@ const SUGGEST_LIMIT = Number(process.env.SKILLYARD_RATE_LIMIT_SUGGEST ?? 240);
 export const GET = withApi({}, async ({ req, principal, caller }) => {
   const { db } = serverContext();
   const windowMs = httpLimits().rateWindowMs;
-  const who = principal.kind === 'anonymous' ? `ip:${caller.ip}` : `user:${principal.userId}`;
+  const who = principalKey(principal, caller.ip);
   const decision = await consumeRateLimit(db, `suggest:${who}`, { limit: SUGGEST_LIMIT, windowMs });
   if (!decision.allowed) {
     throw new AppError('rate/limited', `Too many suggestions; retry in ${Math.max(1, Math.ceil(decision.resetMs / 1000))} s.`);

@@ -12,6 +12,7 @@ import { runEventBus } from '@/lib/runs/run-event-bus';
 import { GET as healthRoute } from '../../../../health/route';
 import { GET as eventsRoute } from './route';
 import { newRunId } from '../../../../../../lib/runs/run-id';
+import { anonymousKey } from '@/lib/principal';
 
 beforeAll(async () => {
   process.env.DATABASE_URL = testDatabaseUrl();
@@ -47,7 +48,7 @@ describe('open event streams per caller', () => {
     const held = await Promise.all(aborts.map((a) => open(id, a.signal)));
     try {
       expect(held.map((r) => r.status)).toEqual(Array(cap).fill(200));
-      expect(frontDoorState().streams.get(`ip:${IP}`)).toBe(cap);
+      expect(frontDoorState().streams.get(anonymousKey(IP))).toBe(cap);
 
       const refused = await open(id, new AbortController().signal);
       expect(refused.status).toBe(429);
@@ -68,7 +69,7 @@ describe('open event streams per caller', () => {
 
       // one stream goes away: its place is free again
       await held[0].body!.cancel();
-      expect(frontDoorState().streams.get(`ip:${IP}`)).toBe(cap - 1);
+      expect(frontDoorState().streams.get(anonymousKey(IP))).toBe(cap - 1);
       expect(door(id)).toBeNull();
       const again = await open(id, new AbortController().signal);
       expect(again.status).toBe(200);
@@ -76,6 +77,6 @@ describe('open event streams per caller', () => {
     } finally {
       for (const res of held.slice(1)) await res.body?.cancel().catch(() => {});
     }
-    expect(frontDoorState().streams.get(`ip:${IP}`)).toBeUndefined();
+    expect(frontDoorState().streams.get(anonymousKey(IP))).toBeUndefined();
   });
 });

@@ -4,8 +4,7 @@ import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
 import { runAccessFrom } from '@/lib/api/run-access';
 import { forkRun, ForkVersionsSchema } from '@/lib/runs/fork-run';
-import { runPrincipalFor } from '@/lib/runs/run-principal';
-import { accountOf } from '@/lib/api/principal';
+import { accountKey } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,9 +13,9 @@ const Body = z.object({ task: z.string().min(1).max(20_000).optional(), versions
 
 export const POST = withApi<{ id: string }, z.infer<typeof Body>>(
   { scope: 'runs', body: Body, rateLimit: { cost: 5 } },
-  async ({ req, params, body, userId, principal }) => {
+  async ({ req, params, body, userId, principal, caller }) => {
     const access = runAccessFrom(req, params.id, userId);
-    const run = await forkRun(serverContext().db, params.id, access, body, runPrincipalFor(req.headers, accountOf(principal)));
+    const run = await forkRun(serverContext().db, params.id, access, body, accountKey(principal, caller.ip));
     return NextResponse.json({ id: run.id, controlToken: run.controlToken, url: `/playground/runs/${run.id}` }, { status: 201 });
   },
 );

@@ -5,10 +5,10 @@ import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
 import { auditScopeAction } from '@/lib/teams';
 import { apiActor } from '@/lib/api/team-actor';
-import { requireUser } from '@/lib/api/principal';
 import { getSkill } from '@/lib/registry/get-skill';
 import { deleteVersion } from '@/lib/registry/delete-version';
 import { VersionParams } from '@/lib/registry/skill-route-params';
+import { requireUser } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';
 

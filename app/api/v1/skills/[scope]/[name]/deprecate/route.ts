@@ -6,9 +6,9 @@ import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
 import { auditScopeAction } from '@/lib/teams';
 import { apiActor } from '@/lib/api/team-actor';
-import { requireUser } from '@/lib/api/principal';
 import { deprecateVersion } from '@/lib/registry/deprecate-version';
 import { SkillParams } from '@/lib/registry/skill-route-params';
+import { requireUser } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';
 

@@ -2,10 +2,10 @@
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
-import { requireUser } from '@/lib/api/principal';
 import { AppError } from '@/lib/errors';
 import { starSkill } from '@/lib/registry/star-skill';
 import { SkillParams } from '@/lib/registry/skill-route-params';
+import { requireUser } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';
 

@@ -10,10 +10,10 @@
 // a Range header 206 (or 416 when it starts past the end).
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
-import { rateKeyOf } from '@/lib/api/principal';
 import { downloadVersion } from '@/lib/registry/download-version';
 import { parseRange } from '@/lib/registry/package-store';
 import { VersionParams } from '@/lib/registry/skill-route-params';
+import { rateKeyOf } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';
 

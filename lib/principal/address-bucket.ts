@@ -1,7 +1,6 @@
 // Limits are kept per client address; an IPv6 client usually holds a whole /64 (and can
 // pick any address in it), so an IPv6 address counts as its /64 network. IPv4 (and
 // IPv4-mapped IPv6) addresses count as themselves.
-import 'server-only';
 import net from 'node:net';
 
 export function addressBucket(address: string): string {
