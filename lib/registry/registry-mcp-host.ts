@@ -5,6 +5,7 @@
 // row at most 1 s old, a private skill's scope membership each time: canSeePrivate): removed from a team, a member's open session no longer lists or
 // calls its private skills (answered as unknown tools and prompts).
 import 'server-only';
+import { noteSkillCalls, skillOfTool } from './skill-usage';
 import { AppError } from '../errors';
 import { createToolManager } from '../runtime';
 import { lockedToolNotes, type McpToolHost } from '../mcp';
@@ -59,8 +60,17 @@ export async function openRegistryMcpHost(server: ServerContext, refs: ReturnTyp
     listVisibleTools: async () => (await manager()).listVisibleTools().filter((t) => t.role !== 'middleware'),
     invoke: async (ref, args) => {
       const m = await manager();
+      // the skill page's usage counts MCP calls per caller (skill-usage.ts)
+      const counted = skillOfTool(skills, ref);
+      const note = (failed: number) =>
+        counted?.identity && noteSkillCalls(server.db, { skillId: counted.identity, callerKey: userId ? `user:${userId}` : `ip:${ip ?? 'unknown'}`, source: 'mcp', calls: 1, failed });
       try {
-        return await m.invoke(ref, args);
+        const result = await m.invoke(ref, args);
+        note(0);
+        return result;
+      } catch (err) {
+        note(1);
+        throw err;
       } finally {
         if (anonymous) anonymous.caller = { ...anonymous.caller, tokens: m.heldTokens() };
       }

@@ -21,6 +21,7 @@ import { learnRunSecrets } from './run-secrets';
 import { takeRunTurn, type ManualTurn } from './run-turns';
 import { pinFor, readRunPins } from './run-pins';
 import { scriptFromTrace } from './manual-script';
+import { noteSkillCalls, skillOfTool } from '../registry/skill-usage';
 import { AppError } from '../errors';
 import type { Db } from '../db/client';
 
@@ -40,6 +41,21 @@ async function loadPinnedSkills(db: Db, run: ClaimedRun) {
       return loaded;
     }),
   );
+}
+
+/** The run's tool calls per skill, for the skill page's usage (lib/registry/skill-usage.ts); the code runner itself is no skill's. */
+function noteRunCalls(db: Db, run: ClaimedRun, skills: LoadedSkill[], trace: Array<{ type: string; tool?: unknown; via?: unknown }>) {
+  const tally = new Map<string, { calls: number; failed: number }>();
+  for (const e of trace) {
+    if ((e.type !== 'tool-result' && e.type !== 'tool-error') || typeof e.tool !== 'string' || (e.tool === 'invoke' && e.via === 'model')) continue;
+    const skill = skillOfTool(skills, e.tool);
+    if (!skill?.identity) continue;
+    const t = tally.get(skill.identity) ?? { calls: 0, failed: 0 };
+    t.calls++;
+    if (e.type === 'tool-error') t.failed++;
+    tally.set(skill.identity, t);
+  }
+  for (const [skillId, t] of tally) noteSkillCalls(db, { skillId, callerKey: run.principal, source: 'run', ...t });
 }
 
 /** A manual run's turns, once it ended: its pins then hold the code of every turn, as a scripted run's do. */
@@ -211,6 +227,7 @@ export async function executeRun(server: ServerContext, run: ClaimedRun, ctx: Ex
     // the outcome rules (lib/agent/run-outcome.ts): no ctx.finish after failed code is not a success
     const decided = decideRunOutcome({ agentStatus: agent.status, finished: agent.finished, result: agent.result, error: agent.error, events: agent.trace });
     why = { rule: decided.rule, reason: decided.reason, failedCalls: decided.failedCalls };
+    noteRunCalls(db, run, skills, agent.trace as unknown as Array<{ type: string; tool?: unknown; via?: unknown }>);
     await pinManualTurns(db, run, agent.trace as unknown as Array<{ type: string }>).catch((err) =>
       runsLog.warn('storing the manual turns with the pins failed', { runId: run.id, ...errorContext(err) }),
     );

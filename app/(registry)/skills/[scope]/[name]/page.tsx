@@ -24,6 +24,9 @@ import { UnlockPlanner } from '../../../../(account)/_components/unlock-planner'
 import { packageFacts } from './package-facts';
 import { SkillSidebar } from './skill-sidebar';
 import { AgentSupport } from './agent-support';
+import { SkillUsagePanel } from './skill-usage-panel';
+import { UpgradeCheckPanel } from './upgrade-check-panel';
+import { skillUsageOf } from '@/lib/registry/skill-usage';
 
 export const dynamic = 'force-dynamic';
 
@@ -223,6 +226,8 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
 
       <div className="min-w-0 space-y-6">
         <SkillSidebar skill={skill} facts={facts} base={base} />
+        <SkillUsagePanel usage={await skillUsageOf(serverContext().db, skill)} downloads={skill.downloads} />
+        {manage && !skill.yanked && <UpgradeCheckPanel scope={skill.scope} name={skill.name} version={skill.version} />}
         <AgentSupport agents={m.agents} />
         <VersionHistory scope={skill.scope} name={skill.name} current={skill.version} versions={skill.versions} distTags={skill.distTags} manage={manage} />
       </div>
