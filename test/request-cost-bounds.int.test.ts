@@ -289,3 +289,50 @@ describe('page form posts are rate limited per caller (issue 23 item 1)', () => 
     expect(res.status).toBe(200);
   });
 });
+
+describe('teams are charged to who makes them (issue 23 item 5)', () => {
+  const initialize = (token: string) =>
+    fetch(`${server.base}/api/mcp/skillyard/text-stats`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    }).then(async (r) => (await r.arrayBuffer(), r.status));
+
+  it("one account's teams and team tokens cannot fill the server's MCP sessions: everybody else still gets one", async () => {
+    const { createTeamApiToken } = await import('../lib/teams');
+    const person = async (name: string) => {
+      const h = `${name}-${Date.now().toString(36)}`;
+      const u = await db.user.create({ data: { handle: h, name: h } });
+      await db.scope.create({ data: { name: h, kind: 'user', userId: u.id } });
+      return { id: u.id, handle: h };
+    };
+    const mallory = await person('mallory');
+    const own = (await createApiToken(db, { userId: mallory.id, name: 'teams', scopes: ['teams', 'invoke'] })).token;
+    // teams over the API until the per-account cap (default 10) refuses one
+    const statuses: number[] = [];
+    for (const letter of 'abcdefghjkmn') {
+      const res = await fetch(`${server.base}/api/v1/teams`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${own}` },
+        body: JSON.stringify({ slug: `${mallory.handle}-${letter}` }),
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.filter((s) => s === 201)).toHaveLength(10);
+    expect(statuses.slice(10).every((s) => s >= 400 && s < 500)).toBe(true);
+    const teams = await db.team.findMany({ where: { createdById: mallory.id }, select: { slug: true } });
+    expect(teams).toHaveLength(10);
+    // a team token per team, each opening sessions as fast as it may
+    const actor = { principal: { kind: 'user' as const, userId: mallory.id }, ip: '127.0.0.1' };
+    const tokens = await Promise.all(teams.map(async (t) => (await createTeamApiToken(db, actor, t.slug, { name: 'mcp', scopes: ['invoke'] })).token));
+    const opened: number[] = [];
+    for (const token of [own, ...tokens]) for (let i = 0; i < 4; i++) opened.push(await initialize(token));
+    expect(opened.filter((s) => s === 200).length).toBeGreaterThan(0);
+    // 44 initializations: the account holds its share (SKILLYARD_MCP_MAX_SESSIONS_PER_PRINCIPAL, default 20), never more
+    expect(await db.mcpSession.count()).toBeLessThanOrEqual(20);
+    const innocent = await person('innocent');
+    const theirs = (await createApiToken(db, { userId: innocent.id, name: 'mcp', scopes: ['invoke'] })).token;
+    expect(await initialize(theirs)).toBe(200);
+    expect((await fetch(`${server.base}/api/health`)).status).toBe(200);
+  });
+});
