@@ -97,3 +97,19 @@ function queryMix(r: () => number, skills: GeneratedSkill[]): Array<{ kind: stri
   return out;
 }
 
+
+/** What the suggestions get while someone types: every prefix (from 2 letters) of skill
+ *  names, of two words, and of two words with a swapped pair of letters ("wrod cuont"). */
+export function suggestQueries(r: () => number, skills: GeneratedSkill[]): Array<{ kind: string; q: string }> {
+  const swap = (w: string) => {
+    const i = Math.floor(r() * Math.max(1, w.length - 1));
+    return w.slice(0, i) + (w[i + 1] ?? '') + w[i] + w.slice(i + 2);
+  };
+  const typed: Array<{ kind: string; text: string }> = [];
+  for (let i = 0; i < 6; i++) typed.push({ kind: 'suggest-skill-name', text: skills[Math.floor(r() * skills.length)].name.replace(/-[0-9a-z]+$/, '').replace(/-/g, ' ') });
+  for (let i = 0; i < 6; i++) typed.push({ kind: 'suggest-two-words', text: `${pick(r, VERBS, 1.2)} ${pick(r, NOUNS, 1.2)}` });
+  for (let i = 0; i < 6; i++) typed.push({ kind: 'suggest-swapped', text: `${swap(pick(r, VERBS.filter((w) => w.length >= 4), 1.2))} ${swap(pick(r, NOUNS.filter((w) => w.length >= 4), 1.2))}` });
+  const out: Array<{ kind: string; q: string }> = [];
+  for (const t of typed) for (let n = 2; n <= t.text.length; n++) if (t.text[n - 1] !== ' ') out.push({ kind: t.kind, q: t.text.slice(0, n) });
+  return out;
+}

@@ -1,7 +1,8 @@
 // bench/search: loads 100,000 generated skills (bench/search-corpus.ts) into a throwaway
 // database, builds the search documents, then times searchSkills() over 60+ varied
 // queries (words, two words, typos, tool names, filters, sorts, paging; those the home
-// page sends as it sends them: 60 a page with the counts per format). Prints JSON.
+// page sends as it sends them: 60 a page with the counts per format), and suggestSkills()
+// at every keystroke of typed names and words (some with swapped letters). Prints JSON.
 //   npm run bench:search [-- --skills 100000 --rounds 3] [--keep] [--reuse <database>] [--plain]
 // --keep leaves the loaded database in .data/bench (BENCH_PG_PORT, default 54339);
 // --reuse times an earlier --keep database again (pending migrations applied, no load).
@@ -13,7 +14,8 @@ import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchSe
 import { refreshAllSkillSearch } from '../lib/registry/refresh-skill-search';
 import { searchSkills } from '../lib/registry/search-skills';
 import { generateSkill, rng } from './search-corpus';
-import { load, queries } from './search-load';
+import { load, queries, suggestQueries } from './search-load';
+import { suggestSkills } from '../lib/registry/suggest-skills';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -76,6 +78,25 @@ try {
     }
   }
   samples.sort((a, b) => a - b);
+  // suggestions: one call per keystroke of each typed query
+  const sq = suggestQueries(rng(11), skills);
+  for (const q of sq.slice(0, 40)) await suggestSkills(db, { q: q.q }); // warm-up
+  const suggestSamples: number[] = [];
+  const suggestByKind = new Map<string, number[]>();
+  let suggestEmpty = 0;
+  for (let round_ = 0; round_ < ROUNDS; round_++) {
+    for (const q of sq) {
+      const started = performance.now();
+      const res = await suggestSkills(db, { q: q.q });
+      const ms = performance.now() - started;
+      suggestSamples.push(ms);
+      if (!suggestByKind.has(q.kind)) suggestByKind.set(q.kind, []);
+      suggestByKind.get(q.kind)!.push(ms);
+      if (round_ === 0 && res.suggestions.length === 0) suggestEmpty++;
+    }
+  }
+  suggestSamples.sort((a, b) => a - b);
+  for (const [k, v] of suggestByKind) byKind.set(k, v);
   const kinds = Object.fromEntries(
     [...byKind].map(([k, v]) => {
       const s = [...v].sort((a, b) => a - b);
@@ -101,6 +122,14 @@ try {
         p95Ms: round(pct(samples, 95)),
         maxMs: round(samples[samples.length - 1]),
         meanHitsPerQuery: Math.round(hits / qs.length),
+        suggest: {
+          keystrokes: sq.length,
+          samples: suggestSamples.length,
+          p50Ms: round(pct(suggestSamples, 50)),
+          p95Ms: round(pct(suggestSamples, 95)),
+          maxMs: round(suggestSamples[suggestSamples.length - 1]),
+          keystrokesWithNoSuggestion: suggestEmpty,
+        },
         queriesWithNoHits: empty,
         byKind: kinds,
       },

@@ -28,7 +28,7 @@ export function VersionHistory({
         <li key={v.version} className="flex flex-wrap items-baseline gap-x-2">
           <Link
             href={`/skills/${scope}/${name}?version=${encodeURIComponent(v.version)}`}
-            className={`${v.yanked ? 'text-zinc-400 line-through' : ''} ${v.version === current ? 'font-semibold' : ''} hover:underline`}
+            className={`inline-block py-1 ${v.yanked ? 'text-zinc-600 line-through dark:text-zinc-400' : ''} ${v.version === current ? 'font-semibold' : ''} hover:underline`}
           >
             {v.version}
           </Link>

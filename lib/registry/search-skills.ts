@@ -103,21 +103,31 @@ const PREFIX_END = 'z'.repeat(32);
 export async function corrections(db: Db, words: string[]): Promise<Record<string, string[]>> {
   const candidates = words.filter((w) => w.length >= 4 && !/^[0-9]+$/.test(w));
   if (candidates.length === 0) return {};
-  const variants = new Map(candidates.map((w) => [w, editVariants(w).map((v) => v.word)]));
+  const edits = new Map(candidates.map((w) => [w, editVariants(w)]));
+  const variants = new Map([...edits].map(([w, vs]) => [w, vs.map((v) => v.word)]));
   const splits = new Map(candidates.map((w) => [w, twoWordSplits(w)]));
+  const swaps = [...new Set([...edits.values()].flat().filter((v) => v.kind === 'swap').map((v) => v.word))];
   const lookups = [...new Set([...[...variants.values()].flat(), ...[...splits.values()].flat(2)])];
+  // 0: the word starts a known word; 1: a variant or split part is a known word; 2: a
+  // swapped variant starts a known word ("wrod" -> "word", which starts "words")
   const rows = await db.$queryRaw<Array<{ k: number; w: string }>>`
     SELECT 0 AS k, u.w FROM unnest(${candidates}::text[]) AS u(w)
       WHERE EXISTS (SELECT 1 FROM "SearchWord" s WHERE s.word >= u.w AND s.word <= u.w || ${PREFIX_END})
     UNION ALL
-    SELECT 1, word FROM "SearchWord" WHERE word = ANY(${lookups}::text[])`;
+    SELECT 1, word FROM "SearchWord" WHERE word = ANY(${lookups}::text[])
+    UNION ALL
+    SELECT 2, u.w FROM unnest(${swaps}::text[]) AS u(w)
+      WHERE EXISTS (SELECT 1 FROM "SearchWord" s WHERE s.word >= u.w AND s.word <= u.w || ${PREFIX_END})`;
   const known = new Set(rows.filter((r) => r.k === 0).map((r) => r.w));
   const exists = new Set(rows.filter((r) => r.k === 1).map((r) => r.w));
+  const swapStarts = new Set(rows.filter((r) => r.k === 2).map((r) => r.w));
   const out: Record<string, string[]> = {};
   const far: string[] = [];
   for (const w of candidates) {
     if (known.has(w)) continue;
-    const near = variants.get(w)!.filter((v) => exists.has(v)).slice(0, 3);
+    // a transposition is the likeliest slip: its variants come first, as prefixes
+    const vs = edits.get(w)!;
+    const near = [...new Set([...vs.filter((v) => v.kind === 'swap' && swapStarts.has(v.word)), ...vs.filter((v) => exists.has(v.word))].map((v) => v.word))].slice(0, 3);
     const split = splits.get(w)!.find(([a, b]) => exists.has(a) && exists.has(b));
     if (near.length) out[w] = near;
     else if (split) out[w] = [split.join(' ')];
@@ -142,8 +152,18 @@ export async function corrections(db: Db, words: string[]): Promise<Record<strin
  * correction of two words (a split) must match both: `(wordcount:* | (word & count))`.
  */
 export function buildTsQuery(words: string[], fixes: Record<string, string[]>): string {
-  const term = (alt: string) => (alt.includes(' ') ? `(${alt.split(' ').join(' & ')})` : alt);
-  return words.map((w) => `(${[`${w}:*`, ...(fixes[w] ?? []).map(term)].join(' | ')})`).join(' & ');
+  // a swapped-letters correction stands for a word being typed too: a prefix ("word:*" finds "words")
+  const term = (w: string, alt: string) => (alt.includes(' ') ? `(${alt.split(' ').join(' & ')})` : isSwap(alt, [w]) ? `${alt}:*` : alt);
+  return words.map((w) => `(${[`${w}:*`, ...(fixes[w] ?? []).map((alt) => term(w, alt))].join(' | ')})`).join(' & ');
+}
+
+/** Whether `v` is one of `words` with two neighbouring letters swapped. */
+function isSwap(v: string, words: string[]): boolean {
+  return words.some((w) => {
+    if (w.length !== v.length || w === v) return false;
+    const diff = [...w].flatMap((c, i) => (c === v[i] ? [] : [i]));
+    return diff.length === 2 && diff[1] === diff[0] + 1 && w[diff[0]] === v[diff[1]] && w[diff[1]] === v[diff[0]];
+  });
 }
 
 type Row = Omit<SearchHit, 'scope' | 'version' | 'publishedAt'> & { scopeName: string; version: string | null; publishedAt: string };

@@ -46,6 +46,13 @@ describe('suggestSkills', () => {
     expect(full.hits.map((h) => h.name)).toContain(name);
   });
 
+  it('reads a swapped pair in a word still being typed as a prefix ("wrod" finds "words")', async () => {
+    const typed = swap(w1.slice(0, 6));
+    const out = await suggestSkills(testDb(), { q: typed });
+    expect(out.corrections[typed]).toEqual([w1.slice(0, 6)]);
+    expect(out.suggestions.map((s) => s.name)).toContain(name);
+  });
+
   it('finds the skill when its two words are typed as one ("wordcount")', async () => {
     const full = await searchSkills(testDb(), { q: `${w1}${w2}` });
     expect(full.corrections[`${w1}${w2}`]).toEqual([`${w1} ${w2}`]);

@@ -239,11 +239,11 @@ export function PublishForm({ scopes, limits, cli }: { scopes: ScopeChoice[]; li
         {picked && <p className="mt-3 font-mono text-xs text-zinc-500">{picked.label}</p>}
       </div>
 
-      {pending && (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status">
-          {publishing ? 'Publishing…' : 'Reading…'}
-        </p>
-      )}
+      {/* always in place: a line appearing above the preview moved the Publish button between
+          the press and the release of a click (the blur of the version field starts a check) */}
+      <p className="min-h-5 text-sm text-zinc-600 dark:text-zinc-400" role="status">
+        {pending ? (publishing ? 'Publishing…' : 'Reading…') : ''}
+      </p>
       {error && (
         <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300" data-testid="publish-error">
           {error}

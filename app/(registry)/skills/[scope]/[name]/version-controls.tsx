@@ -14,7 +14,7 @@ export function VersionControls({ scope, name, v, tags }: { scope: string; name:
   const id = (what: string) => `v-${v.version.replace(/[^A-Za-z0-9]/g, '-')}-${what}`;
   return (
     <details className="basis-full" data-testid={`manage-${v.version}`}>
-      <summary className="cursor-pointer text-xs text-zinc-700 underline dark:text-zinc-300">
+      <summary className="cursor-pointer py-1 text-xs text-zinc-700 underline dark:text-zinc-300">
         Manage <span className="sr-only">version {v.version}</span>
       </summary>
       <div className="mt-2 space-y-3 rounded-lg border border-zinc-200 p-2 dark:border-zinc-800">
