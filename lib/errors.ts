@@ -74,6 +74,10 @@ export const ERROR_CODES = {
   'publish/unsafe-path': { status: 400, meaning: 'A path in the archive leaves the package folder.' },
   'publish/symlink': { status: 400, meaning: 'The archive holds a symbolic link.' },
   'publish/bad-archive': { status: 400, meaning: 'The upload is not a readable .tar.gz, .tgz, .zip or single skill file.' },
+  'publish/oidc-invalid-token': { status: 401, meaning: 'The CI token is not a valid OIDC token of its issuer for this registry (signature, audience, expiry).' },
+  'publish/oidc-no-publisher': { status: 403, meaning: 'The skill has no trusted publisher for the CI token\'s issuer, or its claims do not match one.' },
+  'publish/oidc-issuer-unreachable': { status: 502, meaning: 'The issuer\'s discovery document or keys could not be read (or are not on a public https address).' },
+  'publish/not-trusted-for-skill': { status: 403, meaning: 'A trusted publishing token publishes only the skill it was issued for.' },
   'publish/busy': { status: 503, meaning: 'The server is reading too many other uploads; retry after the Retry-After header.' },
   // playground runs
   'run/not-found': { status: 404, meaning: 'No run with this id that the caller may see.' },

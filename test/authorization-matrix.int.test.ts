@@ -178,6 +178,25 @@ const ROUTES: Record<string, Entry> = {
     cases: () =>
       (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'POST', path: `${skill(v)}/1.0.0/yank`, body: { undo: true }, expect: publishers(200, onPrivate(v)) })),
   },
+  'GET /api/v1/skills/[scope]/[name]/trusted-publishers': {
+    cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: `${skill(v)}/trusted-publishers`, expect: publishers(200, onPrivate(v)) })),
+  },
+  'POST /api/v1/skills/[scope]/[name]/trusted-publishers': {
+    cases: () =>
+      (['pub', 'priv'] as const).map((v) => ({
+        label: v,
+        method: 'POST',
+        path: `${skill(v)}/trusted-publishers`,
+        body: { issuer: 'https://token.actions.githubusercontent.com', claims: { repository: 'matrix/fixture' } },
+        expect: publishers(201, onPrivate(v)),
+      })),
+  },
+  'DELETE /api/v1/skills/[scope]/[name]/trusted-publishers/[id]': {
+    cases: () => (['pub', 'priv'] as const).map((v) => ({ label: `${v}, an unknown id`, method: 'DELETE', path: `${skill(v)}/trusted-publishers/nope`, expect: publishers(400, onPrivate(v)) })),
+  },
+  'POST /api/v1/publish/oidc/token': {
+    cases: () => [{ label: 'not a CI token', method: 'POST', path: '/api/v1/publish/oidc/token', body: { token: 'x'.repeat(40), skill: `@${team}/priv` }, expect: everyone(401) }],
+  },
   'POST /api/v1/skills/[scope]/[name]/deprecate': {
     cases: () =>
       (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'POST', path: `${skill(v)}/deprecate`, body: { range: '1.0.0', message: '' }, expect: publishers(200, onPrivate(v)) })),

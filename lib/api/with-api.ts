@@ -19,7 +19,7 @@ import { httpLimits } from './limits';
 import { identifyCaller, type Caller } from './identify-caller';
 import { consumeRateLimit, rateLimitHeaders } from './rate-limit';
 import { readJsonBody } from './read-json-body';
-import { anonymousKey, clientIp, rateKeyOf, requireScope, userIdOf, type Principal } from '../principal';
+import { anonymousKey, clientIp, isTrustedPublishToken, rateKeyOf, requireScope, userIdOf, type Principal } from '../principal';
 
 export type RouteContext<P> = { params: Promise<P> };
 
@@ -51,6 +51,8 @@ export type ApiOptions<B> = {
    * response is returned before the tool call finishes). Default: until the handler returns.
    */
   concurrency?: false | 'response' | 'stream';
+  /** the route accepts a trusted publisher's short-lived token (the publish route; it checks the token's skill) */
+  trustedPublish?: boolean;
   /** the error answer of a protocol with its own envelope (MCP's JSON-RPC); default `{error: {code, message}}` */
   formatError?: (mapped: MappedError, requestId: string) => Response;
 };
@@ -252,7 +254,10 @@ export function withApi<P = Record<string, never>, B = undefined>(
         inFlight.set(key, now + 1);
         held = key;
       }
-      if (options.scope) requireScope(caller.principal, options.scope);
+      // a trusted publisher's token publishes (on the routes that take it) and does nothing else
+      if (isTrustedPublishToken(caller.principal)) {
+        if (!options.trustedPublish) throw new AppError('auth/forbidden', 'A trusted publishing token can only publish its skill.');
+      } else if (options.scope) requireScope(caller.principal, options.scope);
       let body = undefined as B;
       if (options.body) {
         const raw = await readJsonBody(req, { maxBytes: options.maxBodyBytes ?? limits.maxBodyBytes, maxDepth: limits.maxJsonDepth });

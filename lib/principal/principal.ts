@@ -65,6 +65,13 @@ export function requireUser(p: Principal): string {
   return p.userId;
 }
 
+/** The one scope of a trusted publisher's short-lived token (lib/trusted-publishing): it publishes its one skill, nothing else. */
+export const TRUSTED_PUBLISH_SCOPE = 'trusted-publish';
+
+export function isTrustedPublishToken(p: Principal): p is Extract<Principal, { kind: 'token' }> {
+  return p.kind === 'token' && p.scopes.includes(TRUSTED_PUBLISH_SCOPE);
+}
+
 /** API tokens carry scopes; a session or an anonymous visitor is limited by what it owns. */
 export function requireScope(p: Principal, scope: string): void {
   if (p.kind === 'token' && !p.scopes.includes(scope)) {

@@ -2,6 +2,7 @@
 // version, scan), refuse on any problem, then store the version.
 import 'server-only';
 import type { Db } from '../db/client';
+import { AppError } from '../errors';
 import { previewError, previewPackage, type PackagePreview, type PreviewInput } from './preview-package';
 import { publishVersion, type PublishedVersion, type PublishInput } from './publish-version';
 
@@ -10,11 +11,17 @@ export type PublishPackageInput = PreviewInput & {
   changelog?: string | null;
   visibility?: 'public' | 'unlisted' | 'private';
   provenance?: PublishInput['provenance'];
+  /** a trusted publisher's token: the upload must be this skill (lib/trusted-publishing) */
+  onlySkill?: { scope: string; name: string };
 };
 
 export async function publishPackage(db: Db, input: PublishPackageInput): Promise<{ published: PublishedVersion; preview: PackagePreview }> {
   const preview = await previewPackage(db, input);
   if (preview.problems.length || !preview.manifest || !preview.version) throw previewError(preview);
+  const only = input.onlySkill;
+  if (only && (preview.scope !== only.scope || preview.name !== only.name)) {
+    throw new AppError('publish/not-trusted-for-skill', `This token publishes @${only.scope}/${only.name} only, not @${preview.scope}/${preview.name}. Nothing was published.`);
+  }
   const published = await publishVersion(db, {
     scope: preview.scope,
     manifest: preview.manifest,

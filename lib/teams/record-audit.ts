@@ -13,7 +13,7 @@ export type AuditAction =
   | 'token.create' | 'token.revoke'
   | 'connection.add' | 'connection.remove'
   | 'skill.publish' | 'skill.yank' | 'skill.unyank' | 'skill.deprecate' | 'skill.tag' | 'skill.untag' | 'skill.delete-version' | 'skill.visibility'
-  | 'skill.review-finding';
+  | 'skill.review-finding' | 'skill.trusted-publisher-add' | 'skill.trusted-publisher-remove';
 
 type Tx = Pick<Db, 'auditEvent'>;
 

@@ -7,6 +7,7 @@ import { AppError } from '@/lib/errors';
 import { withApi } from '@/lib/api/with-api';
 import { auditScopeAction } from '@/lib/teams';
 import { apiActor } from '@/lib/api/team-actor';
+import { publishGrantOf } from '@/lib/trusted-publishing';
 import { readBodyBytes } from '@/lib/api/read-json-body';
 import { searchSkills } from '@/lib/registry/search-skills';
 import { privateScopesOf } from '@/lib/authz';
@@ -14,7 +15,7 @@ import { parseSearchParams } from '@/lib/registry/skill-route-params';
 import { publishPackage } from '@/lib/registry/publish-package';
 import { previewPackage } from '@/lib/registry/preview-package';
 import { uploadLimits } from '@/lib/registry/read-upload';
-import { requireUser } from '@/lib/principal';
+import { isTrustedPublishToken, requireUser } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';
 
@@ -35,11 +36,13 @@ const PublishQuery = z.object({
   visibility: z.enum(['public', 'unlisted', 'private']).optional(),
 });
 
-export const POST = withApi({ scope: 'publish', rateLimit: { cost: 5 } }, async (ctx) => {
+export const POST = withApi({ scope: 'publish', trustedPublish: true, rateLimit: { cost: 5 } }, async (ctx) => {
   const { req, principal } = ctx;
   const userId = requireUser(principal);
   const url = new URL(req.url);
   const query = PublishQuery.parse(Object.fromEntries(url.searchParams));
+  // a trusted publisher's CI token (docs/trust.md): its one skill, recording its provenance
+  const grant = isTrustedPublishToken(principal) ? await publishGrantOf(serverContext().db, principal.tokenId) : null;
   const max = uploadLimits().maxPackageBytes;
   const bytes = await readBodyBytes(req, max, () => new AppError('publish/too-large', `The upload is larger than the package limit (maxPackageBytes = ${max} bytes).`));
   if (bytes.byteLength === 0) throw new AppError('publish/empty', 'The request body must be the package (.tar.gz, .zip or one .skill.md/.skill.js/.skill.ts file).');
@@ -47,7 +50,7 @@ export const POST = withApi({ scope: 'publish', rateLimit: { cost: 5 } }, async 
   const input = {
     upload: { kind: 'bytes' as const, bytes, fileName: query.filename },
     userId,
-    scope: query.scope,
+    scope: grant ? grant.scope : query.scope,
     version: query.version,
   };
   if (query.dryRun === '1' || query.dryRun === 'true') {
@@ -59,10 +62,12 @@ export const POST = withApi({ scope: 'publish', rateLimit: { cost: 5 } }, async 
     tag: query.tag,
     changelog: changelogHeader ? decodeURIComponent(changelogHeader).slice(0, 20_000) : null,
     visibility: query.visibility,
+    ...(grant ? { onlySkill: { scope: grant.scope, name: grant.name }, provenance: grant.provenance } : {}),
   });
   await auditScopeAction(serverContext().db, published.scope, apiActor(ctx), 'skill.publish', `@${published.scope}/${published.name}@${published.version}`, {
     tag: published.tag,
     ...(query.visibility ? { visibility: query.visibility } : {}),
+    ...(grant ? { trustedPublisher: grant.provenance.repository, commit: grant.provenance.commit, workflow: grant.provenance.workflow } : {}),
   });
   const path = `/skills/${published.scope}/${published.name}`;
   return NextResponse.json(
@@ -78,6 +83,7 @@ export const POST = withApi({ scope: 'publish', rateLimit: { cost: 5 } }, async 
       tarball: new URL(`/api/v1/skills/${published.scope}/${published.name}/${published.version}/tarball`, url.origin).toString(),
       diagnostics: preview.diagnostics,
       findings: published.findings,
+      ...(grant ? { provenance: grant.provenance } : {}),
     },
     { status: 201 },
   );
