@@ -3,6 +3,7 @@
 // two-word splits of a word typed without its space ("wordcount" -> "word" "count").
 // Looked up exactly in the vocabulary (its primary key), which finds a transposition
 // that trigram similarity misses in short words.
+import 'server-only';
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
