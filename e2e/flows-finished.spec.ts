@@ -179,7 +179,11 @@ for (const width of [1440, 390]) {
       // Enter without a picked suggestion runs the full search, which finds it too
       await page.goto('/');
       await page.getByTestId('search-input').fill('wrod cuont');
+      await expect(page.getByTestId('search-suggestions')).toBeVisible();
+      // Escape closes the list and keeps what was typed
       await page.getByTestId('search-input').press('Escape');
+      await expect(page.getByTestId('search-suggestions')).toBeHidden();
+      await expect(page.getByTestId('search-input')).toHaveValue('wrod cuont');
       await page.getByTestId('search-input').press('Enter');
       await expect(page).toHaveURL(/\?q=wrod\+cuont/);
       await expect(page.getByRole('link', { name: /text-stats/ }).first()).toBeVisible();

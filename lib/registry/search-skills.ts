@@ -106,18 +106,24 @@ export async function corrections(db: Db, words: string[]): Promise<Record<strin
   const edits = new Map(candidates.map((w) => [w, editVariants(w)]));
   const variants = new Map([...edits].map(([w, vs]) => [w, vs.map((v) => v.word)]));
   const splits = new Map(candidates.map((w) => [w, twoWordSplits(w)]));
-  const swaps = [...new Set([...edits.values()].flat().filter((v) => v.kind === 'swap').map((v) => v.word))];
-  const lookups = [...new Set([...[...variants.values()].flat(), ...[...splits.values()].flat(2)])];
-  // 0: the word starts a known word; 1: a variant or split part is a known word; 2: a
-  // swapped variant starts a known word ("wrod" -> "word", which starts "words")
+  // (word, spelling) pairs: the exact look-ups, and the swapped spellings tried as prefixes
+  const pairs = (list: (w: string) => string[]) => candidates.flatMap((w) => [...new Set(list(w))].map((v) => [w, v] as const));
+  const exact = pairs((w) => [...variants.get(w)!, ...splits.get(w)!.flat()]);
+  const swaps = pairs((w) => edits.get(w)!.filter((v) => v.kind === 'swap').map((v) => v.word));
+  // 0: the word starts a known word (then nothing else is looked up for it); 1: a variant or
+  // split part is a known word; 2: a swapped variant starts a known word ("wrod" -> "word",
+  // which starts "words")
   const rows = await db.$queryRaw<Array<{ k: number; w: string }>>`
-    SELECT 0 AS k, u.w FROM unnest(${candidates}::text[]) AS u(w)
-      WHERE EXISTS (SELECT 1 FROM "SearchWord" s WHERE s.word >= u.w AND s.word <= u.w || ${PREFIX_END})
+    WITH known AS MATERIALIZED (
+      SELECT u.w FROM unnest(${candidates}::text[]) AS u(w)
+      WHERE EXISTS (SELECT 1 FROM "SearchWord" s WHERE s.word >= u.w AND s.word <= u.w || ${PREFIX_END}))
+    SELECT 0 AS k, w FROM known
     UNION ALL
-    SELECT 1, word FROM "SearchWord" WHERE word = ANY(${lookups}::text[])
+    SELECT 1, x.v FROM unnest(${exact.map((p) => p[0])}::text[], ${exact.map((p) => p[1])}::text[]) AS x(w, v)
+      WHERE x.w NOT IN (SELECT w FROM known) AND EXISTS (SELECT 1 FROM "SearchWord" s WHERE s.word = x.v)
     UNION ALL
-    SELECT 2, u.w FROM unnest(${swaps}::text[]) AS u(w)
-      WHERE EXISTS (SELECT 1 FROM "SearchWord" s WHERE s.word >= u.w AND s.word <= u.w || ${PREFIX_END})`;
+    SELECT 2, x.v FROM unnest(${swaps.map((p) => p[0])}::text[], ${swaps.map((p) => p[1])}::text[]) AS x(w, v)
+      WHERE x.w NOT IN (SELECT w FROM known) AND EXISTS (SELECT 1 FROM "SearchWord" s WHERE s.word >= x.v AND s.word <= x.v || ${PREFIX_END})`;
   const known = new Set(rows.filter((r) => r.k === 0).map((r) => r.w));
   const exists = new Set(rows.filter((r) => r.k === 1).map((r) => r.w));
   const swapStarts = new Set(rows.filter((r) => r.k === 2).map((r) => r.w));

@@ -60,7 +60,9 @@ export function SearchBox({ defaultValue }: { defaultValue: string }) {
     } else if (e.key === 'ArrowUp' && items.length) {
       e.preventDefault();
       setActive((a) => (a <= 0 ? items.length - 1 : a - 1));
-    } else if (e.key === 'Escape') {
+    } else if (e.key === 'Escape' && shown) {
+      // the first Escape closes the list; only a second one clears the field (the browser's own)
+      e.preventDefault();
       setOpen(false);
       setActive(-1);
     } else if (e.key === 'Enter' && shown && active >= 0 && items[active]) {
