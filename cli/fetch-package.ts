@@ -1,5 +1,6 @@
 // Downloads one version of a skill from the registry and checks it before anything uses
-// it: the tarball's sha512 integrity, and a Rye signature against the trusted keys.
+// it: the tarball's sha512 integrity, the registry's signed statement about those bytes
+// (statement-check.ts), and a Rye signature against the trusted keys.
 // `skillyard add` writes the files into a skills folder; `skillyard mcp --skill @scope/name`
 // serves them.
 import { readSkillsFromFiles } from '../lib/skills';
@@ -7,6 +8,7 @@ import { checkIntegrity } from '../lib/registry/package-tarball';
 import { readUpload } from '../lib/registry/read-upload';
 import { defaultKeysDir, loadTrustedKeys } from './keys';
 import { registryClient, RegistryError } from './registry-client';
+import { checkStatement, type StatementCheck } from './statement-check';
 
 export type PackageRef = { scope: string; name: string; spec: string | null };
 
@@ -20,6 +22,8 @@ export type FetchedPackage = {
   manifest: ReturnType<typeof readSkillsFromFiles>['skills'][number] | undefined;
   deprecated: string | null;
   yanked: boolean;
+  /** the key id of the registry statement the bytes were checked against (null: none served) */
+  statementKey: string | null;
 };
 
 /** A failure with the CLI's error code (`add/integrity-mismatch`, a registry code...). */
@@ -87,6 +91,16 @@ async function download(
   if (!integrity || !checkIntegrity(bytes, integrity)) {
     throw new FetchError('add/integrity-mismatch', `${label}: the download does not match its integrity ${integrity || '(none sent)'}; nothing was written`);
   }
+  // the registry's signed statement must name these very bytes (docs/trust.md)
+  let statement: StatementCheck;
+  try {
+    statement = await checkStatement(client, ref, version, bytes);
+  } catch (e) {
+    if (e instanceof RegistryError) throw new FetchError(e.code, `${label}: cannot check its signed statement: ${e.message} [${e.code}]`);
+    throw e;
+  }
+  if (statement.checked && !statement.ok) throw new FetchError(statement.code, `${label}: its signed statement does not verify: ${statement.reason}; nothing was written`);
+  if (!statement.checked) opts.warn?.(`warning: ${label}: not checked against a signed statement: ${statement.reason}`);
   const pkg = readUpload({ kind: 'bytes', bytes });
   const { keys, problems } = loadTrustedKeys([defaultKeysDir(), ...(opts.keys ?? [])]);
   for (const p of problems) opts.warn?.(`warning: cannot read key ${p}`);
@@ -104,5 +118,6 @@ async function download(
     manifest,
     deprecated: deprecated ? decodeURIComponent(deprecated) : null,
     yanked: Boolean(res.headers.get('x-skillyard-yanked')),
+    statementKey: statement.checked && statement.ok ? statement.key.kid : null,
   };
 }

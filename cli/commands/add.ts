@@ -12,6 +12,7 @@ import { FetchError, fetchPackage } from '../fetch-package';
 import { LockError, lockRelative, readLock, writeLock, type Lock } from '../lockfile';
 import { configDir } from '../registry-client';
 import { permissionsOf } from '../skill-permissions';
+import { permissionChange } from '../permission-change';
 import { styleFor } from '../style';
 import { parsePackageRef, registryClient } from '../registry-client';
 import { unpackInto, UnpackError } from '../unpack';
@@ -36,12 +37,15 @@ Options:
   --global           the agent's user-level folder; the lock is then ~/.skillyard/skillyard.lock
   --dir <dir>        without --agent: where skills live (default: skills)
   --force            replace the skill's folder when it exists and the lock does not name it
+  --yes              for a skill already locked at another version: accept a version that
+                     may do more (its permission diff is printed first, as by \`update\`)
   --keys <dir>       trust the Ed25519 public keys in <dir> for Rye signatures (repeatable)
   --registry <url>   the registry (default SKILLYARD_REGISTRY, the login's registry, or http://127.0.0.1:3000)
   --json             print the result as JSON
 
-The download's sha512 integrity is checked before anything is written; a signed Rye
-skill whose signature does not verify is refused. Yanked and deprecated versions warn.
+The download's sha512 integrity and the registry's signed statement about it
+(docs/trust.md) are checked before anything is written; a signed Rye skill whose
+signature does not verify is refused. Yanked and deprecated versions warn.
 Exit status: 0 added, 1 failed, 2 usage error.
 `;
 
@@ -64,6 +68,7 @@ export const add: Command = {
         global: { type: 'boolean' },
         dir: { type: 'string' },
         force: { type: 'boolean' },
+        yes: { type: 'boolean', short: 'y' },
         keys: { type: 'string', multiple: true },
         registry: { type: 'string' },
         json: { type: 'boolean' },
@@ -108,6 +113,17 @@ export const add: Command = {
         `${label} is a ${manifest?.format ?? 'unreadable'} skill, not an Agent Skills folder (SKILL.md), so ${AGENTS[agent].label} cannot load it as a skill; nothing was written. ` +
           `Its tools work over MCP instead: ${mcpRegistrationFor(agent, { name: ref.name, ref: key, registry })}`,
       );
+    }
+    const locked = lock.skills[key];
+    if (locked && locked.version !== version) {
+      const change = await permissionChange(registryClient({ registry: values.registry }), ref, locked, { version, manifest });
+      if (change.lines.length) {
+        warn(`${key} ${locked.version} → ${version} permissions${change.widens ? s.yellow(' (widened)') : ''}:`);
+        for (const line of change.lines) warn(`    ${line}`);
+      }
+      if (change.widens && !values.yes) {
+        return fail('add/widens', `${label} may do more than the locked ${locked.version}; nothing was written. Run \`skillyard add ${positionals[0]} --yes\` to accept`);
+      }
     }
     if (deprecated) warn(`${s.yellow('deprecated')} ${label}: ${deprecated}`);
     if (fetched.yanked) warn(`${s.yellow('yanked')} ${label} was yanked; it is installed because you named it exactly`);

@@ -16,6 +16,7 @@ export const commands: CommandEntry[] = [
   { name: 'install', summary: 'restore exactly the skills in skillyard.lock (integrity checked)', load: async () => (await import('./install')).install },
   { name: 'outdated', summary: 'list locked skills with newer versions', load: async () => (await import('./outdated')).outdated },
   { name: 'update', summary: 'update locked skills within their ranges, showing permission changes first', load: async () => (await import('./update')).update },
+  { name: 'verify', summary: "check a version's signed statement and package digest", load: async () => (await import('./verify')).verify },
   { name: 'audit', summary: 'list locked versions that are yanked, deprecated or flagged by the scan', load: async () => (await import('./audit')).audit },
   { name: 'search', summary: 'search the registry', load: async () => (await import('./search')).search },
   { name: 'info', summary: "show a registry skill's details and versions", load: async () => (await import('./info')).info },

@@ -13,8 +13,9 @@ import { unpackInto, UnpackError } from '../unpack';
 const usage = `Usage: skillyard install [--frozen] [--global]
 
 Restore every skill in skillyard.lock: download each one's resolved URL, check it
-against the lock's integrity, and unpack it into the lock's path (replacing what is
-there). Nothing is written unless every download matches.
+against the lock's integrity and the registry's signed statement about it (docs/trust.md),
+and unpack it into the lock's path (replacing what is there). Nothing is written unless
+every download matches.
 
 Options:
   --frozen           fail when the lock would change: no lock, or a locked version whose

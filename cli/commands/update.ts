@@ -6,8 +6,9 @@ import { parseArgs } from 'node:util';
 import { UsageError, type Command } from '../command';
 import { FetchError, fetchPackage } from '../fetch-package';
 import { entryTarget, LockError, readLockFor, writeLock } from '../lockfile';
-import { configDir, parsePackageRef, RegistryError } from '../registry-client';
-import { diffPermissions, formatPermissionChanges, permissionsOf } from '../skill-permissions';
+import { configDir, parsePackageRef, registryClient, RegistryError } from '../registry-client';
+import { permissionChange } from '../permission-change';
+import { permissionsOf } from '../skill-permissions';
 import { candidates, registryOf } from '../skill-versions';
 import { styleFor } from '../style';
 import { unpackInto } from '../unpack';
@@ -15,12 +16,14 @@ import { unpackInto } from '../unpack';
 const usage = `Usage: skillyard update [@scope/name...] [--yes] [--dry-run] [--global]
 
 Move each locked skill (or the ones named) to the highest version its range in
-skillyard.lock allows. Before applying, print what changes in what the skill may do:
-  + capabilities net          a capability a tool now declares
-  + network api.example.com   a host the net capability may now reach
-  + tokens @oauth/github      a token issuer a tool now takes or mints
-  + subprocess                a handler now runs as a subprocess (Python, bash)
-An update that adds any of these (widens) is applied only with --yes.
+skillyard.lock allows. Before applying, print what changes in what the skill may do,
+in the registry's words (docs/trust.md), e.g.
+  + network access to api.example.com
+  + uses your github account connection (@oauth/github)
+  + runs bash scripts as subprocesses on the server
+  - keeps data between calls (storage)
+An update that adds anything (widens) is applied only with --yes. Each download is
+checked against the registry's signed statement first.
 
 Options:
   --yes              apply updates that widen permissions too
@@ -64,12 +67,12 @@ export const update: Command = {
         if (!wanted || wanted === entry.version) continue;
         const pkg = await fetchPackage({ ...ref, spec: wanted }, { registry, warn: (line) => process.stderr.write(line + '\n') });
         const next = permissionsOf(pkg.manifest);
-        const { changes, widens } = diffPermissions(entry.permissions, next);
+        const { lines, widens } = await permissionChange(registryClient({ registry }), ref, entry, { version: pkg.version, manifest: pkg.manifest });
         out(`${s.bold(key)} ${entry.version} → ${wanted}`);
         if (pkg.deprecated) out(`  ${s.yellow('deprecated')}: ${pkg.deprecated}`);
-        if (changes.length) {
+        if (lines.length) {
           out(`  permissions${widens ? s.yellow(' (widened)') : ''}:`);
-          for (const line of formatPermissionChanges(changes)) out(`  ${line.includes('+ ') ? s.yellow(line) : line}`);
+          for (const line of lines) out(`    ${line.startsWith('+ ') ? s.yellow(line) : line}`);
         } else out(s.dim('  permissions unchanged'));
         if (values['dry-run']) continue;
         if (widens && !values.yes) {
