@@ -3,7 +3,9 @@
 // the `npm start` path), and the CLI installed from the server's own tarball URL with npx.
 // Then: publish two versions, `add --agent claude`, `install --frozen` from the lock in a
 // second empty folder (the same bytes), a tampered lock refused, `update` showing the
-// permission diff (held back without --yes), the skill page's install line run as it is,
+// permission diff (held back without --yes; the same diff on the page and in the API),
+// `verify` of the signed statement (a changed byte, another key, rotation, revocation),
+// the skill page's install line run as it is,
 // and the skill page's Claude Desktop snippet driven by the MCP SDK client. Once on the
 // project's Node and once on Node 20 (the `node@20` npm package, as .ci/run does for 26).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -209,8 +211,8 @@ describe.each(nodeBinaries())('the CLI from the registry tarball on %s', (label,
     const held = user.cli(project, ['update']);
     expect(held.code, held.out + held.err).toBe(1);
     expect(held.out).toContain(`@${handle}/${skill} 1.0.0 → 1.1.0`);
-    expect(held.out).toContain('+ capabilities net');
-    expect(held.out).toContain('+ network api.example.com');
+    // the registry's diff in plain words (docs/trust.md), the same on the page and in the API
+    expect(held.out).toContain('+ network access to api.example.com');
     expect(held.out).toContain('held back');
     expect(fs.readFileSync(path.join(project, 'skillyard.lock'), 'utf8')).toBe(lockText);
     const yes = user.cli(project, ['update', '--yes']);
@@ -219,6 +221,66 @@ describe.each(nodeBinaries())('the CLI from the registry tarball on %s', (label,
     expect(updated).toMatchObject({ version: '1.1.0', permissions: { capabilities: ['net'], network: ['api.example.com'] } });
     expect(fs.readFileSync(path.join(installed, 'SKILL.md'), 'utf8')).toContain('allowed-hosts: api.example.com');
   }, 600_000);
+
+  it('shows the 1.1.0 permission diff on the page and in the API', async () => {
+    const html = await (await fetch(`${origin}/skills/${handle}/${skill}`)).text();
+    const text = html.replace(/<!-- -->/g, '');
+    expect(text).toContain('data-testid="permission-diff-lines"');
+    expect(text).toContain('1.1.0 adds network access to api.example.com');
+    const api = (await (await fetch(`${origin}/api/v1/skills/${handle}/${skill}/1.1.0/permissions?from=1.0.0`)).json()) as { diff: { widens: boolean; sentences: string[] } };
+    expect(api.diff).toMatchObject({ widens: true, sentences: ['1.1.0 adds network access to api.example.com'] });
+  });
+
+  it('verifies a statement; fails after one changed byte, with another key, and after its key is revoked (not merely rotated)', async () => {
+    const ref = `@${handle}/${skill}@1.1.0`;
+    const here = user.folder('verify');
+    const ok = user.cli(here, ['verify', ref, '--registry', origin]);
+    expect(ok.code, ok.out + ok.err).toBe(0);
+    expect(ok.out).toContain(`verified ${ref}`);
+    expect(ok.out).toContain('network access to api.example.com');
+
+    const tgz = new Uint8Array(await (await fetch(`${origin}/api/v1/skills/${handle}/${skill}/1.1.0/tarball`)).arrayBuffer());
+    tgz[tgz.length - 5] ^= 1;
+    fs.writeFileSync(path.join(here, 'changed.tgz'), tgz);
+    const changed = user.cli(here, ['verify', ref, '--registry', origin, '--tarball', 'changed.tgz']);
+    expect(changed.code).toBe(1);
+    expect(changed.err).toContain('statement/digest-mismatch');
+
+    const statement = (await (await fetch(`${origin}/api/v1/skills/${handle}/${skill}/1.1.0/statement`)).json()) as { keyId: string };
+    fs.writeFileSync(path.join(here, 'statement.json'), JSON.stringify(statement));
+    const keys = (await (await fetch(`${origin}/.well-known/skillyard-keys.json`)).json()) as { keys: Array<{ kid: string; x: string }> };
+    const otherX = (crypto.generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }) as { x: string }).x;
+    fs.writeFileSync(path.join(here, 'other-keys.json'), JSON.stringify({ keys: keys.keys.map((k) => (k.kid === statement.keyId ? { ...k, x: otherX } : k)) }));
+    const other = user.cli(here, ['verify', ref, '--registry', origin, '--keys', 'other-keys.json']);
+    expect(other.code).toBe(1);
+    expect(other.err).toContain('statement/bad-signature');
+
+    // offline: the key set kept by the first run, the statement and tarball as files
+    const good = new Uint8Array(await (await fetch(`${origin}/api/v1/skills/${handle}/${skill}/1.1.0/tarball`)).arrayBuffer());
+    fs.writeFileSync(path.join(here, 'good.tgz'), good);
+    const offline = user.cli(here, ['verify', ref, '--registry', 'http://127.0.0.1:9', '--offline', '--statement', 'statement.json', '--tarball', 'good.tgz', '--keys', path.join(user.base, 'home/.skillyard/trust', `127.0.0.1_${APP_PORT}.json`)]);
+    expect(offline.code, offline.out + offline.err).toBe(0);
+
+    // rotation: the key is retired (a new one signs); the old statement still verifies
+    const db = new pg.Client({ connectionString: app.url });
+    await db.connect();
+    try {
+      await db.query(`UPDATE "SigningKey" SET "retiredAt" = now() WHERE id = $1`, [statement.keyId]);
+      const rotated = user.cli(here, ['verify', ref, '--registry', origin, '--statement', 'statement.json']);
+      expect(rotated.code, rotated.out + rotated.err).toBe(0);
+      expect(rotated.out).toContain('(retired)');
+      // revocation: the old statement fails; the registry signs the version again with the new key
+      await db.query(`UPDATE "SigningKey" SET "revokedAt" = now(), "revokeReason" = 'int test' WHERE id = $1`, [statement.keyId]);
+      const revoked = user.cli(here, ['verify', ref, '--registry', origin, '--statement', 'statement.json']);
+      expect(revoked.code).toBe(1);
+      expect(revoked.err).toContain('statement/key-revoked');
+      const resigned = user.cli(here, ['verify', ref, '--registry', origin]);
+      expect(resigned.code, resigned.out + resigned.err).toBe(0);
+      expect(resigned.out).not.toContain(statement.keyId);
+    } finally {
+      await db.end();
+    }
+  }, 300_000);
 
   it("runs the skill page's install line and Claude Desktop snippet as they are", async () => {
     const html = await (await fetch(`${origin}/skills/${handle}/${skill}`)).text();

@@ -168,6 +168,26 @@ const ROUTES: Record<string, Entry> = {
   'GET /api/v1/skills/[scope]/[name]/[version]/evidence': {
     cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: `${skill(v)}/1.0.0/evidence`, expect: onPrivate(v) ? seesPrivate(200) : everyone(200) })),
   },
+  'GET /api/v1/skills/[scope]/[name]/[version]/permissions': {
+    cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: `${skill(v)}/1.0.0/permissions?from=1.0.0`, expect: onPrivate(v) ? seesPrivate(200) : everyone(200) })),
+  },
+  'GET /api/v1/skills/[scope]/[name]/[version]/statement': {
+    cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: `${skill(v)}/1.0.0/statement`, expect: onPrivate(v) ? seesPrivate(200) : everyone(200) })),
+  },
+  'GET /api/v1/skills/[scope]/[name]/[version]/findings': {
+    cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: `${skill(v)}/1.0.0/findings`, expect: onPrivate(v) ? seesPrivate(200) : everyone(200) })),
+  },
+  'POST /api/v1/skills/[scope]/[name]/[version]/findings': {
+    // the version has no findings: past the check, a publisher learns that (404)
+    cases: () =>
+      (['pub', 'priv'] as const).map((v) => ({
+        label: v,
+        method: 'POST',
+        path: `${skill(v)}/1.0.0/findings`,
+        body: { rule: 'code/eval', file: 'x.js', line: 1, reason: 'a reason long enough' },
+        expect: publishers(404, onPrivate(v)),
+      })),
+  },
   'GET /api/v1/skills/[scope]/[name]/[version]/tarball': {
     cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: `${skill(v)}/1.0.0/tarball`, expect: onPrivate(v) ? seesPrivate(200) : everyone(200) })),
   },

@@ -119,6 +119,40 @@ export const skillsPaths = {
       responses: { 200: json({ type: 'object', properties: { evidence: { type: 'object' }, provenance: { type: ['object', 'null'] } } }), 404: error },
     },
   },
+  '/api/v1/skills/{scope}/{name}/{version}/permissions': {
+    get: {
+      summary: 'What the version may do (docs/trust.md): the permission summary and its facts in plain words; with from, the diff from that version',
+      parameters: [scope, name, version, { name: 'from', in: 'query', required: false, description: 'another version (number, tag or range) to diff from', schema: { type: 'string' } }],
+      responses: {
+        200: json({ type: 'object', properties: { version: { type: 'string' }, permissions: { type: 'object' }, facts: { type: 'array' }, diff: { type: 'object', description: '{from, to, added, removed, widens, sentences}' } } }),
+        404: error,
+      },
+    },
+  },
+  '/api/v1/skills/{scope}/{name}/{version}/statement': {
+    get: {
+      summary: "The registry's signed statement about the version (compact JWS, EdDSA; keys at /.well-known/skillyard-keys.json)",
+      parameters: [scope, name, version],
+      responses: { 200: json({ type: 'object', properties: { version: { type: 'string' }, keyId: { type: 'string' }, jws: { type: 'string' }, payload: { type: 'object' } } }), 404: error },
+    },
+  },
+  '/api/v1/skills/{scope}/{name}/{version}/findings': {
+    get: {
+      summary: "The version's scan findings, each with the matched text in context, why it matters and its newest review; and every review",
+      parameters: [scope, name, version],
+      responses: { 200: json({ type: 'object', properties: { version: { type: 'string' }, findings: { type: 'array' }, reviews: { type: 'array' } } }), 404: error },
+    },
+    post: {
+      summary: "Mark one finding as reviewed with a reason (the scope's owner or a team publisher; kept in the team's audit log)",
+      security: publishToken,
+      parameters: [scope, name, version],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { type: 'object', required: ['rule', 'file', 'line', 'reason'], properties: { rule: { type: 'string' }, file: { type: 'string' }, line: { type: 'integer' }, reason: { type: 'string', minLength: 10 } } } } },
+      },
+      responses: { 201: json({ type: 'object', properties: { review: { type: 'object' } } }, 'Created'), 403: error, 404: error },
+    },
+  },
   '/api/v1/skills/{scope}/{name}/{version}/yank': {
     post: {
       summary: 'Yank (or with undo, unyank) an exact version: downloadable by number, out of ranges and listings',

@@ -27,6 +27,7 @@ import { AgentSupport } from './agent-support';
 import { SkillUsagePanel } from './skill-usage-panel';
 import { UpgradeCheckPanel } from './upgrade-check-panel';
 import { skillUsageOf } from '@/lib/registry/skill-usage';
+import { TrustSections } from './trust-sections';
 
 export const dynamic = 'force-dynamic';
 
@@ -154,6 +155,8 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
           <InstallCommand scope={skill.scope} name={skill.name} command={mcp.addCommand} />
           <UnlockPlanner tools={m.tools} next={base} scope={skill.scope} />
         </header>
+
+        <TrustSections skill={skill} userId={user?.id ?? null} manage={manage} from={one(search.from)} versionParam={search.version ? skill.version : null} base={base} />
 
         {m.instructions && (
           <section aria-labelledby="readme-heading" className="space-y-3">

@@ -72,7 +72,7 @@ export function SkillSidebar({ skill, facts, base }: { skill: SkillDetail; facts
           )}
         </Fact>
         <Fact label="Security scan" testId="scan">
-          {findings === null ? 'Not scanned.' : findings.length === 0 ? 'Scanned: clean, no findings.' : `Scanned: ${findings.length} ${findings.length === 1 ? 'finding' : 'findings'}, listed below.`}
+          {findings === null ? 'Not scanned.' : findings.length === 0 ? 'Scanned: clean, no findings.' : `Scanned: ${findings.length} ${findings.length === 1 ? 'finding' : 'findings'}, explained under Scan findings.`}
         </Fact>
         <Fact label="Content hash">
           <span className="block truncate font-mono text-xs" title={skill.contentHash}>
@@ -80,25 +80,6 @@ export function SkillSidebar({ skill, facts, base }: { skill: SkillDetail; facts
           </span>
         </Fact>
       </dl>
-      {findings && findings.length > 0 && (
-        <section aria-labelledby="findings-heading" className="space-y-2">
-          <h2 id="findings-heading" className="font-semibold">
-            Scan findings
-          </h2>
-          <ul className="space-y-2 text-xs">
-            {findings.map((f, i) => (
-              <li key={i} className="rounded-lg border border-amber-300 bg-amber-50 p-2 break-words dark:border-amber-800 dark:bg-amber-950/40">
-                <div className="font-medium">
-                  {f.message} <code className="text-zinc-700 dark:text-zinc-300">{f.rule}</code>
-                </div>
-                <div className="font-mono text-zinc-700 dark:text-zinc-300">
-                  {f.file}:{f.line} — {f.excerpt}
-                </div>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
     </aside>
   );
 }
