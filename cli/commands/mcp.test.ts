@@ -31,6 +31,10 @@ describe('skillyard mcp (stdio)', () => {
   it('lists local tools with schemas and runs one', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['count-words', 'open-notebook']));
+    // annotations from what each tool declares (lib/trust): a sandboxed tool with no
+    // capability is read-only; one that stores data and mints a token is not
+    expect(tools.find((t) => t.name === 'count-words')?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false, destructiveHint: false });
+    expect(tools.find((t) => t.name === 'open-notebook')?.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: false });
     const res = await client.callTool({ name: 'count-words', arguments: { text: 'a b c' } });
     expect(res.isError).toBeFalsy();
     expect(JSON.parse((res.content as Array<{ text: string }>)[0].text)).toMatchObject({ words: 3 });
