@@ -44,7 +44,13 @@ export function FindingsPanel({ scope, name, version, findings, manage }: Props)
               <div className="font-mono text-xs text-zinc-800 dark:text-zinc-200">
                 {f.file}:{f.line}
               </div>
-              <pre className="mt-1 overflow-x-auto rounded bg-white p-2 font-mono text-xs text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100" data-testid="finding-context">
+              {/* focusable: a keyboard user must be able to scroll a long line (axe scrollable-region-focusable) */}
+              <pre
+                tabIndex={0}
+                aria-label={`${f.file} around line ${f.line}`}
+                className="mt-1 overflow-x-auto rounded bg-white p-2 font-mono text-xs text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100"
+                data-testid="finding-context"
+              >
                 {(f.before ?? []).map((l, i) => (
                   <span key={`b${i}`} className="block text-zinc-700 dark:text-zinc-300">
                     {l || ' '}
