@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchServer } from '../lib/db/scratch-database.ts';
 import { startTestOidc } from '../test/oidc-server.ts';
+import { startTestCiIssuer } from '../test/ci-oidc-issuer.ts';
 
 const port = process.env.E2E_PORT ?? '3100';
 const server = await startScratchServer('e2e', Number(process.env.SKILLYARD_E2E_PG_PORT ?? 54331));
@@ -19,7 +20,12 @@ const idp = await startTestOidc({
   redirectUris: [`http://127.0.0.1:${port}/api/auth/callback/oidc`, `http://localhost:${port}/api/auth/callback/oidc`],
   controlEndpoints: true,
 });
+// a CI provider's OIDC issuer for e2e/evidence-provenance.spec.ts (trusted publishing)
+const ci = await startTestCiIssuer({ port: Number(process.env.E2E_CI_OIDC_PORT ?? oidcPort + 500), controlEndpoint: true });
 const oidcEnv = {
+  SKILLYARD_OIDC_ALLOW_PRIVATE: '1',
+  SKILLYARD_OIDC_AUDIENCE: 'https://registry.skillyard.test',
+  SKILLYARD_OIDC_GITHUB_ISSUERS: ci.issuer,
   SKILLYARD_OIDC_ISSUER: idp.issuer,
   SKILLYARD_OIDC_ID: idp.clientId,
   SKILLYARD_OIDC_SECRET: idp.clientSecret,
@@ -41,6 +47,7 @@ async function stop(code: number) {
     await new Promise((resolve) => app.once('exit', resolve));
   }
   await idp.close().catch(() => {});
+  await ci.close().catch(() => {});
   await dropScratchDatabase(server.adminUrl, name).catch(() => {});
   await server.stop();
   process.exit(code);

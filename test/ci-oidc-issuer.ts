@@ -18,7 +18,11 @@ export type TestCiIssuer = {
 const CLIENT = 'ci-runner';
 const SECRET = 'ci-runner-secret-0123456789abcdef0123456789';
 
-export async function startTestCiIssuer(opts: { port?: number } = {}): Promise<TestCiIssuer> {
+/**
+ * `controlEndpoint`: also answer POST /test/issue {claims, audience} with {token} (for e2e
+ * specs, which run in another process than the issuer).
+ */
+export async function startTestCiIssuer(opts: { port?: number; controlEndpoint?: boolean } = {}): Promise<TestCiIssuer> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -45,10 +49,22 @@ export async function startTestCiIssuer(opts: { port?: number } = {}): Promise<T
     ttl: { ClientCredentials: () => pending?.ttl ?? 300 },
     extraTokenClaims: async () => ({ ...(pending?.claims ?? {}) }),
   } as ConstructorParameters<typeof Provider>[1]);
-  server.on('request', provider.callback());
   let queue: Promise<unknown> = Promise.resolve();
+  const callback = provider.callback();
+  server.on('request', (req, res) => {
+    if (!(opts.controlEndpoint && req.method === 'POST' && req.url === '/test/issue')) return callback(req, res);
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const { claims, audience } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { claims: CiClaims; audience: string };
+      self.issueToken(claims, audience).then(
+        (token) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token })),
+        (err: Error) => res.writeHead(500).end(err.message),
+      );
+    });
+  });
 
-  return {
+  const self: TestCiIssuer = {
     issuer,
     issueToken(claims, audience, ttlSeconds = 300) {
       const issue = async () => {
@@ -72,4 +88,5 @@ export async function startTestCiIssuer(opts: { port?: number } = {}): Promise<T
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+  return self;
 }

@@ -28,6 +28,11 @@ import { SkillUsagePanel } from './skill-usage-panel';
 import { UpgradeCheckPanel } from './upgrade-check-panel';
 import { skillUsageOf } from '@/lib/registry/skill-usage';
 import { TrustSections } from './trust-sections';
+import { getVersionTrust } from '@/lib/evidence';
+import { listTrustedPublishers, oidcSettings } from '@/lib/trusted-publishing';
+import { EvidenceSection } from './evidence-section';
+import { ProvenanceSection } from './provenance-section';
+import { TrustedPublishersPanel } from './trusted-publishers-panel';
 
 export const dynamic = 'force-dynamic';
 
@@ -102,6 +107,8 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
   // a page showing an older version installs that version, not the latest
   const pinned = skill.distTags.latest && skill.version !== skill.distTags.latest ? skill.version : undefined;
   const mcp = mcpClientConfig({ origin: siteOrigin(await headers()), scope: skill.scope, name: skill.name, needsToken, version: pinned });
+  const publishers = manage && user ? await listTrustedPublishers(serverContext().db, skill, user.id).catch(() => null) : null;
+  const trust = await getVersionTrust(serverContext().db, { scope: skill.scope, name: skill.name, version: skill.version }, user ? { userId: user.id } : null);
 
   return (
     <article className="grid min-w-0 grid-cols-1 gap-8 lg:grid-cols-[minmax(0,1fr)_18rem]">
@@ -206,6 +213,9 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
 
         {tools.length > 0 && <McpConnect config={mcp} />}
 
+        <EvidenceSection trust={trust} fileHref={(f) => `${base}?${versionQuery}file=${encodeURIComponent(f)}#files`} />
+        <ProvenanceSection trust={trust} />
+
         <section aria-labelledby="files-heading" className="space-y-3" id="files">
           <h2 id="files-heading" className="text-lg font-semibold">
             Files <span className="text-sm font-normal text-zinc-600 dark:text-zinc-400">({m.files.length})</span>
@@ -231,6 +241,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
         <SkillSidebar skill={skill} facts={facts} base={base} />
         <SkillUsagePanel usage={await skillUsageOf(serverContext().db, skill)} downloads={skill.downloads} />
         {manage && !skill.yanked && <UpgradeCheckPanel scope={skill.scope} name={skill.name} version={skill.version} />}
+        {publishers && <TrustedPublishersPanel scope={skill.scope} name={skill.name} publishers={publishers} defaultIssuer={oidcSettings().githubIssuers[0]} />}
         <AgentSupport agents={m.agents} />
         <VersionHistory scope={skill.scope} name={skill.name} current={skill.version} versions={skill.versions} distTags={skill.distTags} manage={manage} />
       </div>
