@@ -84,6 +84,9 @@ try {
   }
   paced.sort((a, b) => a - b);
   const failed = await db.versionEvidence.count({ where: { status: 'failed' } });
+  // the runs did run the example (a sandbox that failed every call would look fast)
+  const outcomes = await db.$queryRaw<Array<{ outcome: string | null; n: bigint }>>`
+    SELECT evidence->'tools'->0->'examples'->0->>'outcome' AS outcome, count(*) AS n FROM "VersionEvidence" GROUP BY 1`;
   await worker.stop();
   await sandbox.close();
   await db.$disconnect();
@@ -103,6 +106,7 @@ try {
           oneAtATime: { versions: paced.length, p50: pct(paced, 50), p95: pct(paced, 95) },
         },
         evidenceFailed: failed,
+        exampleOutcomes: Object.fromEntries(outcomes.map((o) => [o.outcome ?? 'none', Number(o.n)])),
       },
       null,
       2,
