@@ -9,6 +9,7 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
+import { forgetVocabulary } from './search-vocabulary';
 
 type Tx = Prisma.TransactionClient | Db;
 
@@ -35,6 +36,7 @@ export async function refreshAllSkillSearch(db: Db): Promise<void> {
     ) words
     WHERE w ~ '^[a-z]{3,32}$'
     ON CONFLICT DO NOTHING`;
+  forgetVocabulary();
 }
 
 async function refresh(tx: Tx, which: Prisma.Sql): Promise<void> {
@@ -88,6 +90,7 @@ async function refresh(tx: Tx, which: Prisma.Sql): Promise<void> {
  * so concurrent publishes take row locks in one order.
  */
 export async function recordSearchWords(db: Db, skillId: string): Promise<void> {
+  forgetVocabulary();
   await db.$executeRaw`
     INSERT INTO "SearchWord" (word)
     SELECT DISTINCT w FROM (
@@ -104,4 +107,5 @@ export async function recordSearchWords(db: Db, skillId: string): Promise<void> 
     WHERE w ~ '^[a-z]{3,32}$'
     ORDER BY w
     ON CONFLICT DO NOTHING`;
+  forgetVocabulary();
 }

@@ -13,7 +13,8 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
-import { editVariants, twoWordSplits } from './word-variants';
+import { editVariants, twoWordSplits, type Variant } from './word-variants';
+import { startsKnownWord, vocabulary } from './search-vocabulary';
 
 export const SEARCH_SORTS = ['relevance', 'downloads', 'recent', 'stars'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
@@ -104,29 +105,8 @@ export async function corrections(db: Db, words: string[]): Promise<Record<strin
   const candidates = words.filter((w) => w.length >= 4 && !/^[0-9]+$/.test(w));
   if (candidates.length === 0) return {};
   const edits = new Map(candidates.map((w) => [w, editVariants(w)]));
-  const variants = new Map([...edits].map(([w, vs]) => [w, vs.map((v) => v.word)]));
   const splits = new Map(candidates.map((w) => [w, twoWordSplits(w)]));
-  // (word, spelling) pairs: the exact look-ups, and the swapped spellings tried as prefixes
-  const pairs = (list: (w: string) => string[]) => candidates.flatMap((w) => [...new Set(list(w))].map((v) => [w, v] as const));
-  const exact = pairs((w) => [...variants.get(w)!, ...splits.get(w)!.flat()]);
-  const swaps = pairs((w) => edits.get(w)!.filter((v) => v.kind === 'swap').map((v) => v.word));
-  // 0: the word starts a known word (then nothing else is looked up for it); 1: a variant or
-  // split part is a known word; 2: a swapped variant starts a known word ("wrod" -> "word",
-  // which starts "words")
-  const rows = await db.$queryRaw<Array<{ k: number; w: string }>>`
-    WITH known AS MATERIALIZED (
-      SELECT u.w FROM unnest(${candidates}::text[]) AS u(w)
-      WHERE EXISTS (SELECT 1 FROM "SearchWord" s WHERE s.word >= u.w AND s.word <= u.w || ${PREFIX_END}))
-    SELECT 0 AS k, w FROM known
-    UNION ALL
-    SELECT 1, x.v FROM unnest(${exact.map((p) => p[0])}::text[], ${exact.map((p) => p[1])}::text[]) AS x(w, v)
-      WHERE x.w NOT IN (SELECT w FROM known) AND EXISTS (SELECT 1 FROM "SearchWord" s WHERE s.word = x.v)
-    UNION ALL
-    SELECT 2, x.v FROM unnest(${swaps.map((p) => p[0])}::text[], ${swaps.map((p) => p[1])}::text[]) AS x(w, v)
-      WHERE x.w NOT IN (SELECT w FROM known) AND EXISTS (SELECT 1 FROM "SearchWord" s WHERE s.word >= x.v AND s.word <= x.v || ${PREFIX_END})`;
-  const known = new Set(rows.filter((r) => r.k === 0).map((r) => r.w));
-  const exists = new Set(rows.filter((r) => r.k === 1).map((r) => r.w));
-  const swapStarts = new Set(rows.filter((r) => r.k === 2).map((r) => r.w));
+  const { known, exists, swapStarts } = await lookUpSpellings(db, candidates, edits, splits);
   const out: Record<string, string[]> = {};
   const far: string[] = [];
   for (const w of candidates) {
@@ -151,6 +131,45 @@ export async function corrections(db: Db, words: string[]): Promise<Record<strin
     ) s`;
   for (const r of trigram) (out[r.w] ??= []).push(r.word);
   return out;
+}
+
+type Spellings = { known: Set<string>; exists: Set<string>; swapStarts: Set<string> };
+
+/**
+ * Which query words start a known word (nothing else is looked up for those), which variants
+ * and split parts are known words, and which swapped variants start one ("wrod" -> "word",
+ * which starts "words"). From the vocabulary in memory, or in one round trip to Postgres
+ * when it is too large to hold.
+ */
+async function lookUpSpellings(db: Db, candidates: string[], edits: Map<string, Variant[]>, splits: Map<string, Array<[string, string]>>): Promise<Spellings> {
+  const spellings = (w: string) => [...edits.get(w)!.map((v) => v.word), ...splits.get(w)!.flat()];
+  const swapsOf = (w: string) => edits.get(w)!.filter((v) => v.kind === 'swap').map((v) => v.word);
+  const vocab = await vocabulary(db);
+  if (vocab) {
+    const known = new Set(candidates.filter((w) => startsKnownWord(vocab, w)));
+    const open = candidates.filter((w) => !known.has(w));
+    return {
+      known,
+      exists: new Set(open.flatMap(spellings).filter((v) => vocab.set.has(v))),
+      swapStarts: new Set(open.flatMap(swapsOf).filter((v) => startsKnownWord(vocab, v))),
+    };
+  }
+  const pairs = (list: (w: string) => string[]) => candidates.flatMap((w) => [...new Set(list(w))].map((v) => [w, v] as const));
+  const exact = pairs(spellings);
+  const swaps = pairs(swapsOf);
+  const rows = await db.$queryRaw<Array<{ k: number; w: string }>>`
+    WITH known AS MATERIALIZED (
+      SELECT u.w FROM unnest(${candidates}::text[]) AS u(w)
+      WHERE EXISTS (SELECT 1 FROM "SearchWord" s WHERE s.word >= u.w AND s.word <= u.w || ${PREFIX_END}))
+    SELECT 0 AS k, w FROM known
+    UNION ALL
+    SELECT 1, x.v FROM unnest(${exact.map((p) => p[0])}::text[], ${exact.map((p) => p[1])}::text[]) AS x(w, v)
+      WHERE x.w NOT IN (SELECT w FROM known) AND EXISTS (SELECT 1 FROM "SearchWord" s WHERE s.word = x.v)
+    UNION ALL
+    SELECT 2, x.v FROM unnest(${swaps.map((p) => p[0])}::text[], ${swaps.map((p) => p[1])}::text[]) AS x(w, v)
+      WHERE x.w NOT IN (SELECT w FROM known) AND EXISTS (SELECT 1 FROM "SearchWord" s WHERE s.word >= x.v AND s.word <= x.v || ${PREFIX_END})`;
+  const of = (k: number) => new Set(rows.filter((r) => r.k === k).map((r) => r.w));
+  return { known: of(0), exists: of(1), swapStarts: of(2) };
 }
 
 /**
