@@ -23,8 +23,8 @@ export function StarButton({ scope, name, stars: initialStars, starred: initialS
     setError(null);
     start(async () => {
       const res = await starSkillAction({ scope, name, starred: want }).catch(() => null);
-      if (res?.ok) setState({ stars: res.stars, starred: res.starred });
-      else setError(res ? res.error.message : 'Could not reach the server; try again.');
+      if (res?.ok) setState({ stars: res.stars ?? state.stars, starred: res.starred ?? want });
+      else setError(res?.error ?? 'Could not reach the server; try again.');
     });
   }
 

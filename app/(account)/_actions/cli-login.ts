@@ -1,26 +1,24 @@
 'use server';
-import { redirect } from 'next/navigation';
-import { currentUser } from '@/lib/auth/current-user';
+import { z } from 'zod';
+import { serverAction, formText, type ActionState } from '@/lib/actions/server-action';
 import { approveDeviceLogin, denyDeviceLogin } from '@/lib/auth/device-login';
-import { assertSameOrigin } from '@/lib/auth/same-origin';
-import { actionFailure } from '@/lib/api/action-failure';
-import { serverContext } from '@/lib/server';
 
-export type CliLoginState = { error: string | null; done?: 'approved' | 'denied' };
+export type CliLoginState = ActionState<{ done: 'approved' | 'denied' }>;
+
+const Answer = z.object({ code: z.string(), deny: z.boolean(), scopes: z.array(z.string()) });
+
+const answer = serverAction(
+  { name: 'answer a CLI login', input: Answer, signedIn: { redirectTo: '/signin?next=/cli-login' } },
+  async ({ code, deny, scopes }, { db, user }) => {
+    if (deny) {
+      await denyDeviceLogin(db, code);
+      return { done: 'denied' as const };
+    }
+    await approveDeviceLogin(db, user.id, code, scopes);
+    return { done: 'approved' as const };
+  },
+);
 
 export async function answerCliLogin(_prev: CliLoginState, form: FormData): Promise<CliLoginState> {
-  await assertSameOrigin();
-  const user = await currentUser();
-  if (!user) redirect('/signin?next=/cli-login');
-  const code = String(form.get('code') ?? '');
-  try {
-    if (form.get('answer') === 'deny') {
-      await denyDeviceLogin(serverContext().db, code);
-      return { error: null, done: 'denied' };
-    }
-    await approveDeviceLogin(serverContext().db, user.id, code, form.getAll('scope').map(String));
-    return { error: null, done: 'approved' };
-  } catch (err) {
-    return { error: (await actionFailure(err, 'answer a CLI login')).message };
-  }
+  return answer({ code: formText(form, 'code') ?? '', deny: form.get('answer') === 'deny', scopes: form.getAll('scope').map(String) });
 }

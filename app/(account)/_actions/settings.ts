@@ -1,86 +1,78 @@
 'use server';
-// Settings mutations: API tokens, own model keys, account deletion. Each checks the
-// origin and the session, parses its input, and touches only the caller's own rows.
+// Settings mutations: API tokens, own model keys, account deletion. Each goes through the
+// action chain (origin, session, parsed input) and touches only the caller's own rows.
 import { revalidatePath } from 'next/cache';
-import { redirect } from 'next/navigation';
+import { z } from 'zod';
+import { actionError, serverAction, formText, type ActionState } from '@/lib/actions/server-action';
 import { signOut } from '@/lib/auth/auth';
-import { currentUser } from '@/lib/auth/current-user';
 import { deleteAccount } from '@/lib/auth/delete-account';
 import { issueApiToken, revokeApiToken } from '@/lib/auth/manage-api-tokens';
 import { deleteModelKey, setModelKey } from '@/lib/auth/model-keys';
-import { assertSameOrigin } from '@/lib/auth/same-origin';
-import { serverContext } from '@/lib/server';
-import { actionFailure } from '@/lib/api/action-failure';
-import { isAppError } from '@/lib/errors';
 
-export type FormState = { error: string | null; token?: string; done?: string };
+export type FormState = ActionState<{ token: string; done: string }>;
 
-async function signedIn() {
-  await assertSameOrigin();
-  const user = await currentUser();
-  if (!user) redirect('/signin?next=/settings');
-  return user;
-}
+const signedIn = { redirectTo: '/signin?next=/settings' };
 
-/** Expected failures say what went wrong; anything else is logged with the request id, which the form shows. */
-async function failure(err: unknown, what: string): Promise<FormState> {
-  return { error: (await actionFailure(err, `settings: ${what}`)).message };
-}
-
-export async function createApiTokenAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const user = await signedIn();
-  const days = String(form.get('expiresInDays') ?? '30');
-  try {
-    const { token } = await issueApiToken(serverContext().db, user.id, {
-      name: String(form.get('name') ?? ''),
-      scopes: form.getAll('scope').map(String),
-      expiresInDays: days === 'never' ? null : Number(days),
-    });
+const createToken = serverAction(
+  { name: 'settings: create a token', signedIn, input: z.object({ name: z.string(), scopes: z.array(z.string()), days: z.string() }) },
+  async ({ name, scopes, days }, { db, user }) => {
+    const { token } = await issueApiToken(db, user.id, { name, scopes, expiresInDays: days === 'never' ? null : Number(days) });
     revalidatePath('/settings');
     // shown once: only its hash is stored
-    return { error: null, token };
-  } catch (err) {
-    return await failure(err, 'create a token');
-  }
+    return { token };
+  },
+);
+
+export async function createApiTokenAction(_prev: FormState, form: FormData): Promise<FormState> {
+  return createToken({ name: formText(form, 'name') ?? '', scopes: form.getAll('scope').map(String), days: formText(form, 'expiresInDays') ?? '30' });
 }
+
+const revokeToken = serverAction({ name: 'settings: revoke a token', signedIn, input: z.string() }, async (id, { db, user }) => {
+  await revokeApiToken(db, user.id, id);
+});
 
 export async function revokeApiTokenAction(form: FormData): Promise<void> {
-  const user = await signedIn();
-  try {
-    await revokeApiToken(serverContext().db, user.id, String(form.get('id') ?? ''));
-  } catch (err) {
-    if (!isAppError(err)) throw err;
-  }
+  const state = await revokeToken(formText(form, 'id') ?? '');
+  // a refusal of the caller is an error; any other (a token already gone) changes nothing on the page
+  if (!state.ok && (state.code === 'internal' || state.code?.startsWith('auth/'))) throw actionError(state);
   revalidatePath('/settings');
 }
+
+const saveModelKey = serverAction(
+  { name: 'settings: save a model key', signedIn, input: z.object({ provider: z.string(), key: z.string() }) },
+  async ({ provider, key }, { db, user }) => {
+    const row = await setModelKey(db, user.id, provider, key);
+    revalidatePath('/settings');
+    return { done: `Saved the ${row.provider} key ending in ${row.last4}.` };
+  },
+);
 
 export async function setModelKeyAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const user = await signedIn();
-  try {
-    const row = await setModelKey(serverContext().db, user.id, String(form.get('provider') ?? ''), String(form.get('key') ?? ''));
-    revalidatePath('/settings');
-    return { error: null, done: `Saved the ${row.provider} key ending in ${row.last4}.` };
-  } catch (err) {
-    return await failure(err, 'save a model key');
-  }
+  return saveModelKey({ provider: formText(form, 'provider') ?? '', key: formText(form, 'key') ?? '' });
 }
 
+const removeModelKey = serverAction({ name: 'settings: delete a model key', signedIn, input: z.string() }, async (provider, { db, user }) => {
+  await deleteModelKey(db, user.id, provider);
+});
+
 export async function deleteModelKeyAction(form: FormData): Promise<void> {
-  const user = await signedIn();
-  await deleteModelKey(serverContext().db, user.id, String(form.get('provider') ?? ''));
+  const state = await removeModelKey(formText(form, 'provider') ?? '');
+  if (!state.ok) throw actionError(state);
   revalidatePath('/settings');
 }
 
-export async function deleteAccountAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const user = await signedIn();
+const removeAccount = serverAction({ name: 'settings: delete the account', signedIn, input: z.string() }, async (confirm, { db, user }): Promise<{ refused: string | null }> => {
   const expected = user.handle ?? user.email ?? 'delete my account';
-  if (String(form.get('confirm') ?? '').trim() !== expected) return { error: `Type ${expected} to confirm.` };
-  try {
-    await deleteAccount(serverContext().db, user.id);
-  } catch (err) {
-    return await failure(err, 'delete the account');
-  }
+  if (confirm.trim() !== expected) return { refused: `Type ${expected} to confirm.` };
+  await deleteAccount(db, user.id);
+  return { refused: null };
+});
+
+export async function deleteAccountAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const state = await removeAccount(formText(form, 'confirm') ?? '');
+  if (!state.ok) return state;
+  if (state.refused) return { ok: false, error: state.refused };
   // the session row went with the user; this clears the cookie
   await signOut({ redirectTo: '/' });
-  return { error: null };
+  return { ok: true, error: null };
 }

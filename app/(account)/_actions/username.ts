@@ -1,24 +1,24 @@
 'use server';
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { currentUser } from '@/lib/auth/current-user';
-import { assertSameOrigin } from '@/lib/auth/same-origin';
+import { z } from 'zod';
+import { serverAction, formText, type ActionState } from '@/lib/actions/server-action';
 import { safeLocalPath } from '@/lib/auth/safe-redirect';
 import { chooseUsername } from '@/lib/auth/usernames';
-import { serverContext } from '@/lib/server';
-import { actionFailure } from '@/lib/api/action-failure';
 
-export type UsernameState = { error: string | null };
+export type UsernameState = ActionState;
+
+// chooseUsername says what is wrong with a username (lib/auth/usernames.ts)
+const choose = serverAction(
+  { name: 'set a username', input: z.object({ username: z.string() }), signedIn: { redirectTo: '/signin' } },
+  async ({ username }, { db, user }) => {
+    await chooseUsername(db, user.id, username);
+  },
+);
 
 export async function chooseUsernameAction(_prev: UsernameState, form: FormData): Promise<UsernameState> {
-  await assertSameOrigin();
-  const user = await currentUser();
-  if (!user) redirect('/signin');
-  try {
-    await chooseUsername(serverContext().db, user.id, String(form.get('username') ?? ''));
-  } catch (err) {
-    return { error: (await actionFailure(err, 'set a username')).message };
-  }
+  const state = await choose({ username: formText(form, 'username') ?? '' });
+  if (!state.ok) return state;
   // the header (in the root layout) shows the new username
   revalidatePath('/', 'layout');
   redirect(safeLocalPath(form.get('next')));

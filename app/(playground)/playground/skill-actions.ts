@@ -1,24 +1,21 @@
 'use server';
 // The picker adds a skill: the form gets its tools with parameters and availability.
-// Read-only; getSkill hides what the (anonymous) viewer may not see. It checks the origin
-// like every other action: it answers with the viewer's own unlocks (which tokens they hold).
+// Read-only; getSkill hides what the (anonymous) viewer may not see. It goes through the
+// action chain like every other action: it answers with the viewer's own unlocks.
 import { z } from 'zod';
-import { assertSameOrigin } from '@/lib/auth/same-origin';
-import { isAppError } from '@/lib/errors';
+import { serverAction } from '@/lib/actions/server-action';
 import type { SelectedSkill } from './form-types';
 import { playgroundSkill } from './playground-skill';
 
-const Ref = z.string().regex(/^@[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9-]*$/).max(200);
+const Ref = z.string().regex(/^@[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9-]*$/, 'Not a skill name (@scope/name).').max(200, 'Not a skill name (@scope/name).');
+
+const load = serverAction({ name: 'load a playground skill', input: Ref }, async (ref) => {
+  const skill = await playgroundSkill(ref);
+  return skill ? { skill } : { missing: `There is no skill ${ref}.` };
+});
 
 export async function loadPlaygroundSkill(ref: string): Promise<{ skill: SelectedSkill } | { error: string }> {
-  try {
-    await assertSameOrigin();
-  } catch (err) {
-    if (isAppError(err)) return { error: err.message };
-    throw err;
-  }
-  const parsed = Ref.safeParse(ref);
-  if (!parsed.success) return { error: 'Not a skill name (@scope/name).' };
-  const skill = await playgroundSkill(parsed.data);
-  return skill ? { skill } : { error: `There is no skill ${parsed.data}.` };
+  const state = await load(ref);
+  if (!state.ok) return { error: state.error ?? 'Not a skill name (@scope/name).' };
+  return state.skill ? { skill: state.skill } : { error: state.missing ?? `There is no skill ${ref}.` };
 }
