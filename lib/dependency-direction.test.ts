@@ -1,26 +1,51 @@
-// Dependency direction (CONVENTIONS.md): app → lib/{registry,runs,agent,auth,server,...}
-// → lib/runtime → lib/{sandbox,skills}. lib/skills and lib/config import nothing of ours,
-// lib/log only lib/config; lib/db imports only itself (and lib/log, lib/config); app/
-// never reaches Prisma or lib/db; an import
-// from one library (or from app/) into another goes through that library's public
-// index.ts; nothing in lib/ or app/ imports cli/ (CLI tests and helpers live with the CLI).
-// Fails on any violation not in KNOWN below; an entry of KNOWN that no longer occurs
-// fails too, so the list only shrinks.
+// Dependency direction (CONVENTIONS.md "Our layout"): every library of lib/ has its own
+// place in one order, from the ground up (LAYER); a library imports only libraries below
+// it, never one above. lib/skills and lib/config import nothing of ours; app/ never
+// reaches Prisma or lib/db; an import from one library (or from app/) into another goes
+// through that library's public index.ts when it has one; nothing in lib/ or app/ imports
+// cli/ (CLI tests and helpers live with the CLI). Fails on any violation not in KNOWN
+// below; an entry of KNOWN that no longer occurs fails too, so the list only shrinks.
+// The picture of today's graph: the edges this test reads (allViolations, edgesOf).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
+const REPO = path.resolve(import.meta.dirname, '..');
 
-/** Higher may import lower or equal (peers), never higher. Shared leaves (db, log, errors) are importable by all. Unlisted libraries count as layer 3. */
-const LAYER: Record<string, number> = {
-  app: 4,
-  registry: 3, runs: 3, agent: 3, auth: 3, authz: 3, server: 3, api: 3, mcp: 3, teams: 3,
-  runtime: 2,
-  sandbox: 1, skills: 1,
-  db: 0, log: 0, errors: 0, config: 0,
-};
-const LEAVES = new Set(['db', 'log', 'errors', 'config']);
+/**
+ * The order, from the ground up; a library may import only those with a lower number.
+ * A library missing here fails the test (every folder of lib/ has its place).
+ */
+export const ORDER = [
+  'skills', // formats -> canonical manifest: imports nothing of ours
+  'errors', // the one error type
+  'config', // settings from the environment: imports nothing of ours
+  'trusted-publishing', // types only
+  'metrics',
+  'trace',
+  'log',
+  'forms',
+  'db', // the Prisma client
+  'principal', // who is asking, their address, the keys of either
+  'limits', // rate limits and HTTP limits every floor above shares
+  'sandbox',
+  'runtime', // the kernel
+  'authz',
+  'agent',
+  'trust',
+  'mcp',
+  'auth',
+  'teams',
+  'evidence',
+  'registry',
+  'runs',
+  'server', // the one wiring module of a request
+  'api', // withApi and route helpers
+  'actions', // the server-action chain
+] as const;
+const LAYER: Record<string, number> = Object.fromEntries([...ORDER.map((lib, i) => [lib, i]), ['app', ORDER.length]]);
+const NOTHING_OF_OURS = new Set(['skills', 'config']);
 
 type Edge = { from: string; to: string; spec: string; fromLib: string; toLib: string; typeOnly: boolean };
 
@@ -40,21 +65,21 @@ function libOf(rel: string): string | null {
   const parts = rel.split('/');
   if (parts[0] === 'app' || parts[0] === 'cli') return parts[0];
   if (parts[0] !== 'lib' || parts.length < 2) return null;
-  return parts.length === 2 ? parts[1].replace(/\.tsx?$/, '') : parts[1];
+  return parts.length === 2 ? parts[1].replace(/(\.test)?\.tsx?$/, '') : parts[1];
 }
 
 const IMPORT = /(?:^|[\s;])(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-function edgesOf(file: string): Edge[] {
+function edgesOf(file: string, root = REPO): Edge[] {
   const text = fs.readFileSync(file, 'utf8');
-  const from = path.relative(ROOT, file).split(path.sep).join('/');
+  const from = path.relative(root, file).split(path.sep).join('/');
   const fromLib = libOf(from);
   const edges: Edge[] = [];
   for (const m of text.matchAll(IMPORT)) {
     const spec = m[3] ?? m[4];
     let target: string | null = null;
     if (spec.startsWith('@/')) target = spec.slice(2);
-    else if (spec.startsWith('.')) target = path.relative(ROOT, path.resolve(path.dirname(file), spec)).split(path.sep).join('/');
+    else if (spec.startsWith('.')) target = path.relative(root, path.resolve(path.dirname(file), spec)).split(path.sep).join('/');
     else if (/^(@prisma\/|\.prisma)/.test(spec)) target = 'PRISMA';
     if (!target || !fromLib) continue;
     const toLib = target === 'PRISMA' ? 'prisma' : libOf(target);
@@ -65,31 +90,31 @@ function edgesOf(file: string): Edge[] {
 }
 
 /** `inside` of lib/<name>/<inside>: '' or 'index' for the library's public entry. */
-function pastIndex(e: Edge): boolean {
-  if (LEAVES.has(e.toLib) || !fs.existsSync(path.join(ROOT, 'lib', e.toLib, 'index.ts'))) return false;
+function pastIndex(e: Edge, root = REPO): boolean {
+  if (!fs.existsSync(path.join(root, 'lib', e.toLib, 'index.ts'))) return false;
   const inside = e.to.replace(/\.(ts|tsx)$/, '').split('/').slice(2).join('/');
   return inside !== '' && inside !== 'index';
 }
 
 /** What is wrong with one import, or null. */
-function violation(e: Edge): string | null {
+function violation(e: Edge, root = REPO): string | null {
   const { fromLib, toLib } = e;
   if (toLib === 'cli') return `${fromLib === 'app' ? 'app/' : 'lib/'} never imports cli/ (the CLI's code and tests live in cli/)`;
   if (fromLib === 'app') {
     if (toLib === 'prisma' || toLib === 'db') return 'app/ reaches the database only through lib operations';
-    if (toLib !== 'app' && pastIndex(e)) return `app/ imports lib/${toLib} past its index.ts`;
+    if (toLib !== 'app' && pastIndex(e, root)) return `app/ imports lib/${toLib} past its index.ts`;
     return null;
   }
   if (toLib === 'prisma') return fromLib === 'db' ? null : 'only lib/db imports Prisma';
   if (toLib === fromLib || toLib === 'app') return toLib === 'app' ? 'lib never imports app/' : null;
-  if (fromLib === 'skills' || fromLib === 'config') return `lib/${fromLib} imports nothing of ours`;
-  if (fromLib === 'log' && toLib !== 'config') return 'lib/log imports only lib/config';
-  if (fromLib === 'db' && toLib !== 'log' && toLib !== 'config') return 'lib/db imports only lib/db, lib/log and lib/config';
-  // a library not listed is a server-side one (layer 3), like lib/registry
-  if ((LAYER[toLib] ?? 3) > (LAYER[fromLib] ?? 3)) return `lib/${fromLib} (layer ${LAYER[fromLib]}) may not import lib/${toLib} (layer ${LAYER[toLib]})`;
-  // tests and their helpers may reach into the library they set up
+  if (NOTHING_OF_OURS.has(fromLib)) return `lib/${fromLib} imports nothing of ours`;
+  if (!(fromLib in LAYER)) return `lib/${fromLib} has no place in ORDER (lib/dependency-direction.test.ts)`;
+  if (!(toLib in LAYER)) return `lib/${toLib} has no place in ORDER (lib/dependency-direction.test.ts)`;
+  // tests and their helpers set up the floors above the one they test: the order binds the library's own code
   const isTest = /\.test\.tsx?$/.test(e.from) || e.from.includes('/testing/');
-  if (!isTest && pastIndex(e)) return `imports lib/${toLib} past its index.ts`;
+  if (LAYER[toLib] > LAYER[fromLib] && !isTest) return `lib/${fromLib} (layer ${LAYER[fromLib]}) may not import lib/${toLib} (layer ${LAYER[toLib]}, above it)`;
+  // tests and their helpers may reach into the library they set up
+  if (!isTest && pastIndex(e, root)) return `imports lib/${toLib} past its index.ts`;
   return null;
 }
 
@@ -105,30 +130,47 @@ const CLIENT_DEEP_IMPORTS = new Map<string, string>([
 ]);
 
 /**
- * Violations that existed when this test was written, in files other engineers were
- * changing at the time. Remove a line when you fix it; add none.
+ * Violations that existed when every library got its own layer (issue 24), each with
+ * where it should go. Remove a line when you fix it; add none.
  */
 const KNOWN = new Set<string>([
+  // next-auth's linkAccount event hands a team admin's connect to the team (issue 24: inject it)
+  'lib/auth/auth.ts -> ../teams: lib/auth (layer 17) may not import lib/teams (layer 18, above it)',
+  // evidence reads a visible skill's version; the registry records evidence at publish
+  'lib/evidence/get-evidence.ts -> ../registry/find-visible-skill: lib/evidence (layer 19) may not import lib/registry (layer 20, above it)',
+  'lib/evidence/get-evidence.ts -> ../registry/get-skill: lib/evidence (layer 19) may not import lib/registry (layer 20, above it)',
+  'lib/evidence/get-evidence.ts -> ../registry/resolve-version: lib/evidence (layer 19) may not import lib/registry (layer 20, above it)',
+  // invoking a registry tool and the registry's MCP host wire a runtime: they belong in lib/server
+  'lib/registry/invoke-registry-tool.ts -> ../runs/run-secrets: lib/registry (layer 20) may not import lib/runs (layer 21, above it)',
+  'lib/registry/invoke-registry-tool.ts -> ../server: lib/registry (layer 20) may not import lib/server (layer 22, above it)',
+  'lib/registry/registry-mcp-host.ts -> ../server: lib/registry (layer 20) may not import lib/server (layer 22, above it)',
+  // the run worker and its start take the server context: they belong in lib/server (or take it as an argument)
+  'lib/runs/execute-run.ts -> ../server: lib/runs (layer 21) may not import lib/server (layer 22, above it)',
+  'lib/runs/run-secrets.ts -> ../server: lib/runs (layer 21) may not import lib/server (layer 22, above it)',
+  'lib/runs/run-worker.ts -> ../server: lib/runs (layer 21) may not import lib/server (layer 22, above it)',
+  'lib/runs/start-server-worker.ts -> ../server: lib/runs (layer 21) may not import lib/server (layer 22, above it)',
+  // a team's run reads the skill version it runs
+  'lib/teams/run-team.ts -> ../registry/load-skill-version: lib/teams (layer 18) may not import lib/registry (layer 20, above it)',
 ]);
 
 /** A module that ends up in the browser bundle: 'use client', or imported by one (in app/). */
 function isClientModule(rel: string, seen = new Set<string>()): boolean {
   if (seen.has(rel)) return false;
   seen.add(rel);
-  if (/^\s*(?:\/\/[^\n]*\n\s*)*['"]use client['"]/.test(fs.readFileSync(path.join(ROOT, rel), 'utf8'))) return true;
+  if (/^\s*(?:\/\/[^\n]*\n\s*)*['"]use client['"]/.test(fs.readFileSync(path.join(REPO, rel), 'utf8'))) return true;
   const stem = rel.replace(/\.(ts|tsx)$/, '');
-  return walk(path.join(ROOT, 'app')).some((f) => {
-    const importer = path.relative(ROOT, f).split(path.sep).join('/');
+  return walk(path.join(REPO, 'app')).some((f) => {
+    const importer = path.relative(REPO, f).split(path.sep).join('/');
     return edgesOf(f).some((e) => !e.typeOnly && e.to.replace(/\.(ts|tsx)$/, '') === stem) && isClientModule(importer, seen);
   });
 }
 
-function allViolations(): string[] {
-  const files = [...walk(path.join(ROOT, 'app')), ...walk(path.join(ROOT, 'lib'))];
+function allViolations(root = REPO): string[] {
+  const files = [...walk(path.join(root, 'app')), ...walk(path.join(root, 'lib'))];
   const out = new Set<string>();
   for (const f of files) {
-    for (const e of edgesOf(f)) {
-      const why = violation(e);
+    for (const e of edgesOf(f, root)) {
+      const why = violation(e, root);
       if (why && !CLIENT_DEEP_IMPORTS.has(`${e.from} -> ${e.spec}`)) out.add(`${e.from} -> ${e.spec}: ${why}`);
     }
   }
@@ -146,7 +188,7 @@ describe('dependency direction', () => {
   it('every allowed client-side deep import still exists, in a client module', () => {
     for (const key of CLIENT_DEEP_IMPORTS.keys()) {
       const [from, spec] = key.split(' -> ');
-      const edge = edgesOf(path.join(ROOT, from)).find((e) => e.spec === spec);
+      const edge = edgesOf(path.join(REPO, from)).find((e) => e.spec === spec);
       expect(edge && violation(edge), key).toMatch(/past its index/);
       expect(isClientModule(from), `${from} is bundled for the browser`).toBe(true);
     }
@@ -156,7 +198,10 @@ describe('dependency direction', () => {
     expect(violation(e('lib/runtime/x.ts', 'lib/registry/get-skill'))).toMatch(/may not import lib\/registry/);
     expect(violation(e('app/page.tsx', 'lib/db/client'))).toMatch(/database/);
     expect(violation(e('lib/skills/x.ts', 'lib/log'))).toMatch(/imports nothing of ours/);
-    expect(violation(e('lib/db/x.ts', 'lib/registry/seed-bundled-skills'))).toMatch(/lib\/db imports only/);
+    expect(violation(e('lib/db/x.ts', 'lib/registry/seed-bundled-skills'))).toMatch(/lib\/db \(layer \d+\) may not import lib\/registry/);
+    expect(violation(e('lib/auth/x.ts', 'lib/api/with-api'))).toMatch(/lib\/auth .* may not import lib\/api/);
+    expect(violation(e('lib/config/x.ts', 'lib/errors'))).toMatch(/imports nothing of ours/);
+    expect(violation(e('lib/newfolder/x.ts', 'lib/errors'))).toMatch(/no place in ORDER/);
     expect(violation(e('lib/runs/x.ts', 'lib/runtime/manager'))).toMatch(/past its index/);
     expect(violation(e('lib/runs/x.ts', 'lib/runtime'))).toBeNull();
     expect(violation(e('app/page.tsx', 'lib/runtime/planner'))).toMatch(/app\/ imports lib\/runtime past its index/);
@@ -164,5 +209,34 @@ describe('dependency direction', () => {
     expect(violation(e('app/page.tsx', 'lib/trace/trace-model'))).toBeNull(); // lib/trace has no index.ts
     expect(violation(e('lib/auth/x.test.ts', 'cli/commands/run'))).toMatch(/lib\/ never imports cli\//);
     expect(violation(e('app/page.tsx', 'cli/main'))).toMatch(/app\/ never imports cli\//);
+  });
+  it('gives every folder of lib/ a place in the order', () => {
+    const libs = fs.readdirSync(path.join(REPO, 'lib'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    expect(libs.filter((lib) => !(lib in LAYER))).toEqual([]);
+  });
+  it('fails on a violation planted in a tree (a low floor importing a high one, a deep import)', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'direction-'));
+    try {
+      const put = (rel: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+        fs.writeFileSync(path.join(root, rel), text);
+      };
+      put('app/page.tsx', "import { getSkill } from '@/lib/registry';\n");
+      put('lib/registry/index.ts', "export { getSkill } from './get-skill';\n");
+      put('lib/registry/get-skill.ts', "import { limits } from '../limits';\nexport const getSkill = () => limits;\n");
+      put('lib/limits/index.ts', "export const limits = 1;\n");
+      expect(allViolations(root)).toEqual([]);
+      put('lib/limits/planted.ts', "import { getSkill } from '../registry';\nexport const planted = getSkill;\n");
+      put('lib/principal/planted.ts', "import { limits } from '../limits/index';\nimport { getSkill } from '../registry/get-skill';\nexport const p = [limits, getSkill];\n");
+      expect(allViolations(root)).toEqual([
+        `lib/limits/planted.ts -> ../registry: lib/limits (layer ${LAYER.limits}) may not import lib/registry (layer ${LAYER.registry}, above it)`,
+        `lib/principal/planted.ts -> ../limits/index: lib/principal (layer ${LAYER.principal}) may not import lib/limits (layer ${LAYER.limits}, above it)`,
+        `lib/principal/planted.ts -> ../registry/get-skill: lib/principal (layer ${LAYER.principal}) may not import lib/registry (layer ${LAYER.registry}, above it)`,
+      ]);
+      put('lib/api/planted.ts', "import { getSkill } from '../registry/get-skill';\nexport const q = getSkill;\n");
+      expect(allViolations(root)).toContain('lib/api/planted.ts -> ../registry/get-skill: imports lib/registry past its index.ts');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });

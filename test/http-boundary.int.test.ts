@@ -6,7 +6,7 @@ import { NextResponse } from 'next/server';
 import { testDatabaseUrl, testDb } from './db';
 import { createApiToken } from '../lib/auth/api-tokens';
 import { createRun } from '../lib/runs/create-run';
-import { flushRateLimits, resetRateLimitMemoryForTests } from '../lib/api/rate-limit';
+import { flushRateLimits, resetRateLimitMemoryForTests } from '../lib/limits';
 import { anonymousKey, visitorIdOf, type Principal } from '../lib/principal';
 
 process.env.SKILLYARD_SECRET_KEY ??= 'f'.repeat(64);

@@ -10,7 +10,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import type { z } from 'zod';
 import { actionFailure } from '../api/action-failure';
-import { limitActionCall } from '../auth/action-rate-limit';
+import { limitActionCall } from '../limits';
 import { currentUser, type CurrentUser } from '../auth/current-user';
 import { assertSameOrigin } from '../auth/same-origin';
 import type { Db } from '../db/client';

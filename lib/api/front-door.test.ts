@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/client';
 import { frontDoorState, frontDoorVerdict, installFrontDoor, rememberCredentialKey } from './front-door';
-import { httpLimits } from './limits';
-import { consumeRateLimit, resetRateLimitMemoryForTests } from './rate-limit';
+import { httpLimits } from '../limits';
+import { consumeRateLimit, resetRateLimitMemoryForTests } from '../limits';
 import { anonymousKey } from '../principal';
 
 const fakeDb = { $queryRaw: async () => [] } as unknown as Db;

@@ -14,11 +14,11 @@ import 'server-only';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { addressBucket, anonymousKey } from '../principal';
-import { httpLimits } from './limits';
+import { httpLimits } from '../limits';
 import { pinClientAddress } from './pin-client-address';
 import { actionBodyVerdict, isPagePath, pathOf } from './action-body-limit';
 import { admitPage, type PageRefusal } from './page-guard';
-import { overLimitForMs } from './rate-limit';
+import { overLimitForMs } from '../limits';
 
 type FrontDoorState = {
   /** requests in progress per rate-limit key (withApi counts them) */

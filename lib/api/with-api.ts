@@ -15,9 +15,9 @@ import { log, serializeError, withRequestId } from '../log';
 import { httpDuration, httpRequests, rateLimitRefusals, routeLabel } from '../metrics';
 import { anonymousCookieHeader } from './anonymous-id';
 import { frontDoorState, rememberCredentialKey, tooManyStreams } from './front-door';
-import { httpLimits } from './limits';
+import { httpLimits } from '../limits';
 import { identifyCaller, type Caller } from './identify-caller';
-import { consumeRateLimit, rateLimitHeaders } from './rate-limit';
+import { consumeRateLimit, rateLimitHeaders } from '../limits';
 import { readJsonBody } from './read-json-body';
 import { anonymousKey, clientIp, isTrustedPublishToken, rateKeyOf, requireScope, userIdOf, type Principal } from '../principal';
 

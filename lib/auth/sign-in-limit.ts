@@ -8,8 +8,8 @@ import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
-import { httpLimits } from '../api/limits';
-import { consumeRateLimitExact } from '../api/exact-rate-limit';
+import { httpLimits } from '../limits';
+import { consumeRateLimitExact } from '../limits';
 import { signInEmailOrNull } from './normalize-email';
 import { clientIp } from '../principal';
 

@@ -5,3 +5,4 @@ export { createLogger, log, type LogFields, type LogLevel, type LogSink, type Lo
 export { currentRequestId, newRequestId, withRequestId } from './request-context';
 export { clearFailures, recentFailures, reportFailure, reportRecovery, type ComponentFailure } from './failures';
 export { redact, redactText, serializeError, REDACTED } from './redact';
+export { createSecretScrubber, MIN_SECRET_LENGTH, type SecretScrubber } from './secret-scrubber';

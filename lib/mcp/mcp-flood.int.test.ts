@@ -25,7 +25,7 @@ beforeAll(async () => {
   process.env.SKILLYARD_RATE_LIMIT_AUTHENTICATED = String(RATE_LIMIT);
   process.env.SKILLYARD_RATE_LIMIT_ANONYMOUS = String(RATE_LIMIT);
   process.env.SKILLYARD_MAX_CONCURRENT_PER_CALLER = '2';
-  const { httpLimits } = await import('../api/limits');
+  const { httpLimits } = await import('../limits');
   expect(httpLimits()).toMatchObject({ rateAuthenticated: RATE_LIMIT, maxConcurrentPerCaller: 2 });
   ({ handleMcpRoute } = await import('../api/mcp-route'));
   const { refuseAtFrontDoor } = await import('../api/front-door');

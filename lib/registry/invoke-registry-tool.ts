@@ -7,7 +7,7 @@ import { createToolManager } from '../runtime';
 import type { ServerContext } from '../server';
 import { loadSkillVersion, parseSkillRef, type SkillHead } from './load-skill-version';
 import { cachedHead, skillHead } from './skill-heads';
-import { createSecretScrubber } from '../runs/secret-scrubber';
+import { createSecretScrubber } from '../log';
 import { learnRunSecrets } from '../runs/run-secrets';
 
 /** `visitorId`: an anonymous visitor's stable (signed-cookie) id, which gives them storage and warm isolates. */

@@ -16,7 +16,7 @@ import { errorContext, runsLog } from './runs-log';
 import { modelConfig } from './server-providers';
 import { userModelKey } from '../auth/model-keys';
 import { toStorableJson } from './storable-json';
-import { createSecretScrubber, type SecretScrubber } from './secret-scrubber';
+import { createSecretScrubber, type SecretScrubber } from '../log';
 import { learnRunSecrets } from './run-secrets';
 import { takeRunTurn, type ManualTurn } from './run-turns';
 import { pinFor, readRunPins } from './run-pins';

@@ -82,7 +82,7 @@ export async function openRunEventLog(
   runId: string,
   opts: {
     onFailure?: (failure: RunFailure) => void;
-    /** redacts the run's secrets from every event before it is stored or sent (secret-scrubber.ts) */
+    /** redacts the run's secrets from every event before it is stored or sent (lib/log/secret-scrubber.ts) */
     scrub?: <T>(value: T) => T;
     /** stored event JSON of the run past which large fields are truncated (default SKILLYARD_RUN_TRACE_MAX_BYTES) */
     traceMaxBytes?: number;

@@ -12,7 +12,7 @@ import { readSkillsFromFiles, type SkillManifest } from '../skills';
 import { createRun } from './create-run';
 import { listRunEvents } from './list-run-events';
 import { openRunEventLog } from './run-event-log';
-import { createSecretScrubber } from './secret-scrubber';
+import { createSecretScrubber } from '../log';
 import { streamRunEvents } from './stream-run-events';
 import { startIsolatedRunWorker, type IsolatedRunWorker } from './testing/isolated-run-worker';
 import { readSse } from './testing/read-sse';

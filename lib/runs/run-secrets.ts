@@ -1,10 +1,10 @@
-// Teaches a run's scrubber (secret-scrubber.ts) every secret the run is handed: the
+// Teaches a run's scrubber (lib/log/secret-scrubber.ts) every secret the run is handed: the
 // caller's held token values (OAuth connections, minted tokens) at once, and each
 // environment secret or newly minted token the moment a tool receives it, so the
 // scrubber knows a value before any event that could carry it is recorded.
 import 'server-only';
 import type { CallerRuntime } from '../server';
-import type { SecretScrubber } from './secret-scrubber';
+import type { SecretScrubber } from '../log';
 
 export function learnRunSecrets(runtime: CallerRuntime, scrubber: SecretScrubber): CallerRuntime {
   for (const token of runtime.caller.tokens) scrubber.add(token.secret);

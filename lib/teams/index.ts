@@ -26,3 +26,4 @@ export { teamHeldTokens } from './team-held-tokens';
 export { TEAM_CONNECT_COOKIE, TEAM_CONNECT_TTL_S, encodeTeamConnectIntent, parseTeamConnectIntent } from './team-connect-intent';
 export { runTeamFor, maySeeTeamRun, maySeeRunSkills, type RunTeam } from './run-team';
 export { consumeTeamConnectIntent } from './consume-team-connect';
+export { heldTokenClaims, unlockLabel, unlockPlan, usableTools, type UnlockGroup, type UnlockPlan } from './unlock-plan';

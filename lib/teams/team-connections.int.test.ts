@@ -7,7 +7,7 @@ import { testDb } from '../../test/db';
 import { checkTokenGate } from '../runtime';
 import type { ToolManifest } from '../skills';
 import { resolveCaller } from '../server/runtime-for-caller';
-import { heldTokenClaims, unlockPlan } from '../auth/unlock-plan';
+import { heldTokenClaims, unlockPlan } from './unlock-plan';
 import { acceptInvite, createInvite, createTeam, encodeTeamConnectIntent, getWorkspace, listAudit, parseTeamConnectIntent, removeMember, removeTeamConnection, storeTeamConnection } from '.';
 import { userPrincipal } from '../principal';
 

@@ -4,7 +4,7 @@
 import Link from 'next/link';
 import { currentUser } from '@/lib/auth/current-user';
 import { providersFromEnv, type ProviderSpec } from '@/lib/auth/provider-config';
-import { heldTokenClaims, unlockLabel, unlockPlan } from '@/lib/auth/unlock-plan';
+import { heldTokenClaims, unlockLabel, unlockPlan } from '@/lib/teams';
 import { serverContext } from '@/lib/server';
 import type { ToolManifest } from '@/lib/skills';
 import { connectProvider, disconnectProvider } from '../_actions/connections';

@@ -3,7 +3,7 @@ import 'server-only';
 // gated ones for this viewer and which cannot run here. Built on the server (the
 // planner, the viewer's tokens and the server's handler settings live there).
 import { currentUser } from '@/lib/auth/current-user';
-import { heldTokenClaims } from '@/lib/auth/unlock-plan';
+import { heldTokenClaims } from '@/lib/teams';
 import { getSkill } from '@/lib/registry/get-skill';
 import { parseSkillRef } from '@/lib/registry/load-skill-version';
 import type { ToolManifest } from '@/lib/skills';

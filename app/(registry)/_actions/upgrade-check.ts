@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { currentUser } from '@/lib/auth/current-user';
 import { assertSameOrigin } from '@/lib/auth/same-origin';
 import { actionFailure, type ActionFailure } from '@/lib/api/action-failure';
-import { consumeRateLimitExact } from '@/lib/api/exact-rate-limit';
+import { consumeRateLimitExact } from '@/lib/limits';
 import { AppError } from '@/lib/errors';
 import { serverContext } from '@/lib/server';
 import { SkillParams } from '@/lib/registry/skill-route-params';

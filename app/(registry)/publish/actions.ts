@@ -9,7 +9,7 @@ import { headers } from 'next/headers';
 import { z } from 'zod';
 import { currentUser } from '@/lib/auth/current-user';
 import { assertSameOrigin } from '@/lib/auth/same-origin';
-import { limitActionCall } from '@/lib/auth/action-rate-limit';
+import { limitActionCall } from '@/lib/limits';
 import { actionFailure, type ActionFailure } from '@/lib/api/action-failure';
 import { AppError } from '@/lib/errors';
 import { auditScopeAction } from '@/lib/teams';

@@ -1,4 +1,4 @@
-import { handleAuthRequest } from '@/lib/auth/auth-handler';
+import { handleAuthRequest } from '@/lib/api/auth-handler';
 
 export const dynamic = 'force-dynamic';
 

@@ -19,7 +19,7 @@ import { starredBy } from '@/lib/registry/starred-by';
 import { mayManageSkill } from '@/lib/registry/may-manage-skill';
 import { toolAvailability } from '@/app/_components/tool-availability';
 import { currentUser } from '@/lib/auth/current-user';
-import { heldTokenClaims } from '@/lib/auth/unlock-plan';
+import { heldTokenClaims } from '@/lib/teams';
 import { UnlockPlanner } from '../../../../(account)/_components/unlock-planner';
 import { packageFacts } from './package-facts';
 import { SkillSidebar } from './skill-sidebar';

@@ -7,7 +7,7 @@ import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl, testDb } from '@/test/db';
 import { frontDoorState, frontDoorVerdict } from '@/lib/api/front-door';
-import { httpLimits } from '@/lib/api/limits';
+import { httpLimits } from '@/lib/limits';
 import { runEventBus } from '@/lib/runs/run-event-bus';
 import { GET as healthRoute } from '../../../../health/route';
 import { GET as eventsRoute } from './route';

@@ -7,8 +7,7 @@
 // Each secret is matched as it is and in the forms a tool most often re-encodes it:
 // percent-encoded, JSON-escaped, base64 and base64url. Secrets shorter than
 // MIN_SECRET_LENGTH are not matched (a 3-character value would blank ordinary words).
-import 'server-only';
-import { REDACTED } from '../log';
+import { REDACTED } from './redact';
 
 export const MIN_SECRET_LENGTH = 6;
 

@@ -1,7 +1,7 @@
 // Starting runs from the page counts against the same budget as POST /api/v1/runs.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
-import { consumeRateLimit } from '../api/rate-limit';
+import { consumeRateLimit } from './rate-limit';
 import { limitActionCall } from './action-rate-limit';
 
 beforeAll(() => {

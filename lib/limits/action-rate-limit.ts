@@ -5,8 +5,8 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
-import { httpLimits } from '../api/limits';
-import { consumeRateLimit } from '../api/rate-limit';
+import { httpLimits } from './http-limits';
+import { consumeRateLimit } from './rate-limit';
 import { clientIp, principalKey, userPrincipal } from '../principal';
 
 /** Throws `rate/limited` (details.retryAfterMs) when the caller is over the API's limit. */

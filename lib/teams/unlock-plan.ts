@@ -5,8 +5,8 @@ import 'server-only';
 import type { Db } from '../db/client';
 import type { ToolManifest } from '../skills';
 import { checkTokenGate, type HeldToken } from '../runtime';
-import type { ProviderSpec } from './provider-config';
-import { teamHeldTokens } from '../teams';
+import type { ProviderSpec } from '../auth/provider-config';
+import { teamHeldTokens } from './team-held-tokens';
 
 export type UnlockGroup = {
   provider: string;

@@ -10,12 +10,12 @@
 import 'server-only';
 import { Auth, setEnvDefaults } from '@auth/core';
 import { db } from '../db/client';
-import { errorResponse, requestIdFrom } from '../api/with-api';
-import { authConfig } from './auth';
-import { requestWithHostUrl } from './request-host';
-import { rateLimitHeaders } from '../api/rate-limit';
+import { errorResponse, requestIdFrom } from './with-api';
+import { authConfig } from '../auth/auth';
+import { requestWithHostUrl } from '../auth/request-host';
+import { rateLimitHeaders } from '../limits';
 import { isAppError } from '../errors';
-import { limitSignIn, signInAddress, signInEmailFromBody, SIGN_IN_WINDOW_MS } from './sign-in-limit';
+import { limitSignIn, signInAddress, signInEmailFromBody, SIGN_IN_WINDOW_MS } from '../auth/sign-in-limit';
 
 const SIGN_IN_POST = /^\/api\/auth\/signin\/[^/]+$/;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolManifest } from '../skills/types';
 import { unlockLabel, unlockPlan } from './unlock-plan';
-import type { ProviderSpec } from './provider-config';
+import type { ProviderSpec } from '../auth/provider-config';
 
 const tool = (name: string, inputTokens: ToolManifest['inputTokens'] = {}) => ({ name, inputTokens, visibility: 'public' }) as unknown as ToolManifest;
 const github = { id: 'github', name: 'GitHub', kind: 'github', clientId: 'x', clientSecret: 'y', scopes: [], signIn: true, tokenAuth: 'client_secret_post' } as ProviderSpec;
