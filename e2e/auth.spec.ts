@@ -13,7 +13,7 @@ const SKILL = '/skills/skillyard/connected-api';
 
 // The browser uses 127.0.0.1 (playwright.config.ts): Next.js rewrites that host to
 // "localhost" in a route handler's URL, which once broke the code exchange there
-// (lib/auth/auth-handler.ts). The printed URL, localhost, is checked below as well.
+// (lib/api/auth-handler.ts). The printed URL, localhost, is checked below as well.
 
 type UpstreamState = { upstreamCalls: Array<{ path: string; token: string; ok: boolean; scopes: string[] }>; refreshGrants: number };
 

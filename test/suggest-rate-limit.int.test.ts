@@ -3,7 +3,7 @@
 // (rate/limited) while another address is still answered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from './db';
-import { resetRateLimitMemoryForTests } from '../lib/api/rate-limit';
+import { resetRateLimitMemoryForTests } from '../lib/limits';
 
 process.env.SKILLYARD_SECRET_KEY ??= 'f'.repeat(64);
 process.env.SKILLYARD_RATE_LIMIT_SUGGEST = '3';

@@ -2,6 +2,6 @@ import { handleAuthRequest } from '@/lib/api/auth-handler';
 
 export const dynamic = 'force-dynamic';
 
-// Auth.js on the URL the browser used (127.0.0.1 or localhost alike): lib/auth/auth-handler.ts says why.
+// Auth.js on the URL the browser used (127.0.0.1 or localhost alike): lib/api/auth-handler.ts says why.
 export const GET = (req: Request) => handleAuthRequest(req);
 export const POST = (req: Request) => handleAuthRequest(req);
