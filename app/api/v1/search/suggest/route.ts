@@ -12,17 +12,18 @@ import { consumeRateLimit, rateLimitHeaders } from '@/lib/limits';
 import { privateScopesOf } from '@/lib/authz';
 import { suggestSkills } from '@/lib/registry/suggest-skills';
 import { principalKey } from '@/lib/principal';
+import { setting } from '@/lib/config';
 
 export const dynamic = 'force-dynamic';
 
 const Query = z.object({ q: z.string().max(200).default(''), limit: z.coerce.number().int().min(1).max(10).optional() });
-const SUGGEST_LIMIT = Number(process.env.SKILLYARD_RATE_LIMIT_SUGGEST ?? 240);
+
 
 export const GET = withApi({}, async ({ req, principal, caller }) => {
   const { db } = serverContext();
   const windowMs = httpLimits().rateWindowMs;
   const who = principalKey(principal, caller.ip);
-  const decision = await consumeRateLimit(db, `suggest:${who}`, { limit: SUGGEST_LIMIT, windowMs });
+  const decision = await consumeRateLimit(db, `suggest:${who}`, { limit: setting('SKILLYARD_RATE_LIMIT_SUGGEST'), windowMs });
   if (!decision.allowed) {
     throw new AppError('rate/limited', `Too many suggestions; retry in ${Math.max(1, Math.ceil(decision.resetMs / 1000))} s.`);
   }
