@@ -1,8 +1,7 @@
 // What a skill version may do, as `skillyard.lock` records it and `skillyard update`
 // compares it: the capabilities its tools declare, the hosts `net` may reach, the token
 // issuers its tools take or mint, and whether a handler runs as a subprocess (Python, bash).
-import type { SkillManifest } from '../lib/skills';
-import { allowedHostsOf } from '../lib/runtime/capabilities/net';
+import { allowedHostsOf, type SkillManifest } from '../lib/skills';
 
 export type SkillPermissions = { capabilities: string[]; network: string[]; tokens: string[]; subprocess: boolean };
 

@@ -3,34 +3,18 @@
 // `tool-name(key=value,$deny)` (refused when they match; `$deny` alone refuses the tool).
 // A deny always wins; when any allow entry exists, a call must match one of them.
 
+import { splitAllowedTools } from '../skills';
 import { pathGet } from './schema';
 
 export type AllowedToolsCondition = { key: string; value: string };
 export type AllowedToolsEntry = { pattern: string; conditions: AllowedToolsCondition[]; deny: boolean; source: string };
 export type AllowedToolsSpec = { entries: AllowedToolsEntry[]; source: string };
 
-/** Splits on whitespace outside parentheses; YAML arrays (already joined or not) are accepted. */
-function splitEntries(spec: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of spec) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth = Math.max(0, depth - 1);
-    if (/\s/.test(ch) && depth === 0) {
-      if (cur) out.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  if (cur) out.push(cur);
-  return out;
-}
-
 export function parseAllowedTools(spec: string | string[] | null | undefined): AllowedToolsSpec | null {
   if (spec === null || spec === undefined) return null;
   const text = Array.isArray(spec) ? spec.join(' ') : spec;
   const entries: AllowedToolsEntry[] = [];
-  for (const raw of splitEntries(text.trim())) {
+  for (const raw of splitAllowedTools(text)) {
     const open = raw.indexOf('(');
     if (open < 0 || !raw.endsWith(')')) {
       entries.push({ pattern: raw, conditions: [], deny: false, source: raw });

@@ -28,3 +28,5 @@ export {
 export { DIAGNOSTIC_CODES, type DiagnosticCode } from './diagnostic-codes';
 export { exceedsDepth, jsonTextExceedsDepth } from './depth';
 export { readToolExamples, MAX_TOOL_EXAMPLES } from './tool-examples';
+export { allowedHostsOf } from './allowed-hosts';
+export { splitAllowedTools } from './allowed-tools-entries';

@@ -1,8 +1,9 @@
 // What a skill version may do, derived from its canonical manifest alone: the one summary
 // the skill page, the API, the signed statement, MCP annotations and the CLI's lock and
 // `update` all use. Pure: the same manifest always gives the same summary.
-import type { SkillManifest } from '../skills';
-import { allowedHostsOf, parseAllowedTools } from '../runtime';
+// Imports only lib/skills: the standalone CLI loads this on every download, without the
+// kernel (whose compiler, esbuild, it may not have).
+import { allowedHostsOf, splitAllowedTools, type SkillManifest } from '../skills';
 
 export type PermissionSummary = {
   /** capability names its tools declare (storage, net, environment, tool, ai, event, object, token) */
@@ -34,8 +35,10 @@ export function summarizePermissions(manifest: Pick<SkillManifest, 'tools' | 'me
   const tools = manifest?.tools ?? [];
   const capabilities = sorted(tools.flatMap((t) => t.capabilities.map(capabilityName)));
   const read = tools.flatMap((t) => Object.keys(t.inputTokens));
-  const allowed = parseAllowedTools(manifest?.allowedTools ?? null);
-  const toolCalls = allowed ? allowed.entries.filter((e) => !e.deny).map((e) => e.source) : capabilities.includes('tool') ? ['own scope'] : [];
+  const allowed = manifest?.allowedTools;
+  // an entry with `$deny` among its specifiers refuses rather than allows (lib/runtime/allowed-tools.ts)
+  const denies = (e: string) => /\(([^)]*,)?\s*\$deny\s*(,[^)]*)?\)$/.test(e);
+  const toolCalls = allowed != null ? splitAllowedTools(allowed).filter((e) => !denies(e)) : capabilities.includes('tool') ? ['own scope'] : [];
   return {
     capabilities,
     network: sorted(allowedHostsOf(manifest?.metadata)),

@@ -18,17 +18,8 @@ export type NetRequest = { method?: string; headers?: Record<string, string>; bo
 export type NetResponse = { status: number; url: string; headers: Record<string, string>; body: string };
 export type ResolvedAddress = { address: string; family: number };
 
-export function allowedHostsOf(metadata: Record<string, unknown> | undefined): string[] {
-  const m = metadata ?? {};
-  const net = m.net as { hosts?: unknown } | undefined;
-  const lists = [net && typeof net === 'object' ? net.hosts : undefined, m.allowedHosts, m['allowed-hosts'], m.hosts];
-  const out: string[] = [];
-  for (const l of lists) {
-    if (Array.isArray(l)) out.push(...l.filter((h): h is string => typeof h === 'string'));
-    else if (typeof l === 'string') out.push(...l.split(/[\s,]+/).filter(Boolean));
-  }
-  return out.map((h) => h.toLowerCase());
-}
+/** the hosts a skill's metadata allows (lib/skills reads them; re-exported for the kernel's callers) */
+export { allowedHostsOf } from '../../skills';
 
 function hostAllowed(url: URL, hosts: string[]): boolean {
   const host = url.hostname.toLowerCase();
