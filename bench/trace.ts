@@ -2,7 +2,10 @@
 // scratch database of its own, makes a real scripted run of about 5,000
 // events (turns of ~100 tool calls each, some failing), then loads its page in Chromium
 // and reloads it: time to first contentful paint, time until every event is drawn, and
-// the longest main-thread task (PerformanceObserver 'longtask'). Prints JSON.
+// the longest main-thread task (PerformanceObserver 'longtask'). Then a second run of the
+// same size whose script differs in one call, and the comparison of the two
+// (/playground/compare): time until it is drawn and hydrated, and its longest task.
+// Prints JSON.
 //   npm run bench:trace [-- --events 5000 --reloads 3]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,14 +33,15 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs: n
   throw new Error(`timed out waiting for ${what}`);
 }
 
-function script(turns: number) {
+/** `changed`: the one call (turn 2, call 5) that takes another text in the second run */
+function script(turns: number, changed = false) {
   const turn = (t: number) => ({
     text: `Turn ${t}: ${CALLS_PER_TURN} slugs.`,
     code: [
       `memory.done = memory.done || 0; memory.failed = memory.failed || 0;`,
       `for (let i = 0; i < ${CALLS_PER_TURN}; i++) {`,
       // every 40th call sends a number: the tool refuses it (an error in the trace)
-      `  try { await ctx.invoke('slugify', { text: i % 40 === 7 ? 42 : 'Title ${t} ' + i }); memory.done++; } catch (e) { memory.failed++; }`,
+      `  try { await ctx.invoke('slugify', { text: i % 40 === 7 ? 42 : ${changed && t === 2 ? "i === 5 ? 'Changed title' : " : ''}'Title ${t} ' + i }); memory.done++; } catch (e) { memory.failed++; }`,
       `}`,
       `return { done: memory.done, failed: memory.failed };`,
     ].join('\n'),
@@ -46,6 +50,80 @@ function script(turns: number) {
 }
 
 const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Starts a scripted run of `turns` turns and waits for its end. */
+async function longRun(turns: number, changed: boolean) {
+  const created = await fetch(`${base}/api/v1/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      skills: ['@skillyard/slugify'],
+      provider: 'scripted',
+      task: `A long run: ${turns} turns of ${CALLS_PER_TURN} tool calls${changed ? ' (one call changed)' : ''}`,
+      script: script(turns, changed),
+      maxTurns: turns + 2,
+      maxSteps: turns + 2,
+    }),
+  });
+  if (created.status !== 201) throw new Error(`could not start the run: ${created.status} ${await created.text()}`);
+  const { id } = (await created.json()) as { id: string };
+  let run: { status: string; eventCount?: number } = { status: 'queued' };
+  await waitFor(
+    async () => {
+      run = (await (await fetch(`${base}/api/v1/runs/${id}`)).json()) as typeof run;
+      return ['succeeded', 'failed', 'cancelled'].includes(run.status);
+    },
+    'the run to finish',
+    600_000,
+  );
+  return { id, run };
+}
+
+/** Loads the comparison of two runs `reloads` times: fully drawn (hydrated) and the longest task. */
+async function measureComparison(browser: import('@playwright/test').Browser, a: string, b: string) {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.addInitScript(`(() => {
+    const w = window;
+    w.__bench = { longest: 0, longTasks: 0 };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        w.__bench.longTasks++;
+        w.__bench.longest = Math.max(w.__bench.longest, e.duration);
+      }
+    }).observe({ type: 'longtask', buffered: true });
+  })();`);
+  const url = `${base}/playground/compare?a=${a}&b=${b}`;
+  await page.goto(url); // warm-up
+  const samples: Array<{ firstPaintMs: number; fullyDrawnMs: number; longestTaskMs: number; longTasks: number }> = [];
+  for (let i = 0; i < RELOADS; i++) {
+    await page.reload();
+    await page.waitForSelector('[data-testid="compare-view"][data-ready]', { timeout: 120_000 });
+    await sleep(300);
+    samples.push(
+      await page.evaluate(() => {
+        const b = (window as unknown as { __bench: { longest: number; longTasks: number } }).__bench;
+        const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
+        const ready = Number(document.querySelector('[data-testid="compare-view"]')?.getAttribute('data-ready'));
+        return { firstPaintMs: Math.round(fcp), fullyDrawnMs: ready, longestTaskMs: Math.round(b.longest), longTasks: b.longTasks };
+      }),
+    );
+  }
+  const drawn = await page.evaluate(() => ({
+    marked: document.querySelectorAll('[data-testid="compare-call"][data-differs]').length,
+    folds: document.querySelectorAll('[data-testid="compare-fold"]').length,
+    verdict: document.querySelector('[data-testid="compare-verdict"]')?.textContent ?? '',
+  }));
+  await page.close();
+  return {
+    ...drawn,
+    firstPaintMs: median(samples.map((s) => s.firstPaintMs)),
+    fullyDrawnMs: median(samples.map((s) => s.fullyDrawnMs)),
+    longestTaskMs: Math.max(...samples.map((s) => s.longestTaskMs)),
+    longTasksPerLoad: median(samples.map((s) => s.longTasks)),
+    samples,
+    targets: { fullyDrawnMs: 1500, longestTaskMs: 100 },
+  };
+}
 
 async function main() {
   // a Postgres of its own (not the e2e one: a second start under that name would take it over)
@@ -63,29 +141,8 @@ async function main() {
     await waitFor(async () => (await fetch(`${base}/api/health`)).ok, 'the app', 600_000);
     // each turn: turn-start, message, invoke call + result, 2 events per inner call, turn-end
     const turns = Math.ceil(TARGET_EVENTS / (CALLS_PER_TURN * 2 + 5));
-    const created = await fetch(`${base}/api/v1/runs`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        skills: ['@skillyard/slugify'],
-        provider: 'scripted',
-        task: `A long run: ${turns} turns of ${CALLS_PER_TURN} tool calls`,
-        script: script(turns),
-        maxTurns: turns + 2,
-        maxSteps: turns + 2,
-      }),
-    });
-    if (created.status !== 201) throw new Error(`could not start the run: ${created.status} ${await created.text()}`);
-    const { id } = (await created.json()) as { id: string };
-    let run: { status: string; eventCount?: number } = { status: 'queued' };
-    await waitFor(
-      async () => {
-        run = (await (await fetch(`${base}/api/v1/runs/${id}`)).json()) as typeof run;
-        return ['succeeded', 'failed', 'cancelled'].includes(run.status);
-      },
-      'the run to finish',
-      600_000,
-    );
+    const { id, run } = await longRun(turns, false);
+
 
     const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
     const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
@@ -131,6 +188,9 @@ async function main() {
       turns: document.querySelectorAll('[data-type="turn"]').length,
       summaries: document.querySelectorAll('[data-testid="calls-summary"]').length,
     }));
+    // the comparison of this run with one of the same size that differs in one call
+    const other = await longRun(turns, true);
+    const comparison = await measureComparison(browser, id, other.id);
     await browser.close();
     const result = {
       bench: 'trace',
@@ -146,6 +206,7 @@ async function main() {
       samples,
       targets: { fullyDrawnMs: 1000, longestTaskMs: 100 },
       note: 'timings after a reload of a finished run; longest task is 0 when no task reached 50 ms (the longtask threshold)',
+      comparison: { events: [total, Number(other.run.eventCount ?? 0)], ...comparison },
     };
     console.log(JSON.stringify(result, null, 2));
   } finally {
