@@ -101,7 +101,22 @@ export const openApiDocument = {
       },
     },
     '/api/v1/runs/{id}/fork': {
-      post: { summary: 'Run the same configuration again as the caller', parameters: [runId], responses: { 201: json({ type: 'object' }), 404: error, 429: error } },
+      post: {
+        summary: 'Run the same configuration again as the caller: the same pinned versions (default), the latest, or one skill moved',
+        parameters: [runId],
+        requestBody: json({
+          type: 'object',
+          properties: {
+            task: { type: 'string' },
+            versions: {
+              type: 'object',
+              properties: { mode: { type: 'string', enum: ['same', 'latest', 'move'] }, skill: { type: 'string', description: '@scope/name (mode move)' }, version: { type: 'string', description: 'mode move' } },
+              required: ['mode'],
+            },
+          },
+        }),
+        responses: { 201: json({ type: 'object' }), 400: error, 404: error, 429: error },
+      },
     },
   },
 } as const;
