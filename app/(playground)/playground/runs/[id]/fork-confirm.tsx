@@ -58,7 +58,8 @@ export function ForkConfirm({ runId, busy, onConfirm, onCancel }: { runId: strin
             <div>
               <p className="font-medium">Code it runs ({turns.length === 1 ? 'one turn' : `${turns.length} turns`}):</p>
               {turns.map((code, i) => (
-                <pre key={i} data-testid="fork-code" className="mt-1 max-h-48 overflow-auto rounded bg-white p-2 font-mono text-xs text-zinc-900 dark:bg-zinc-900 dark:text-zinc-100">
+                // a scrollable region takes focus, so a keyboard can scroll a long line
+                <pre key={i} data-testid="fork-code" tabIndex={0} className="mt-1 max-h-48 overflow-auto rounded bg-white p-2 font-mono text-xs text-zinc-900 dark:bg-zinc-900 dark:text-zinc-100">
                   {code}
                 </pre>
               ))}
