@@ -59,7 +59,8 @@ function Summary({ c }: { c: RunComparison }) {
           : `Same calls and results (${c.trace.calls} ${c.trace.calls === 1 ? 'call' : 'calls'})`}
       </h2>
       {changes.length > 0 && (
-        <div className="overflow-x-auto">
+        // a narrow screen scrolls the table: the region takes focus so a keyboard can too
+        <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="What differs besides the calls">
           <table className="w-full text-left text-xs" data-testid="compare-changes">
             <thead>
               <tr className="text-zinc-600 dark:text-zinc-400">
@@ -136,7 +137,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <RunCard side="B" run={c.b} />
       </div>
       <p className="text-xs text-zinc-600 dark:text-zinc-400">
-        <Link href={`/playground/compare?a=${c.b.id}&b=${c.a.id}`} className="text-emerald-700 hover:underline dark:text-emerald-400" data-testid="compare-swap">
+        <Link href={`/playground/compare?a=${c.b.id}&b=${c.a.id}`} className="text-emerald-700 underline dark:text-emerald-400" data-testid="compare-swap">
           Swap A and B
         </Link>{' '}
         · times count as different past {250} ms and twice as long; they never make runs differ
