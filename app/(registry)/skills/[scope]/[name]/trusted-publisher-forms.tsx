@@ -6,7 +6,7 @@ import { addTrustedPublisherAction, removeTrustedPublisherAction } from '../../.
 
 const input = 'w-full rounded border border-zinc-400 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-900';
 
-function Answer({ state }: { state: { ok: boolean; error: string | null; message?: string | null } }) {
+function Answer({ state }: { state: { ok?: boolean; error?: string | null; message?: string | null } }) {
   if (state.error) return <p role="alert" className="text-xs text-red-700 dark:text-red-400">{state.error}</p>;
   if (state.ok && state.message) return <p role="status" className="text-xs text-emerald-800 dark:text-emerald-300">{state.message}</p>;
   return null;
