@@ -25,10 +25,11 @@ export async function suggestSkills(db: Db, input: { q: string; viewerScopes?: s
   const visible = scopes.length ? Prisma.sql`(s.visibility = 'public' OR s."scopeName" = ANY(${scopes}::text[]))` : Prisma.sql`s.visibility = 'public'`;
   const limit = Math.min(Math.max(Math.trunc(input.limit ?? LIMIT), 1), 10);
   const joined = words.join('-');
-  // The most downloaded matches: a walk down the downloads index that stops at WALK rows (400: about 20 matches of a word that one skill in twenty has)
-  // finds them for a common word or a short prefix (thousands of matches, too many to
-  // sort per keystroke); a rarer query, with fewer matches than that walk found, reads
-  // its matches from the name document's index instead. An exact name always comes first.
+  // The most downloaded matches: a walk down the downloads index that stops at WALK rows
+  // (about 20 matches of a word one skill in twenty has) finds them for a common word or a
+  // short prefix (thousands of matches, too many to sort per keystroke); a rarer query,
+  // with fewer matches than that walk found, reads its matches from the name document's
+  // index instead. An exact name always comes first.
   const rows = await db.$queryRaw<Array<{ scopeName: string; name: string; description: string }>>`
     WITH walk AS MATERIALIZED (
       SELECT w."skillId", w.name, w.downloads FROM (
