@@ -12,13 +12,25 @@ import { tarballUrl } from '../fetch-package';
 import { parsePackageRef, registryClient, RegistryError } from '../registry-client';
 import { fetchStatement, keyCachePath, readCachedKeys, registryKeys } from '../statement-check';
 import { styleFor } from '../style';
+import { checkStatementParts } from '../../lib/evidence/statement-parts';
+import type { Evidence } from '../../lib/evidence/types';
 
-const usage = `Usage: skillyard verify @scope/name@version [--keys file] [--statement file] [--tarball file] [--offline] [--json]
+/** The evidence itself from what GET .../evidence serves (or the bare evidence). */
+function evidenceOf(body: unknown): Evidence | null {
+  const b = body as { evidence?: { result?: Evidence | null }; tools?: unknown };
+  if (b && Array.isArray(b.tools)) return body as Evidence;
+  return b?.evidence?.result ?? null;
+}
+
+const usage = `Usage: skillyard verify @scope/name@version [--keys file] [--statement file] [--tarball file] [--evidence file]
+                        [--repository owner/name] [--workflow ref] [--offline] [--json]
 
 Check the registry's signed statement about a version: its Ed25519 signature (with a key
 of the registry's /.well-known/skillyard-keys.json that is not revoked), that it is about
 this name and version, and that the package's sha512 is the one it signs. Then print what
-the statement vouches for: the permissions, the scan verdict.
+the statement vouches for: the permissions, the scan verdict, what the code did when the
+registry ran its examples at publish (the evidence the registry serves must be the signed
+one) and, for a version a CI published by trusted publishing, its repository and commit.
 
 Options:
   --keys <file>       the key set to trust (default: fetched from the registry once, and
@@ -26,6 +38,10 @@ Options:
   --offline           use the kept key set; fetch nothing else unless a file is missing
   --statement <file>  the statement (its compact JWS, or the JSON the registry serves)
   --tarball <file>    the package (.tar.gz) to check (default: downloaded)
+  --evidence <file>   the evidence to check against the signed digest (the JSON of
+                      GET .../evidence; default: fetched, unless --offline)
+  --repository <r>    require the signed provenance's repository to be <r>
+  --workflow <w>      require the signed provenance's workflow to be <w>
   --registry <url>    the registry
   --json              print the result as JSON
 
@@ -55,6 +71,9 @@ export const verify: Command = {
         offline: { type: 'boolean' },
         registry: { type: 'string' },
         json: { type: 'boolean' },
+        evidence: { type: 'string' },
+        repository: { type: 'string' },
+        workflow: { type: 'string' },
       },
     });
     if (positionals.length !== 1) throw new UsageError('verify takes one @scope/name@version');
@@ -95,8 +114,19 @@ export const verify: Command = {
       const r = verifyStatement(jws, keys, { name, version, tarball });
       if (!r.ok) return fail(r.code, r.reason);
       const facts = permissionFacts(r.payload.permissions);
+      // issue 30: the served evidence is the signed one; the provenance is the one asked for
+      let evidence: Evidence | null = null;
+      if (values.evidence) evidence = evidenceOf(JSON.parse(readText(values.evidence, 'evidence')));
+      else if (!values.offline && r.payload.evidence) {
+        evidence = evidenceOf(await client.json(`/api/v1/skills/${ref.scope}/${ref.name}/${encodeURIComponent(version)}/evidence`));
+      }
+      const parts = checkStatementParts(r.payload, { evidence, repository: values.repository, workflow: values.workflow });
+      if (!parts.ok) {
+        const why = parts.failures[0];
+        return fail(why.startsWith('evidence') ? 'statement/evidence-mismatch' : 'statement/provenance-mismatch', why);
+      }
       if (values.json) {
-        process.stdout.write(JSON.stringify({ ok: true, key: r.key.kid, keyStatus: r.key.status, statement: r.payload }) + '\n');
+        process.stdout.write(JSON.stringify({ ok: true, key: r.key.kid, keyStatus: r.key.status, statement: r.payload, checks: parts.lines }) + '\n');
         return 0;
       }
       const out = (line: string) => process.stdout.write(line + '\n');
@@ -107,6 +137,7 @@ export const verify: Command = {
       out(`  scan: ${r.payload.scan.verdict}${r.payload.scan.findings ? ` (${r.payload.scan.findings} findings: ${r.payload.scan.rules.join(', ')})` : ''}`);
       out(facts.length ? '  it may:' : '  it declares no permissions');
       for (const f of facts) out(`    ${f.words}`);
+      for (const line of parts.lines) out(`  ${line}`);
       return 0;
     } catch (e) {
       if (e instanceof RegistryError) return fail(e.code, e.message);

@@ -41,7 +41,7 @@ export function statementProvenance(p: VersionProvenanceView): StatementProvenan
   return { issuer: p.issuer, repository: p.repository, commit: p.commit, workflow: p.workflow, ref: p.ref, sourceUrl: p.sourceUrl };
 }
 
-export type TrustCheck = { ok: boolean; lines: string[] };
+export type TrustCheck = { ok: boolean; lines: string[]; /** the lines that failed */ failures: string[] };
 
 /**
  * What `skillyard verify` checks beyond the signature: the evidence the registry serves is
@@ -53,6 +53,7 @@ export function checkStatementParts(
   given: { evidence?: Evidence | null; repository?: string; workflow?: string },
 ): TrustCheck {
   const lines: string[] = [];
+  const failures: string[] = [];
   let ok = true;
   const ev = payload.evidence as StatementEvidence | undefined;
   if (ev?.status === 'done') {
@@ -64,7 +65,8 @@ export function checkStatementParts(
       if (digest === ev.digest) lines.push('evidence: the served evidence is the signed one');
       else {
         ok = false;
-        lines.push(`evidence: the served evidence (${digest.slice(0, 19)}…) is not the signed one (${ev.digest.slice(0, 19)}…)`);
+        failures.push(`evidence: the served evidence (${digest.slice(0, 19)}…) is not the signed one (${ev.digest.slice(0, 19)}…)`);
+        lines.push(failures[failures.length - 1]);
       }
     }
   } else lines.push('evidence: none signed (the publish-time run had not finished when this statement was signed, or runs are off)');
@@ -76,8 +78,9 @@ export function checkStatementParts(
     if (got === want) lines.push(`provenance: ${what} is ${want}`);
     else {
       ok = false;
-      lines.push(`provenance: ${what} is ${got ?? '(none)'}, not ${want}`);
+      failures.push(`provenance: ${what} is ${got ?? '(none)'}, not ${want}`);
+      lines.push(failures[failures.length - 1]);
     }
   }
-  return { ok, lines };
+  return { ok, lines, failures };
 }
