@@ -137,7 +137,7 @@ describe('the API token cache', () => {
   it('forgets every token when the table is truncated', async () => {
     const { token } = await createApiToken(testDb(), { userId, name: 'truncated', scopes: ['invoke'] });
     await authenticateApiToken(testDb(), `Bearer ${token}`);
-    await testDb().$executeRawUnsafe('TRUNCATE "ApiToken"');
+    await testDb().$executeRawUnsafe('TRUNCATE "ApiToken" CASCADE');
     await forgotten(token);
     await expect(authenticateApiToken(testDb(), `Bearer ${token}`)).rejects.toMatchObject({ code: 'auth/unauthenticated' });
   });
