@@ -8,13 +8,14 @@ import { serverContext } from '../server';
 import type { Actor } from '../teams';
 import { serverAction, type ActionState as ChainState } from './server-action';
 
-export type ActionState = ChainState<{ message: string | null; secret: string | null }>;
+export type ActionState = ChainState<{ message: string | null; secret: string | null }> & { ok: boolean };
 export const IDLE: ActionState = { ok: false, error: null };
 
 export async function teamAction(run: (db: Db, actor: Actor) => Promise<{ message?: string | null; secret?: string | null } | void>): Promise<ActionState> {
-  return serverAction({ name: 'team action', signedIn: { message: 'Sign in first.' } }, (_input: undefined, ctx) =>
+  const state = await serverAction({ name: 'team action', signedIn: { message: 'Sign in first.' } }, (_input: undefined, ctx) =>
     run(ctx.db, { principal: ctx.principal, ip: ctx.address }),
   )();
+  return { ...state, ok: state.ok === true };
 }
 
 /** Reads a team page's data for the signed-in user (null: not signed in). */

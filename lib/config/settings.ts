@@ -135,6 +135,17 @@ export const SETTINGS = {
   SKILLYARD_MCP_SESSION_IDLE_MS: int(30 * 60_000, 1),
   SKILLYARD_CLI_PACKAGE: text(),
 
+  // publish-time evidence (lib/evidence) and trusted publishing (lib/trusted-publishing):
+  // declared here; their readers still parse them (clamped), to move to setting()
+  SKILLYARD_EVIDENCE: flag(true),
+  SKILLYARD_EVIDENCE_WALL_MS: optionalInt(0),
+  SKILLYARD_EVIDENCE_MEMORY_MB: optionalInt(0),
+  SKILLYARD_EVIDENCE_CONCURRENCY: optionalInt(0),
+  SKILLYARD_OIDC_AUDIENCE: text('skillyard'),
+  SKILLYARD_OIDC_TOKEN_MINUTES: optionalInt(0),
+  SKILLYARD_OIDC_GITHUB_ISSUERS: list(),
+  SKILLYARD_OIDC_ALLOW_PRIVATE: text(),
+
   // teams
   SKILLYARD_MAX_TEAMS_PER_ACCOUNT: int(10, 0),
   SKILLYARD_INVITE_TTL_HOURS: int(7 * 24, 1),
