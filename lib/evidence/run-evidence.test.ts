@@ -100,4 +100,13 @@ export default async (ctx, { who }) => 'hello ' + who;`,
     expect(glob.tools[0].examples[0].attempts[0]).toMatchObject({ kind: 'net', target: 'fetch', declared: false, where: { file: 'glob.skill.js', line: 3 } });
     expect(store.flagged + glob.flagged).toBe(2);
   });
+
+  it('does not run a token-gated tool (it holds no tokens) and says why', async () => {
+    const ev = await evidenceOf({
+      'SKILL.md': '---\nname: gated\ndescription: Gated\n---\nGated.',
+      'tools.json': JSON.stringify([{ name: 'mine', description: 'Mine', script: 'mine.js', input_tokens: { '@oauth/github': { required: ['repo'] } } }]),
+      'mine.js': 'export default async () => 1;',
+    });
+    expect(ev.tools[0]).toMatchObject({ tool: 'mine', examples: [], skipped: expect.stringContaining('@oauth/github') });
+  });
 });

@@ -65,6 +65,8 @@ const METHOD_KIND: Record<string, AttemptKind> = {
 
 function skippedBecause(tool: ToolManifest): string | null {
   if (tool.role === 'middleware') return 'middleware runs around other tools, not on its own';
+  const gated = Object.keys(tool.inputTokens ?? {});
+  if (gated.length) return `it needs a token (${gated.slice(0, 3).join(', ')}) and publish-time runs hold none`;
   const kind = tool.handler.kind;
   if (RUNNABLE.has(kind)) return null;
   if (kind === 'markdown') return 'instructions for an agent: no code to run';
