@@ -1,18 +1,21 @@
 'use server';
 // The skill page's version controls (yank, unyank, deprecate, undeprecate, set or remove
-// a dist-tag): same-origin check and the signed-in user (the action chain), then
-// lib/registry parses the form and checks the scope exactly as the REST routes do.
+// a dist-tag) through the action chain (same origin, a signed-in user, the input parsed);
+// lib/registry checks the scope exactly as the REST routes do and writes the audit log.
 import { revalidatePath } from 'next/cache';
-import { teamAction, type ActionState } from '@/lib/actions/team-action';
-import { manageVersion } from '@/lib/registry/manage-version';
+import { formText, serverAction, type ActionState } from '@/lib/actions/server-action';
+import { manageVersion, ZManageVersion } from '@/lib/registry/manage-version';
 
-export async function manageVersionAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const field = (k: string) => {
-    const v = form.get(k);
-    return typeof v === 'string' ? v : undefined;
-  };
-  const input = { op: field('op'), scope: field('scope'), name: field('name'), version: field('version'), reason: field('reason'), message: field('message'), tag: field('tag') };
-  const state = await teamAction(async (db, actor) => ({ message: await manageVersion(db, actor, input) }));
+type State = ActionState<{ message: string | null }>;
+
+const manage = serverAction({ name: 'manage version', input: ZManageVersion, signedIn: { message: 'Sign in to manage versions.' } }, async (input, ctx) => ({
+  message: await manageVersion(ctx.db, { principal: ctx.principal, ip: ctx.address }, input),
+}));
+
+export async function manageVersionAction(_prev: State, form: FormData): Promise<State> {
+  const keys = ['op', 'scope', 'name', 'version', 'reason', 'message', 'tag'] as const;
+  const input = Object.fromEntries(keys.map((k) => [k, formText(form, k)]));
+  const state = await manage(input);
   if (state.ok) revalidatePath(`/skills/${input.scope}/${input.name}`);
   return state;
 }
