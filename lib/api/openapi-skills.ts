@@ -21,6 +21,26 @@ const hit = {
 };
 
 export const skillsPaths = {
+  '/api/v1/search/suggest': {
+    get: {
+      summary: 'Suggestions as you type: skills whose name or tool names match every word (the last as a prefix; typos widened). Rate limited per caller (SKILLYARD_RATE_LIMIT_SUGGEST)',
+      parameters: [
+        { name: 'q', in: 'query', schema: { type: 'string', maxLength: 200 } },
+        { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 10 } },
+      ],
+      responses: {
+        200: json({
+          type: 'object',
+          properties: {
+            suggestions: { type: 'array', items: { type: 'object', properties: { scope: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' } } } },
+            corrections: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+          },
+        }),
+        400: error,
+        429: error,
+      },
+    },
+  },
   '/api/v1/skills': {
     get: {
       summary: 'Search skills (full text over name, tool names, description, instructions; typo tolerant)',
