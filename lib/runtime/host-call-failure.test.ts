@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../log';
 import { RuntimeError } from './errors';
 import { hostCallFailure } from './host-call-failure';
 

@@ -2,7 +2,7 @@
 
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { HeldToken } from '../types';
-import type { MintRequest, TokenSigner, TokenVault } from './types';
+import type { MintRequest, TokenVault } from './types';
 
 export function createMemoryVault(): TokenVault & { minted: Array<HeldToken & { holderId: string }> } {
   const minted: Array<HeldToken & { holderId: string }> = [];

@@ -1,0 +1,27 @@
+// ESLint for lib/ (npm test runs it): typescript-eslint's recommended rules and Next's own
+// (@next/eslint-plugin-next). Switched off below: the rules today's code does not pass yet
+// (no-explicit-any: 4 places in lib/agent; no-this-alias: 1 in lib/sandbox/engine.ts), to
+// be switched on once those are fixed. Prettier is not run here yet.
+import nextPlugin from '@next/eslint-plugin-next';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['lib/db/generated/**', '**/fixtures/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['lib/**/*.ts'],
+    plugins: { '@next/next': nextPlugin },
+    rules: {
+      ...nextPlugin.configs.recommended.rules,
+      // a leading underscore marks what is left unused on purpose (a skipped tuple element, a rest sibling)
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-this-alias': 'off',
+    },
+  },
+  {
+    // the shared-memory lane loads its native helper through a `module` object (its removal is measured in issue 24)
+    files: ['lib/sandbox/shm-lane.ts'],
+    rules: { '@next/next/no-assign-module-variable': 'off' },
+  },
+);
