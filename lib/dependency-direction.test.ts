@@ -140,10 +140,6 @@ const KNOWN = new Set<string>([
   'lib/evidence/get-evidence.ts -> ../registry/find-visible-skill: lib/evidence (layer 18) may not import lib/registry (layer 19, above it)',
   'lib/evidence/get-evidence.ts -> ../registry/get-skill: lib/evidence (layer 18) may not import lib/registry (layer 19, above it)',
   'lib/evidence/get-evidence.ts -> ../registry/resolve-version: lib/evidence (layer 18) may not import lib/registry (layer 19, above it)',
-  // invoking a registry tool and the registry's MCP host wire a runtime: they belong in lib/server
-  'lib/registry/invoke-registry-tool.ts -> ../runs/run-secrets: lib/registry (layer 19) may not import lib/runs (layer 21, above it)',
-  'lib/registry/invoke-registry-tool.ts -> ../server: lib/registry (layer 19) may not import lib/server (layer 22, above it)',
-  'lib/registry/registry-mcp-host.ts -> ../server: lib/registry (layer 19) may not import lib/server (layer 22, above it)',
   // the run worker and its start take the server context: they belong in lib/server (or take it as an argument)
   'lib/runs/execute-run.ts -> ../server: lib/runs (layer 21) may not import lib/server (layer 22, above it)',
   'lib/runs/run-secrets.ts -> ../server: lib/runs (layer 21) may not import lib/server (layer 22, above it)',

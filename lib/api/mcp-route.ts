@@ -5,8 +5,7 @@ import 'server-only';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { MappedError } from '../errors';
 import { createMcpSessions, mcpSessionLimits, jsonRpcError, MCP_RETRY_LATER, type McpSessions } from '../mcp';
-import { openRegistryMcpHost, parseMcpSelection } from '../registry/registry-mcp-host';
-import { createPgMcpSessionStore, serverContext } from '../server';
+import { createPgMcpSessionStore, openRegistryMcpHost, parseMcpSelection, serverContext } from '../server';
 import { withApi, type ApiContext, type RouteContext } from './with-api';
 import { accountKey, accountOf, principalKey } from '../principal';
 

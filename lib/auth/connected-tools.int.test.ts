@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
 import { startTestOidc, type TestOidc } from '../../test/oidc-server';
-import { invokeRegistryTool } from '../registry/invoke-registry-tool';
+import { invokeRegistryTool } from '../server/invoke-registry-tool';
 import { seedBundledSkills } from '../registry/seed-bundled-skills';
 import { createServerContext, type ServerContext } from '../server';
 import { loadSkillVersion, parseSkillRef } from '../registry/load-skill-version';

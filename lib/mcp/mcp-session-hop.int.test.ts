@@ -4,7 +4,7 @@
 // session ended with DELETE is gone everywhere.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl, testDb } from '../../test/db';
-import { openRegistryMcpHost, parseMcpSelection } from '../registry/registry-mcp-host';
+import { openRegistryMcpHost, parseMcpSelection } from '../server/registry-mcp-host';
 import { seedBundledSkills } from '../registry/seed-bundled-skills';
 import { serverContext } from '../server/server-context';
 import { createMcpSessions, mcpSessionLimits, type McpSessions } from './http-sessions';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRun } from '../runs/create-run';
 import { startIsolatedRunWorker, type IsolatedRunWorker } from '../runs/testing/isolated-run-worker';
 import { publishTestSkill, testUser } from '../runs/testing/publish-test-skill';
-import { openRegistryMcpHost } from './registry-mcp-host';
+import { openRegistryMcpHost } from '../server/registry-mcp-host';
 import { flushSkillCalls, skillUsageOf } from './skill-usage';
 
 let w: IsolatedRunWorker;

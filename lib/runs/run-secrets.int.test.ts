@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../db/client';
 import { sealSecret } from '../auth/secret-box';
-import { invokeRegistryTool } from '../registry/invoke-registry-tool';
+import { invokeRegistryTool } from '../server/invoke-registry-tool';
 import { publishVersion } from '../registry/publish-version';
 import type { ServerContext } from '../server';
 import { readSkillsFromFiles, type SkillManifest } from '../skills';

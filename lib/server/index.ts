@@ -10,3 +10,5 @@ export { createModuleCache } from './module-cache';
 export { registerServerMetrics } from './server-metrics';
 export { createPgMcpSessionStore } from './mcp-session-store';
 export { checkReadiness, type Readiness } from './check-readiness';
+export { forgetCachedSkillHeads, invokeRegistryTool, type InvokeInput, type InvokeOutput } from './invoke-registry-tool';
+export { MCP_MAX_SKILLS, openRegistryMcpHost, parseMcpSelection } from './registry-mcp-host';

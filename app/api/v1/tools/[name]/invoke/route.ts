@@ -1,8 +1,7 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { withApi } from '@/lib/api/with-api';
-import { invokeRegistryTool } from '@/lib/registry/invoke-registry-tool';
-import { serverContext } from '@/lib/server';
+import { invokeRegistryTool, serverContext } from '@/lib/server';
 import { accountOf, visitorIdOf } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';

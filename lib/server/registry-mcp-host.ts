@@ -5,14 +5,14 @@
 // row at most 1 s old, a private skill's scope membership each time: canSeePrivate): removed from a team, a member's open session no longer lists or
 // calls its private skills (answered as unknown tools and prompts).
 import 'server-only';
-import { noteSkillCalls, skillOfTool } from './skill-usage';
+import { noteSkillCalls, skillOfTool } from '../registry/skill-usage';
 import { AppError } from '../errors';
 import { createToolManager } from '../runtime';
 import { lockedToolNotes, type McpToolHost } from '../mcp';
-import type { ServerContext } from '../server';
-import { loadSkillVersion, parseSkillRef } from './load-skill-version';
-import { canSeePrivate } from './get-skill';
-import { skillHead } from './skill-heads';
+import type { ServerContext } from './server-context';
+import { loadSkillVersion, parseSkillRef } from '../registry/load-skill-version';
+import { canSeePrivate } from '../registry/get-skill';
+import { skillHead } from '../registry/skill-heads';
 
 export const MCP_MAX_SKILLS = 20;
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
 import { sealSecret } from '../auth/secret-box';
 import { forgetCachedSkillHeads, invokeRegistryTool } from './invoke-registry-tool';
-import { seedBundledSkills } from './seed-bundled-skills';
-import { createServerContext, type ServerContext } from '../server';
+import { seedBundledSkills } from '../registry/seed-bundled-skills';
+import { createServerContext, type ServerContext } from '.';
 
 let userId: string;
 let server: ServerContext;

@@ -4,9 +4,9 @@ import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { createToolManager } from '../runtime';
-import type { ServerContext } from '../server';
-import { loadSkillVersion, parseSkillRef, type SkillHead } from './load-skill-version';
-import { cachedHead, skillHead } from './skill-heads';
+import type { ServerContext } from './server-context';
+import { loadSkillVersion, parseSkillRef, type SkillHead } from '../registry/load-skill-version';
+import { cachedHead, skillHead } from '../registry/skill-heads';
 import { createSecretScrubber } from '../log';
 import { learnRunSecrets } from '../runs/run-secrets';
 
@@ -14,7 +14,7 @@ import { learnRunSecrets } from '../runs/run-secrets';
 export type InvokeInput = { tool: string; skill?: string; args: unknown; userId: string | null; visitorId?: string | null; ip?: string | null; /** CallerIdentity.account */ account?: string | null };
 export type InvokeOutput = { skill: string; version: string; tool: string; result: unknown; ms: number };
 
-export { forgetCachedSkillHeads } from './skill-heads';
+export { forgetCachedSkillHeads } from '../registry/skill-heads';
 
 /** Which public skill's latest version has a tool of this name (the caller may name one), with its row. */
 function findSkillForTool(db: Db, tool: string): Promise<{ ref: string; head: SkillHead }> {
