@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeSharedSandbox, sharedInProcessSandbox } from '../runtime/testing/harness';
 import { one } from '../skills/test-helpers';
-import { runEvidence } from './run-evidence';
+import { MAX_EVIDENCE_CALLS, runEvidence } from './run-evidence';
 
 afterAll(closeSharedSandbox);
 
@@ -108,5 +108,26 @@ export default async (ctx, { who }) => 'hello ' + who;`,
       'mine.js': 'export default async () => 1;',
     });
     expect(ev.tools[0]).toMatchObject({ tool: 'mine', examples: [], skipped: expect.stringContaining('@oauth/github') });
+  });
+});
+
+describe('publish-time evidence budget', () => {
+  it('runs at most MAX_EVIDENCE_CALLS example calls per version; the tools after that are skipped, saying why', async () => {
+    const files = {
+      'many.skill.js': `export const frontmatter = { name: 'many', description: 'Many examples', metadata: {
+  params: { type: 'object', properties: { n: { type: 'number' } } },
+  examples: [{ arguments: { n: 0 } }, { arguments: { n: 1 } }, { arguments: { n: 2 } }, { arguments: { n: 3 } }, { arguments: { n: 4 } }, { arguments: { n: 5 } }, { arguments: { n: 6 } }, { arguments: { n: 7 } }] } };
+export default async (ctx, { n }) => n;`,
+    };
+    const manifest = one(files);
+    const base = manifest.tools[0];
+    // a hostile package: many tools, each with the most examples a tool may have
+    manifest.tools = Array.from({ length: 6 }, (_, i) => ({ ...base, name: i === 0 ? base.name : `${base.name}-${i}` }));
+    const ev = await runEvidence({ scope: 't', manifest, files: new Map(Object.entries(files)), versionId: 'v-budget', sandbox: sharedInProcessSandbox(), limits: { wallMs: 2000, cpuMs: 2000, memoryMb: 32 } });
+    const ran = ev.tools.reduce((n, t) => n + t.examples.length, 0);
+    expect(ran).toBe(MAX_EVIDENCE_CALLS);
+    expect(ev.tools).toHaveLength(6);
+    expect(ev.tools[5].skipped).toMatch(/budget/);
+    expect(ev.tools[5].examples).toEqual([]);
   });
 });

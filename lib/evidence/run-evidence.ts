@@ -49,6 +49,10 @@ export type EvidenceInput = {
 const RUNNABLE = new Set(['js', 'ts', 'inline-code']);
 const STOPPED = new Set(['sandbox/timeout', 'sandbox/cpu-limit', 'sandbox/memory-limit', 'runtime/timeout', 'sandbox/worker-crashed']);
 const MAX_ATTEMPTS = 50;
+/** example calls one version gets in all (256 tools of 8 looping examples held the queue for hours) */
+export const MAX_EVIDENCE_CALLS = 24;
+/** and the wall time they share, in example-call deadlines */
+const BUDGET_DEADLINES = 12;
 const MAX_RESULT_CHARS = 4096;
 const CODE_FILE = /\.(m?js|cjs|ts|mts|cts|md)$/i;
 
@@ -172,15 +176,18 @@ export async function runEvidence(input: EvidenceInput): Promise<Evidence> {
   });
 
   const tools: ToolEvidence[] = [];
+  let calls = 0;
   for (const tool of manifest.tools) {
-    const skipped = skippedBecause(tool);
+    const spent = calls >= MAX_EVIDENCE_CALLS || Date.now() - started >= BUDGET_DEADLINES * limits.wallMs;
+    const skipped = spent ? `the publish-time run's budget (${MAX_EVIDENCE_CALLS} calls, ${(BUDGET_DEADLINES * limits.wallMs) / 1000} s) was used by the tools before it` : skippedBecause(tool);
     if (skipped) {
       tools.push({ tool: tool.name, handler: tool.handler.kind, skipped, examples: [] });
       continue;
     }
     const sources = sourcesFor(tool, input.files);
     const examples: ExampleEvidence[] = [];
-    for (const call of exampleCallsFor(tool)) {
+    for (const call of exampleCallsFor(tool).slice(0, MAX_EVIDENCE_CALLS - calls)) {
+      calls++;
       current = { attempts: [], sources };
       const t0 = Date.now();
       let outcome: ExampleOutcome;
