@@ -105,6 +105,12 @@ const ACTIONS: Record<string, Entry> = {
   'app/(registry)/_actions/manage-version.ts#manageVersionAction': { anonymous: 'refused', args: withState },
   'app/(registry)/_actions/upgrade-check.ts#startUpgradeCheckAction': { anonymous: 'refused', args: () => [{ scope: 'skillyard', name: 'text-stats', version: '1.0.0' }] },
   'app/(registry)/_actions/upgrade-check.ts#readUpgradeCheckAction': { anonymous: 'refused', args: () => [[]] },
+  'app/(registry)/_actions/review-finding.ts#reviewFindingAction': {
+    anonymous: 'refused',
+    args: () => [{ scope: 'skillyard', name: 'text-stats', version: '1.0.0', rule: 'net-fetch', file: 'SKILL.md', line: 1, reason: 'reviewed by the test suite' }],
+  },
+  'app/(registry)/_actions/trusted-publishers.ts#addTrustedPublisherAction': { anonymous: 'refused', args: withState },
+  'app/(registry)/_actions/trusted-publishers.ts#removeTrustedPublisherAction': { anonymous: 'refused', args: withState },
   'app/(registry)/_actions/star.ts#starSkillAction': { anonymous: 'refused', args: () => [{ scope: 'skillyard', name: 'text-stats', starred: true }] },
   'app/(registry)/publish/actions.ts#previewUploadAction': { anonymous: 'refused' },
   'app/(registry)/publish/actions.ts#publishUploadAction': { anonymous: 'refused' },
