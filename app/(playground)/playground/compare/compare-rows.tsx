@@ -16,7 +16,7 @@ const MARK_LABELS: Record<string, string> = {
 };
 
 /** folded rows shown when a fold opens, at most (the count says how many there are) */
-const FOLD_PREVIEW = 40;
+const FOLD_PREVIEW = 12;
 
 function preview(value: unknown, n = 160): string {
   if (value === undefined) return '';
