@@ -8,6 +8,7 @@ import { readUpload } from '../lib/registry/read-upload';
 import { publishVersion } from '../lib/registry/publish-version';
 import { addTrustedPublisher, exchangeCiToken, oidcSettings } from '../lib/trusted-publishing';
 import { startTestCiIssuer, type CiClaims, type TestCiIssuer } from './ci-oidc-issuer';
+import * as publishRoute from '../app/api/v1/skills/route';
 
 const AUDIENCE = 'https://registry.skillyard.test';
 const enc = new TextEncoder();
@@ -73,5 +74,20 @@ describe('trusted publishing probes', () => {
     await expect(exchangeCiToken(testDb(), { token, scope, name: 'open-ci' }, settings())).rejects.toMatchObject({ code: 'publish/oidc-invalid-token' });
     // a new token from the same job still works
     expect((await exchangeCiToken(testDb(), { token: await ci.issueToken(claims({ run_id: '78' }), AUDIENCE), scope, name: 'open-ci' }, settings())).token).toBeTruthy();
+  });
+
+  it("publishes versions only: the CI token cannot change the skill's visibility", async () => {
+    const { token } = await exchangeCiToken(testDb(), { token: await ci.issueToken(claims({ run_id: '79' }), AUDIENCE), scope, name: 'hidden-ci' }, settings());
+    const res = await publishRoute.POST(
+      new Request('http://127.0.0.1/api/v1/skills?filename=hidden-ci.skill.js&version=1.1.0&visibility=public', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': '198.51.100.41' },
+        body: code('hidden-ci'),
+      }),
+      { params: Promise.resolve({}) },
+    );
+    expect(res.status).toBe(403);
+    const skill = await testDb().skill.findUnique({ where: { scopeName_name: { scopeName: scope, name: 'hidden-ci' } }, select: { visibility: true, versions: { select: { version: true } } } });
+    expect(skill).toMatchObject({ visibility: 'private', versions: [{ version: '1.0.0' }] });
   });
 });

@@ -43,6 +43,8 @@ export const POST = withApi({ scope: 'publish', trustedPublish: true, rateLimit:
   const query = PublishQuery.parse(Object.fromEntries(url.searchParams));
   // a trusted publisher's CI token (docs/trust.md): its one skill, recording its provenance
   const grant = isTrustedPublishToken(principal) ? await publishGrantOf(serverContext().db, principal.tokenId) : null;
+  // it publishes versions; whether the skill is public stays its owners' choice (a private skill's CI must not publish it to everyone)
+  if (grant && query.visibility) throw new AppError('publish/not-trusted-for-skill', 'A trusted publishing token publishes versions only; change the visibility with your own sign-in.');
   const max = uploadLimits().maxPackageBytes;
   const bytes = await readBodyBytes(req, max, () => new AppError('publish/too-large', `The upload is larger than the package limit (maxPackageBytes = ${max} bytes).`));
   if (bytes.byteLength === 0) throw new AppError('publish/empty', 'The request body must be the package (.tar.gz, .zip or one .skill.md/.skill.js/.skill.ts file).');
