@@ -11,6 +11,8 @@ import { netFetch } from '../runtime';
 import { LOOPBACK_RANGES, type OidcSettings } from './oidc-settings';
 
 const CACHE_MS = 10 * 60_000;
+/** keys read this recently are not read again for a key they lack (a stranger's tokens with made-up key ids would fetch per request) */
+const REFRESH_COOLDOWN_MS = 30_000;
 const cache = new Map<string, { at: number; keys: ReturnType<typeof createLocalJWKSet> }>();
 
 /** A configured issuer must be an https URL without credentials, query or fragment (http only for a development issuer). */
@@ -43,13 +45,13 @@ async function getJson(url: string, host: string, settings: OidcSettings): Promi
   }
 }
 
-/** The issuer's key set (cached ten minutes; `fresh` reads it again, after a key the cache lacks). */
+/** The issuer's key set (cached ten minutes; `fresh` reads it again, after a key the cache lacks, unless read in the last 30 s). */
 export async function issuerKeys(issuer: string, settings: OidcSettings, fresh = false): Promise<ReturnType<typeof createLocalJWKSet>> {
   const url = checkIssuerUrl(issuer, settings);
   // keys read under one setting are not reused under a stricter one
   const cacheKey = `${settings.allowPrivateIssuers ? 'dev' : 'public'}|${issuer}`;
   const hit = cache.get(cacheKey);
-  if (hit && !fresh && Date.now() - hit.at < CACHE_MS) return hit.keys;
+  if (hit && Date.now() - hit.at < (fresh ? REFRESH_COOLDOWN_MS : CACHE_MS)) return hit.keys;
   const discovery = (await getJson(`${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`, url.host, settings)) as { issuer?: unknown; jwks_uri?: unknown };
   if (discovery?.issuer !== issuer) throw new AppError('publish/oidc-issuer-unreachable', `The discovery document of ${issuer} names another issuer.`);
   if (typeof discovery.jwks_uri !== 'string') throw new AppError('publish/oidc-issuer-unreachable', `The discovery document of ${issuer} has no jwks_uri.`);
