@@ -80,6 +80,7 @@ export function PublishForm({ scopes, limits, cli }: { scopes: ScopeChoice[]; li
   const pending = checking || publishing;
   const folderInput = useRef<HTMLInputElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const publishButton = useRef<HTMLButtonElement>(null);
 
   // A body over the server's limit never reaches the action: Next answers 413 and the
   // call throws. Say what the limit is instead of a generic failure.
@@ -333,7 +334,9 @@ export function PublishForm({ scopes, limits, cli }: { scopes: ScopeChoice[]; li
               <input
                 value={version}
                 onChange={(e) => setVersion(e.target.value)}
-                onBlur={() => picked && version.trim() !== checkedVersion.trim() && check(picked, version)}
+                // leaving the field for the Publish button publishes (the server checks the number
+                // again); a check started by that blur would move the button under the pointer
+                onBlur={(e) => e.relatedTarget !== publishButton.current && picked && version.trim() !== checkedVersion.trim() && check(picked, version)}
                 placeholder={preview.version ?? '1.0.0'}
                 className="mt-1 w-full rounded-lg border border-zinc-300 bg-white px-3 py-1.5 dark:border-zinc-700 dark:bg-zinc-900"
               />
@@ -349,6 +352,7 @@ export function PublishForm({ scopes, limits, cli }: { scopes: ScopeChoice[]; li
           </div>
 
           <button
+            ref={publishButton}
             type="button"
             onClick={publish}
             disabled={blocked || publishing}
