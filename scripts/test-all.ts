@@ -1,10 +1,11 @@
-// `npm test`: types and lint (eslint.config.mjs, lib/), unit tests, integration tests on a real Postgres, then Chromium tests
+// `npm test`: types, lint (eslint.config.mjs, lib/) and format (Prettier, .prettierrc.json), unit tests, integration tests on a real Postgres, then Chromium tests
 // against the built app. Stops at the first kind that fails.
 import { spawnSync } from 'node:child_process';
 
 const steps: Array<[string, string[]]> = [
   ['typecheck', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']],
   ['lint', ['node_modules/eslint/bin/eslint.js', 'lib']],
+  ['format', ['node_modules/prettier/bin/prettier.cjs', '--check', '.', '--log-level', 'warn']],
   ['unit tests', ['node_modules/vitest/vitest.mjs', 'run', '--project', 'unit']],
   ['integration tests', ['node_modules/vitest/vitest.mjs', 'run', '--project', 'integration']],
   ['browser tests', ['node_modules/@playwright/test/cli.js', 'test']],
