@@ -101,10 +101,14 @@ const floodParts = process.argv.includes('--attacker') ? tinyParts(400_000) : { 
 /** A POST on a connection of its own, answered as a Response (a cut connection is an error). */
 function postRaw(path: string, body: Buffer, contentType: string, headers: Record<string, string> = {}, timeoutMs = 30_000): Promise<Response> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${path}`, { method: 'POST', agent: false, timeout: timeoutMs, headers: { 'content-type': contentType, 'content-length': body.byteLength, ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(new Response(null, { status: res.statusCode ?? 0 })));
-    });
+    const req = http.request(
+      `${base}${path}`,
+      { method: 'POST', agent: false, timeout: timeoutMs, headers: { 'content-type': contentType, 'content-length': body.byteLength, ...headers } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(new Response(null, { status: res.statusCode ?? 0 })));
+      },
+    );
     req.on('error', (err) => setTimeout(() => reject(Object.assign(new Error(err.message), { name: (err as NodeJS.ErrnoException).code ?? err.name })), 100));
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.end(body);
@@ -201,7 +205,11 @@ function attacker(): { stop: () => Promise<Record<string, Record<string, number>
         } as RequestInit);
       },
     ],
-    ['deep-json', 2, () => fetch(`${base}/api/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"task":${'['.repeat(5000)}${']'.repeat(5000)}}` })],
+    [
+      'deep-json',
+      2,
+      () => fetch(`${base}/api/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"task":${'['.repeat(5000)}${']'.repeat(5000)}}` }),
+    ],
     ['parallel-invokes', 300, () => json('/api/v1/tools/count-words/invoke', { args: { text: 'flood flood flood' } })],
     // issue 23: what the second review found (the scope of its packages comes from the main process)
     ['multipart-parts', 2, () => postRaw('/', floodParts.body, floodParts.contentType)],
@@ -214,11 +222,13 @@ function attacker(): { stop: () => Promise<Record<string, Record<string, number>
   // ABUSE_KINDS=a,b: only those kinds (to find which attack costs the innocent client most)
   const kindsEnv = process.env.ABUSE_KINDS ?? 'all';
   const only = kindsEnv === 'issue-23' ? new Set(SECOND_ROUND) : kindsEnv === 'all' ? null : new Set(kindsEnv.split(','));
-  const loops = kinds.filter(([kind]) => !only || only.has(kind)).flatMap(([kind, width, fn]) =>
-    Array.from({ length: width }, async () => {
-      while (!stopped) await attempt(kind, fn);
-    }),
-  );
+  const loops = kinds
+    .filter(([kind]) => !only || only.has(kind))
+    .flatMap(([kind, width, fn]) =>
+      Array.from({ length: width }, async () => {
+        while (!stopped) await attempt(kind, fn);
+      }),
+    );
   return {
     stop: async () => {
       stopped = true;
@@ -250,9 +260,15 @@ async function publishAttackPackages(db: Db): Promise<void> {
   const publish = (n: string, files: Array<{ path: string; content: Uint8Array }>) =>
     postRaw(`/api/v1/skills?filename=${n}.tgz`, Buffer.from(packTarball(files, n)), 'application/gzip', { authorization: `Bearer ${token}` }, 600_000);
   // 24 MB of hardly compressible text: an 18 MB tarball, and a 24 MB file to view
-  const big = await publish('big', [{ path: 'SKILL.md', content: skillMd('big') }, { path: 'data/big.txt', content: enc.encode(crypto.randomBytes(18 * MB).toString('base64')) }]);
+  const big = await publish('big', [
+    { path: 'SKILL.md', content: skillMd('big') },
+    { path: 'data/big.txt', content: enc.encode(crypto.randomBytes(18 * MB).toString('base64')) },
+  ]);
   const tools = enc.encode(JSON.stringify([{ name: 'tool_0', description: 'One of many.' }]));
-  const crowded = await publish('crowded', [{ path: 'SKILL.md', content: skillMd('crowded') }, { path: 'tools.json', content: tools }]);
+  const crowded = await publish('crowded', [
+    { path: 'SKILL.md', content: skillMd('crowded') },
+    { path: 'tools.json', content: tools },
+  ]);
   if (big.status !== 201 || crowded.status !== 201) throw new Error(`publishing the attack packages failed (${big.status}, ${crowded.status})`);
   // 13,000 tools, as a version stored before the per-skill limit holds them
   await db.$executeRaw`
@@ -308,7 +324,10 @@ try {
   await new Promise((r) => setTimeout(r, 2000)); // let the flood build up
   const underAttack = await innocent(token, seconds);
   const attackerGot = await attack.stop();
-  const healthy = await fetch(`${base}/api/health`).then((r) => r.status, () => 0);
+  const healthy = await fetch(`${base}/api/health`).then(
+    (r) => r.status,
+    () => 0,
+  );
   const runs = await db.run.groupBy({ by: ['status'], _count: true });
   await db.$disconnect();
   const ratio = alone.p95 && underAttack.p95 ? Number((underAttack.p95 / alone.p95).toFixed(2)) : null;

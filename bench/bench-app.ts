@@ -35,7 +35,12 @@ export async function startBenchApp(opts: {
   };
   const deadline = Date.now() + (opts.startTimeoutMs ?? 600_000);
   try {
-    while (!(await fetch(`http://127.0.0.1:${opts.appPort}/api/health`).then((r) => r.ok, () => false))) {
+    while (
+      !(await fetch(`http://127.0.0.1:${opts.appPort}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
       if (Date.now() > deadline || child.exitCode !== null) throw new Error('the app did not answer /api/health in time');
       await new Promise((r) => setTimeout(r, 250));
     }

@@ -17,8 +17,13 @@ const appPort = process.env.BENCH_PORT ?? '3215';
 const pgPort = Number(process.env.BENCH_PG_PORT ?? 54342);
 const base = `http://127.0.0.1:${appPort}`;
 
-
-const app = await startBenchApp({ name: 'downloads', pgPort, appPort, startTimeoutMs: 1_800_000, env: { SKILLYARD_TRUSTED_PROXIES: '1', SKILLYARD_RATE_LIMIT_ANONYMOUS: '100000' } });
+const app = await startBenchApp({
+  name: 'downloads',
+  pgPort,
+  appPort,
+  startTimeoutMs: 1_800_000,
+  env: { SKILLYARD_TRUSTED_PROXIES: '1', SKILLYARD_RATE_LIMIT_ANONYMOUS: '100000' },
+});
 const db = createDb(app.url);
 try {
   await db.scope.upsert({ where: { name: 'bench' }, create: { name: 'bench', kind: 'user' }, update: {} });

@@ -20,7 +20,6 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 
-
 const app = await startBenchApp({
   name: 'fanout',
   startTimeoutMs: 1_800_000,
@@ -75,7 +74,9 @@ try {
   sending = false;
   await probe;
   const result = JSON.parse(out.slice('connected\n'.length)) as { received: number; duplicates: number; failed: number; latencies: number[]; perClient: number[] };
-  const stored = (await (await fetch(`${base}/api/v1/runs/${run.id}/events?format=json`, { headers: { 'x-forwarded-for': '192.0.2.2' } }).then((r) => r.json())) as { events: unknown[] }).events.length;
+  const stored = (
+    (await await fetch(`${base}/api/v1/runs/${run.id}/events?format=json`, { headers: { 'x-forwarded-for': '192.0.2.2' } }).then((r) => r.json())) as { events: unknown[] }
+  ).events.length;
   const lost = result.perClient.reduce((sum, n) => sum + Math.max(0, stored - n), 0) + result.failed * stored;
   console.log(
     JSON.stringify({

@@ -57,12 +57,18 @@ async function rps(call: Call, clients = 16): Promise<{ rps: number; errors: num
   return { rps: Math.round(done / seconds), errors };
 }
 
-const { url, stop } = await startBenchApp({ name: 'http', pgPort, appPort, env: {
-  // measures speed, not the rate limiter (bench/abuse measures that): limits out of the way
-  SKILLYARD_RATE_LIMIT_ANONYMOUS: '100000000',
-  SKILLYARD_RATE_LIMIT_AUTHENTICATED: '100000000',
-  SKILLYARD_LOG_LEVEL: 'warn',
-}, startTimeoutMs: 600_000 });
+const { url, stop } = await startBenchApp({
+  name: 'http',
+  pgPort,
+  appPort,
+  env: {
+    // measures speed, not the rate limiter (bench/abuse measures that): limits out of the way
+    SKILLYARD_RATE_LIMIT_ANONYMOUS: '100000000',
+    SKILLYARD_RATE_LIMIT_AUTHENTICATED: '100000000',
+    SKILLYARD_LOG_LEVEL: 'warn',
+  },
+  startTimeoutMs: 600_000,
+});
 
 try {
   const db = createDb(url);
@@ -76,8 +82,10 @@ try {
     await res.arrayBuffer();
   };
   const health: Call = async () => expectOk(await fetch(`${base}/api/health`));
-  const invoke = (headers: Record<string, string>): Call => async () =>
-    expectOk(await fetch(`${base}/api/v1/tools/count-words/invoke`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }));
+  const invoke =
+    (headers: Record<string, string>): Call =>
+    async () =>
+      expectOk(await fetch(`${base}/api/v1/tools/count-words/invoke`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }));
   // an anonymous client that keeps its visitor cookie, as a browser does
   const first = await fetch(`${base}/api/v1/tools/count-words/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0];

@@ -57,7 +57,13 @@ const b = spawn(process.execPath, ['--no-node-snapshot', nextBin, 'start', '--po
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 try {
-  for (const deadline = Date.now() + 120_000; !(await fetch(`${B}/api/health/ready`).then((r) => r.ok, () => false)); ) {
+  for (
+    const deadline = Date.now() + 120_000;
+    !(await fetch(`${B}/api/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+  ) {
     if (Date.now() > deadline) throw new Error('instance B was not ready in time');
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -76,7 +82,13 @@ try {
     const created = await fetch(`${A}/api/v1/runs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ skills: ['@skillyard/text-stats'], provider: 'scripted', task: 'bench', script: [...Array.from({ length: 20 }, (_, i) => `${i}`), 'ctx.finish(1)'], maxTurns: 30 }),
+      body: JSON.stringify({
+        skills: ['@skillyard/text-stats'],
+        provider: 'scripted',
+        task: 'bench',
+        script: [...Array.from({ length: 20 }, (_, i) => `${i}`), 'ctx.finish(1)'],
+        maxTurns: 30,
+      }),
     });
     const { id } = (await created.json()) as { id: string };
     const watchedFrom = Date.now();

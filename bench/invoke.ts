@@ -51,8 +51,6 @@ const check = (ok: boolean, what: string) => {
   if (!ok) throw new Error(`bench: wrong result from ${what}`);
 };
 
-
-
 const skill = codeSkill('count', HANDLER, {
   params: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
   returns: { type: 'object', properties: { count: { type: 'number' } }, required: ['count'] },
@@ -68,16 +66,17 @@ async function recordJob(sandbox: SandboxPool): Promise<SandboxJob> {
   return job!;
 }
 
-
-
 function subprocess(): Promise<number> {
   const script = `const f = ${HANDLER.replace('export default ', '')}; let s = ''; process.stdin.on('data', (d) => (s += d)); process.stdin.on('end', async () => process.stdout.write(JSON.stringify(await f({}, JSON.parse(s)))));`;
-  return eachCall(quick ? 5 : 15, () => {
-    const out = spawnSync(process.execPath, ['-e', script], { input: ARGS_JSON, encoding: 'utf8' });
-    check(out.stdout === EXPECT, 'subprocess');
-  }, 1);
+  return eachCall(
+    quick ? 5 : 15,
+    () => {
+      const out = spawnSync(process.execPath, ['-e', script], { input: ARGS_JSON, encoding: 'utf8' });
+      check(out.stdout === EXPECT, 'subprocess');
+    },
+    1,
+  );
 }
-
 
 /** µs per round trip of a small message to a node process that echoes it on fd 3. */
 async function pipeRoundTrip(polling: boolean): Promise<number> {
@@ -169,7 +168,9 @@ type Pairs = { us: number; baseUs: number; ratio: number };
 async function paired(pairs: number, n: number, subject: () => unknown, base: () => unknown, baseN = n): Promise<Pairs> {
   await batchUs(Math.ceil(n / 2), subject);
   await batchUs(Math.ceil(baseN / 2), base);
-  const us: number[] = [], baseUs: number[] = [], ratios: number[] = [];
+  const us: number[] = [],
+    baseUs: number[] = [],
+    ratios: number[] = [];
   for (let i = 0; i < pairs; i++) {
     const b = await batchUs(baseN, base);
     const s = await batchUs(n, subject);

@@ -56,12 +56,18 @@ async function compare(invoke: Call, mcpCall: Call) {
   };
 }
 
-const { url, stop } = await startBenchApp({ name: 'mcp', pgPort, appPort, env: {
-  // measures speed, not the rate limiter (bench/abuse measures that): limits out of the way
-  SKILLYARD_RATE_LIMIT_ANONYMOUS: '100000000',
-  SKILLYARD_RATE_LIMIT_AUTHENTICATED: '100000000',
-  SKILLYARD_LOG_LEVEL: 'warn',
-}, startTimeoutMs: 900_000 });
+const { url, stop } = await startBenchApp({
+  name: 'mcp',
+  pgPort,
+  appPort,
+  env: {
+    // measures speed, not the rate limiter (bench/abuse measures that): limits out of the way
+    SKILLYARD_RATE_LIMIT_ANONYMOUS: '100000000',
+    SKILLYARD_RATE_LIMIT_AUTHENTICATED: '100000000',
+    SKILLYARD_LOG_LEVEL: 'warn',
+  },
+  startTimeoutMs: 900_000,
+});
 
 try {
   const loadBefore = loadAverage();
@@ -71,11 +77,13 @@ try {
   const args = { text: 'One two three. Four five!' };
   const body = JSON.stringify({ args, skill: '@skillyard/text-stats' });
 
-  const invokeWith = (headers: Record<string, string>): Call => async () => {
-    const res = await fetch(`${base}/api/v1/tools/count-words/invoke`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-    if (res.status !== 200) throw new Error(`invoke answered ${res.status}: ${await res.text()}`);
-    await res.json();
-  };
+  const invokeWith =
+    (headers: Record<string, string>): Call =>
+    async () => {
+      const res = await fetch(`${base}/api/v1/tools/count-words/invoke`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+      if (res.status !== 200) throw new Error(`invoke answered ${res.status}: ${await res.text()}`);
+      await res.json();
+    };
   const mcpSession = async (headers: Record<string, string>) => {
     const client = new Client({ name: 'bench', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp/skillyard/text-stats`), { requestInit: { headers } }));

@@ -23,7 +23,13 @@ const enc = new TextEncoder();
 function files(name: string) {
   const skill = `---\nname: ${name}\ndescription: Counts the words of a text for benchmark ${name}.\nmetadata:\n  version: 1.0.0\n---\n\n# ${name}\n\nUse the count tool to count words.\n`;
   const tools = JSON.stringify([
-    { name: 'count', description: 'Count words', script: 'scripts/count.js', parameters: { text: { type: 'string', description: 'The text' } }, examples: [{ arguments: { text: 'one two three' }, expected: { words: 3 } }] },
+    {
+      name: 'count',
+      description: 'Count words',
+      script: 'scripts/count.js',
+      parameters: { text: { type: 'string', description: 'The text' } },
+      examples: [{ arguments: { text: 'one two three' }, expected: { words: 3 } }],
+    },
   ]);
   const script = 'export default async function (args) { return { words: String(args.text).split(/\\s+/).filter(Boolean).length }; }\n';
   return [

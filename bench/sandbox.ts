@@ -36,10 +36,9 @@ async function rawRoundTrip(): Promise<Figures> {
   const isolate = new ivm.Isolate({ memoryLimit: 32 });
   const context = await isolate.createContext();
   await context.global.set('hostEcho', new ivm.Reference(async (x: number) => x));
-  const fn = (await context.eval(
-    `(async (x) => hostEcho.apply(undefined, [x], { arguments: { copy: true }, result: { promise: true, copy: true } }))`,
-    { reference: true },
-  )) as ivm.Reference;
+  const fn = (await context.eval(`(async (x) => hostEcho.apply(undefined, [x], { arguments: { copy: true }, result: { promise: true, copy: true } }))`, {
+    reference: true,
+  })) as ivm.Reference;
   const figures = await measure(N, WARMUP, (i) => fn.apply(undefined, [i], { result: { promise: true, copy: true } }));
   isolate.dispose();
   return figures;

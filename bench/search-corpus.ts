@@ -62,11 +62,15 @@ function sentence(r: () => number, words: number, topic: { verbs: string[]; noun
   for (let i = 0; i < words; i++) {
     const x = r();
     out.push(
-      x < 0.62 ? pick(r, FILLER, 1.3)
-      : x < 0.8 ? topic.nouns[Math.floor(r() * topic.nouns.length)]
-      : x < 0.9 ? topic.verbs[Math.floor(r() * topic.verbs.length)]
-      : x < 0.96 ? NOUNS[Math.floor(r() * NOUNS.length)]
-      : VERBS[Math.floor(r() * VERBS.length)],
+      x < 0.62
+        ? pick(r, FILLER, 1.3)
+        : x < 0.8
+          ? topic.nouns[Math.floor(r() * topic.nouns.length)]
+          : x < 0.9
+            ? topic.verbs[Math.floor(r() * topic.verbs.length)]
+            : x < 0.96
+              ? NOUNS[Math.floor(r() * NOUNS.length)]
+              : VERBS[Math.floor(r() * VERBS.length)],
     );
   }
   const s = out.join(' ');

@@ -56,10 +56,7 @@ export async function load(client: pg.Client, skills: GeneratedSkill[]): Promise
        FROM unnest($1::text[], $2::text[], $3::text[], $4::bool[]) AS a(vid, name, description, gated)`,
       [tools.map((t) => t.vid), tools.map((t) => t.name), tools.map((t) => t.description), tools.map((t) => t.gated)],
     );
-    await client.query(
-      `UPDATE "Skill" s SET "latestVersionId" = a.vid FROM unnest($1::text[], $2::text[]) AS a(sid, vid) WHERE s.id = a.sid`,
-      [skillIds, versionIds],
-    );
+    await client.query(`UPDATE "Skill" s SET "latestVersionId" = a.vid FROM unnest($1::text[], $2::text[]) AS a(sid, vid) WHERE s.id = a.sid`, [skillIds, versionIds]);
     await client.query('COMMIT');
   }
 }
@@ -79,8 +76,33 @@ function queryMix(r: () => number, skills: GeneratedSkill[]): Array<{ kind: stri
   const word = () => (r() < 0.6 ? pick(r, NOUNS, 1.2) : pick(r, VERBS, 1.2));
   for (let i = 0; i < 12; i++) out.push({ kind: 'word', query: { q: word() } });
   for (let i = 0; i < 10; i++) out.push({ kind: 'two-words', query: { q: `${pick(r, VERBS, 1.2)} ${pick(r, NOUNS, 1.2)}` } });
-  for (let i = 0; i < 10; i++) out.push({ kind: 'typo', query: { q: typo(r, pick(r, NOUNS.filter((n) => n.length >= 6), 1.1)) } });
-  for (let i = 0; i < 4; i++) out.push({ kind: 'typo-two-words', query: { q: `${typo(r, pick(r, VERBS.filter((n) => n.length >= 5)))} ${pick(r, NOUNS)}` } });
+  for (let i = 0; i < 10; i++)
+    out.push({
+      kind: 'typo',
+      query: {
+        q: typo(
+          r,
+          pick(
+            r,
+            NOUNS.filter((n) => n.length >= 6),
+            1.1,
+          ),
+        ),
+      },
+    });
+  for (let i = 0; i < 4; i++)
+    out.push({
+      kind: 'typo-two-words',
+      query: {
+        q: `${typo(
+          r,
+          pick(
+            r,
+            VERBS.filter((n) => n.length >= 5),
+          ),
+        )} ${pick(r, NOUNS)}`,
+      },
+    });
   for (let i = 0; i < 6; i++) out.push({ kind: 'tool-name', query: { q: skills[Math.floor(r() * skills.length)].tools[0].name } });
   for (let i = 0; i < 3; i++) out.push({ kind: 'skill-name', query: { q: skills[Math.floor(r() * skills.length)].name.replace(/-[0-9a-z]+$/, '') } });
   for (let i = 0; i < 5; i++) out.push({ kind: 'word+format', query: { q: word(), format: FORMATS[i % FORMATS.length] } });
@@ -97,7 +119,6 @@ function queryMix(r: () => number, skills: GeneratedSkill[]): Array<{ kind: stri
   return out;
 }
 
-
 /** What the suggestions get while someone types: every prefix (from 2 letters) of skill
  *  names, of two words, and of two words with a swapped pair of letters ("wrod cuont"). */
 export function suggestQueries(r: () => number, skills: GeneratedSkill[]): Array<{ kind: string; q: string }> {
@@ -108,7 +129,23 @@ export function suggestQueries(r: () => number, skills: GeneratedSkill[]): Array
   const typed: Array<{ kind: string; text: string }> = [];
   for (let i = 0; i < 6; i++) typed.push({ kind: 'suggest-skill-name', text: skills[Math.floor(r() * skills.length)].name.replace(/-[0-9a-z]+$/, '').replace(/-/g, ' ') });
   for (let i = 0; i < 6; i++) typed.push({ kind: 'suggest-two-words', text: `${pick(r, VERBS, 1.2)} ${pick(r, NOUNS, 1.2)}` });
-  for (let i = 0; i < 6; i++) typed.push({ kind: 'suggest-swapped', text: `${swap(pick(r, VERBS.filter((w) => w.length >= 4), 1.2))} ${swap(pick(r, NOUNS.filter((w) => w.length >= 4), 1.2))}` });
+  for (let i = 0; i < 6; i++)
+    typed.push({
+      kind: 'suggest-swapped',
+      text: `${swap(
+        pick(
+          r,
+          VERBS.filter((w) => w.length >= 4),
+          1.2,
+        ),
+      )} ${swap(
+        pick(
+          r,
+          NOUNS.filter((w) => w.length >= 4),
+          1.2,
+        ),
+      )}`,
+    });
   const out: Array<{ kind: string; q: string }> = [];
   for (const t of typed) for (let n = 2; n <= t.text.length; n++) if (t.text[n - 1] !== ' ') out.push({ kind: t.kind, q: t.text.slice(0, n) });
   return out;

@@ -143,7 +143,6 @@ async function main() {
     const turns = Math.ceil(TARGET_EVENTS / (CALLS_PER_TURN * 2 + 5));
     const { id, run } = await longRun(turns, false);
 
-
     const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
     const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
     const total = Number(((await (await fetch(`${base}/api/v1/runs/${id}`)).json()) as { eventCount?: number }).eventCount ?? 0);

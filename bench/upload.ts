@@ -69,7 +69,9 @@ try {
   const pack = await timed(() => packPackageOffThread(pkg.files, 'big'));
   const publish = await timed(() => publishVersion(db, { scope: 'bench', manifest: pkg.manifest!, files: pkg.files, findings, version: '1.0.0', publishedById: user.id }));
   const blobs = readAndScanUpload({ kind: 'bytes', bytes: blobPackage(), fileName: 'blobs.tgz' });
-  const publishBlobs = await timed(() => publishVersion(db, { scope: 'bench', manifest: blobs.pkg.manifest!, files: blobs.pkg.files, findings: blobs.findings, version: '1.0.0', publishedById: user.id }));
+  const publishBlobs = await timed(() =>
+    publishVersion(db, { scope: 'bench', manifest: blobs.pkg.manifest!, files: blobs.pkg.files, findings: blobs.findings, version: '1.0.0', publishedById: user.id }),
+  );
   await db.$disconnect();
   console.log(
     JSON.stringify(

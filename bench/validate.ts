@@ -35,7 +35,11 @@ const write = (rel: string, text: string) => {
 
 const schema = (i: number) => ({
   type: 'object',
-  properties: { [`text_${i}`]: { type: 'string', description: 'Input text', maxLength: 1000 + i }, [`mode_${i % 97}`]: { type: 'string', enum: ['a', 'b', `c${i}`] }, limit: { type: 'integer', minimum: 1, maximum: 100 } },
+  properties: {
+    [`text_${i}`]: { type: 'string', description: 'Input text', maxLength: 1000 + i },
+    [`mode_${i % 97}`]: { type: 'string', enum: ['a', 'b', `c${i}`] },
+    limit: { type: 'integer', minimum: 1, maximum: 100 },
+  },
   required: [`text_${i}`],
 });
 
@@ -43,25 +47,86 @@ const t0 = performance.now();
 for (let i = 0; i < N; i++) {
   const name = `skill-${i}`;
   switch (i % 20) {
-    case 0: case 1: case 2: case 3: case 4: case 5: // agent-skill, 30%
-      write(`${name}/SKILL.md`, `---\nname: ${name}\ndescription: Benchmark skill ${i} that counts words.\nlicense: MIT\nmetadata:\n  version: 1.0.${i}\n  tags: [bench, Text Tools]\n---\n\n# Skill ${i}\n\nUse the tool to count words in a text.\n`);
-      write(`${name}/tools.json`, JSON.stringify([{ name: `count_words_${i}`, description: 'Count words', script: 'scripts/count.js', parameters: { text: { type: 'string', description: 'Text' }, [`max_${i}`]: { type: 'integer', description: 'Max', optional: true } } }], null, 2));
-      write(`${name}/scripts/count.js`, `export default async function handler(args) {\n  return { count: String(args.text).split(/\\s+/).filter(Boolean).length, id: ${i} };\n}\n`);
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+    case 5: // agent-skill, 30%
+      write(
+        `${name}/SKILL.md`,
+        `---\nname: ${name}\ndescription: Benchmark skill ${i} that counts words.\nlicense: MIT\nmetadata:\n  version: 1.0.${i}\n  tags: [bench, Text Tools]\n---\n\n# Skill ${i}\n\nUse the tool to count words in a text.\n`,
+      );
+      write(
+        `${name}/tools.json`,
+        JSON.stringify(
+          [
+            {
+              name: `count_words_${i}`,
+              description: 'Count words',
+              script: 'scripts/count.js',
+              parameters: { text: { type: 'string', description: 'Text' }, [`max_${i}`]: { type: 'integer', description: 'Max', optional: true } },
+            },
+          ],
+          null,
+          2,
+        ),
+      );
+      write(
+        `${name}/scripts/count.js`,
+        `export default async function handler(args) {\n  return { count: String(args.text).split(/\\s+/).filter(Boolean).length, id: ${i} };\n}\n`,
+      );
       break;
-    case 6: case 7: case 8: case 9: // skill-md, 20%
-      write(`${name}/${name}.skill.md`, `---\nname: ${name}\ndescription: Benchmark single-file skill ${i}.\nmetadata:\n  version: 1.0.0\n  params: ${JSON.stringify(schema(i))}\n  delegate: "inline://code,export default async (ctx, args) => ({ ok: ${i} })"\n---\nAnswer briefly.\n`);
+    case 6:
+    case 7:
+    case 8:
+    case 9: // skill-md, 20%
+      write(
+        `${name}/${name}.skill.md`,
+        `---\nname: ${name}\ndescription: Benchmark single-file skill ${i}.\nmetadata:\n  version: 1.0.0\n  params: ${JSON.stringify(schema(i))}\n  delegate: "inline://code,export default async (ctx, args) => ({ ok: ${i} })"\n---\nAnswer briefly.\n`,
+      );
       break;
-    case 10: case 11: case 12: case 13: // code-skill, 20%
-      write(`${name}/${name}.skill.ts`, `export const frontmatter = {\n  name: '${name}',\n  description: 'Benchmark code skill ${i}',\n  metadata: { version: '1.0.0', params: ${JSON.stringify(schema(i))} },\n};\nexport default async function (ctx: unknown, args: { text: string }) {\n  return { length: args.text.length + ${i} };\n}\n`);
+    case 10:
+    case 11:
+    case 12:
+    case 13: // code-skill, 20%
+      write(
+        `${name}/${name}.skill.ts`,
+        `export const frontmatter = {\n  name: '${name}',\n  description: 'Benchmark code skill ${i}',\n  metadata: { version: '1.0.0', params: ${JSON.stringify(schema(i))} },\n};\nexport default async function (ctx: unknown, args: { text: string }) {\n  return { length: args.text.length + ${i} };\n}\n`,
+      );
       break;
-    case 14: case 15: case 16: // malv, 15%
+    case 14:
+    case 15:
+    case 16: // malv, 15%
       write(`${name}/package.json`, JSON.stringify({ name: `@bench/${name}`, version: '1.0.0', description: `Benchmark malv app ${i}` }));
-      write(`${name}/tools.json`, JSON.stringify([{ name: `tool_${i}`, description: 'Does a thing', capabilities: ['storage'], input_tokens: { '@oauth/github': { required: ['account'] } }, input_schema: schema(i), output_schema: { type: 'object', properties: { ok: { type: 'boolean' } } } }], null, 2));
+      write(
+        `${name}/tools.json`,
+        JSON.stringify(
+          [
+            {
+              name: `tool_${i}`,
+              description: 'Does a thing',
+              capabilities: ['storage'],
+              input_tokens: { '@oauth/github': { required: ['account'] } },
+              input_schema: schema(i),
+              output_schema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+            },
+          ],
+          null,
+          2,
+        ),
+      );
       write(`${name}/src/tools/tool_${i}.ts`, `export default async function tool_${i}(input: unknown, capabilities: unknown) {\n  return { ok: true };\n}\n`);
       break;
     default: // rye, 15%
-      write(`${name}/.ai/tools/bench/t_${i}.py`, `"""Bench tool ${i}."""\n\n__version__ = "1.0.0"\n__tool_type__ = "python"\n__executor_id__ = "rye/core/runtimes/python/function"\n__category__ = "bench"\n__tool_description__ = "Bench tool ${i}"\n\nCONFIG_SCHEMA = ${JSON.stringify(schema(i), null, 4).replace(/true/g, 'True')}\n\n\ndef execute(params: dict, project_path: str) -> dict:\n    return {"success": True, "output": ${i}}\n`);
-      write(`${name}/.ai/tools/bench/y-${i}.yaml`, `tool_id: y-${i}\ntool_type: yaml\nversion: "1.0.0"\nexecutor_id: rye/core/runtimes/python/script\ncategory: bench\ndescription: YAML bench tool ${i}\nparameters:\n  - name: text_${i}\n    type: string\n    required: true\n    description: Text\n  - name: n\n    type: integer\n    default: 3\n    description: Count\n`);
+      write(
+        `${name}/.ai/tools/bench/t_${i}.py`,
+        `"""Bench tool ${i}."""\n\n__version__ = "1.0.0"\n__tool_type__ = "python"\n__executor_id__ = "rye/core/runtimes/python/function"\n__category__ = "bench"\n__tool_description__ = "Bench tool ${i}"\n\nCONFIG_SCHEMA = ${JSON.stringify(schema(i), null, 4).replace(/true/g, 'True')}\n\n\ndef execute(params: dict, project_path: str) -> dict:\n    return {"success": True, "output": ${i}}\n`,
+      );
+      write(
+        `${name}/.ai/tools/bench/y-${i}.yaml`,
+        `tool_id: y-${i}\ntool_type: yaml\nversion: "1.0.0"\nexecutor_id: rye/core/runtimes/python/script\ncategory: bench\ndescription: YAML bench tool ${i}\nparameters:\n  - name: text_${i}\n    type: string\n    required: true\n    description: Text\n  - name: n\n    type: integer\n    default: 3\n    description: Count\n`,
+      );
   }
 }
 // a links/ folder of symbolic links to agent-skill folders: read as their targets
@@ -116,7 +181,10 @@ function cliRun(args: string[]): { ms: number; peakRssMb: number; status: number
   const file = path.join(os.tmpdir(), `skillyard-bench-out-${process.pid}.json`);
   const fd = openSync(file, 'w');
   const t = performance.now();
-  const r = spawnSync(process.execPath, ['--import', RSS_HOOK, BIN, ...args], { stdio: ['ignore', fd, 'pipe'], env: { ...process.env, SKILLYARD_MAX_TREE_FILES: String(limits.maxTreeFiles) } });
+  const r = spawnSync(process.execPath, ['--import', RSS_HOOK, BIN, ...args], {
+    stdio: ['ignore', fd, 'pipe'],
+    env: { ...process.env, SKILLYARD_MAX_TREE_FILES: String(limits.maxTreeFiles) },
+  });
   const ms = performance.now() - t;
   closeSync(fd);
   const outBytes = statSync(file).size;
@@ -148,7 +216,13 @@ if (!values['no-cli']) {
   const helpMs = timeMs(process.execPath, [BIN, '--help']);
   const validateOneMs = timeMs(process.execPath, [BIN, 'validate', small, '--json'], 5);
   cli = {
-    validateJson: { seconds: Number((full.ms / 1000).toFixed(3)), peakRssMb: full.peakRssMb, exitCode: full.status, outputMb: Number((full.outBytes / 1024 / 1024).toFixed(1)), targetPeakRssMb: 500 },
+    validateJson: {
+      seconds: Number((full.ms / 1000).toFixed(3)),
+      peakRssMb: full.peakRssMb,
+      exitCode: full.status,
+      outputMb: Number((full.outBytes / 1024 / 1024).toFixed(1)),
+      targetPeakRssMb: 500,
+    },
     start: { helpMs, validateOneSkillMs: validateOneMs, nodeBaselineMs, helpOverNodeMs: helpMs - nodeBaselineMs, targetHelpMs: 150 },
   };
 }

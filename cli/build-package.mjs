@@ -85,7 +85,12 @@ export async function buildCliPackage(root, log = () => {}) {
     fs.chmodSync(path.join(stage, 'bin', 'skillyard.mjs'), 0o755);
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const packed = JSON.parse(
-      execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', out], { cwd: stage, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], shell: process.platform === 'win32' }),
+      execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', out], {
+        cwd: stage,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+        shell: process.platform === 'win32',
+      }),
     )[0];
     const file = `skillyard-${version}.tgz`;
     if (packed.filename !== file) fs.renameSync(path.join(out, packed.filename), path.join(out, file));
@@ -93,7 +98,13 @@ export async function buildCliPackage(root, log = () => {}) {
     const integrity = `sha512-${crypto.createHash('sha512').update(bytes).digest('base64')}`;
     const latest = { name: template.name, version, file, integrity, size: bytes.byteLength };
     fs.writeFileSync(path.join(out, 'latest.json'), JSON.stringify(latest, null, 1) + '\n');
-    const inputs = [...Object.keys(result.metafile.inputs).filter((p) => !p.includes('node_modules')), 'cli/build-package.mjs', 'cli/package/package.json', 'cli/package/README.md', 'cli/package/bin/skillyard.mjs'];
+    const inputs = [
+      ...Object.keys(result.metafile.inputs).filter((p) => !p.includes('node_modules')),
+      'cli/build-package.mjs',
+      'cli/package/package.json',
+      'cli/package/README.md',
+      'cli/package/bin/skillyard.mjs',
+    ];
     fs.writeFileSync(path.join(out, 'inputs.json'), JSON.stringify(inputs));
     log(`[skillyard] CLI package built: ${path.join(CLI_PACKAGE_OUT, file)} (${(bytes.byteLength / 1024).toFixed(0)} kB, ${integrity.slice(0, 20)}…)`);
     return latest;

@@ -57,7 +57,10 @@ function writeSkill(dir: string, name: string, version: string, net: boolean): v
   fs.rmSync(dir, { recursive: true, force: true });
   fs.cpSync(path.join(ROOT, 'skills/text-stats'), dir, { recursive: true });
   const md = path.join(dir, 'SKILL.md');
-  let text = fs.readFileSync(md, 'utf8').replace(/^name: text-stats$/m, `name: ${name}`).replace(/^  version: 1\.0\.0$/m, `  version: ${version}`);
+  let text = fs
+    .readFileSync(md, 'utf8')
+    .replace(/^name: text-stats$/m, `name: ${name}`)
+    .replace(/^  version: 1\.0\.0$/m, `  version: ${version}`);
   if (net) text = text.replace(/^metadata:$/m, 'metadata:\n  allowed-hosts: api.example.com');
   fs.writeFileSync(md, text);
   if (net) {
@@ -97,7 +100,15 @@ function testIdText(html: string, id: string): string {
 }
 
 beforeAll(async () => {
-  app = await startBenchApp({ name: 'clipkg', pgPort: PG_PORT, appPort: APP_PORT, env: { SKILLYARD_CLI_PACKAGE: '' }, stdio: ['ignore', 'ignore', 'inherit'], settleMs: 1000, startTimeoutMs: 1_700_000 });
+  app = await startBenchApp({
+    name: 'clipkg',
+    pgPort: PG_PORT,
+    appPort: APP_PORT,
+    env: { SKILLYARD_CLI_PACKAGE: '' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    settleMs: 1000,
+    startTimeoutMs: 1_700_000,
+  });
   ({ handle, token } = await createPublisher(app.url));
 }, 1_800_000);
 
@@ -258,7 +269,19 @@ describe.each(nodeBinaries())('the CLI from the registry tarball on %s', (label,
     // offline: the key set kept by the first run, the statement and tarball as files
     const good = new Uint8Array(await (await fetch(`${origin}/api/v1/skills/${handle}/${skill}/1.1.0/tarball`)).arrayBuffer());
     fs.writeFileSync(path.join(here, 'good.tgz'), good);
-    const offline = user.cli(here, ['verify', ref, '--registry', 'http://127.0.0.1:9', '--offline', '--statement', 'statement.json', '--tarball', 'good.tgz', '--keys', path.join(user.base, 'home/.skillyard/trust', `127.0.0.1_${APP_PORT}.json`)]);
+    const offline = user.cli(here, [
+      'verify',
+      ref,
+      '--registry',
+      'http://127.0.0.1:9',
+      '--offline',
+      '--statement',
+      'statement.json',
+      '--tarball',
+      'good.tgz',
+      '--keys',
+      path.join(user.base, 'home/.skillyard/trust', `127.0.0.1_${APP_PORT}.json`),
+    ]);
     expect(offline.code, offline.out + offline.err).toBe(0);
 
     // rotation: the key is retired (a new one signs); the old statement still verifies

@@ -111,7 +111,9 @@ describe('skillyard CLI', () => {
     writeFileSync(file, '__version__ = "1.0.0"\n');
     let io = capture();
     expect(await main(['sign', file, '--key', path.join(dir, 'keys-nowhere/private.pem')])).toBe(1);
-    expect(io.err()).toBe(`skillyard sign: signing key (--key) ${path.join(dir, 'keys-nowhere/private.pem')} does not exist (\`skillyard keygen --out <dir>\` writes <dir>/<keyid>.key.pem and prints its path)\n`);
+    expect(io.err()).toBe(
+      `skillyard sign: signing key (--key) ${path.join(dir, 'keys-nowhere/private.pem')} does not exist (\`skillyard keygen --out <dir>\` writes <dir>/<keyid>.key.pem and prints its path)\n`,
+    );
     expect(readFileSync(file, 'utf8')).toBe('__version__ = "1.0.0"\n');
     vi.restoreAllMocks();
     io = capture();
@@ -136,7 +138,10 @@ describe('skillyard CLI', () => {
   });
 
   it('bin/skillyard.mjs runs the compiled CLI (dist/cli), building it when stale', () => {
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'bin/skillyard.mjs'), 'validate', path.join(ROOT, 'skills/json-query'), '--json'], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'bin/skillyard.mjs'), 'validate', path.join(ROOT, 'skills/json-query'), '--json'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status).toBe(0);
     const json = JSON.parse(r.stdout);
     expect(json).toMatchObject({ ok: true, skills: [{ name: 'json-query', source: path.join(ROOT, 'skills/json-query/json-query.skill.ts') }] });

@@ -50,12 +50,7 @@ export async function fetchPackage(ref: PackageRef, opts: { registry?: string; k
  * Downloads a locked tarball URL and checks its bytes against the lock's integrity
  * (`install/integrity-mismatch` when they differ, whatever the registry says now).
  */
-export async function fetchLocked(
-  resolved: string,
-  ref: PackageRef,
-  integrity: string,
-  opts: { keys?: string[]; warn?: (line: string) => void } = {},
-): Promise<FetchedPackage> {
+export async function fetchLocked(resolved: string, ref: PackageRef, integrity: string, opts: { keys?: string[]; warn?: (line: string) => void } = {}): Promise<FetchedPackage> {
   let url: URL;
   try {
     url = new URL(resolved);

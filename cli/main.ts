@@ -16,7 +16,7 @@ export function globalHelp(): string {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run `skillyard <command> --help` for a command\'s options.',
+    "Run `skillyard <command> --help` for a command's options.",
   ].join('\n');
 }
 

@@ -45,7 +45,8 @@ export async function serveHostedOverStdio(refs: PackageRef[], opts: { registry?
   const listChanged = () => void server.sendToolListChanged().catch(() => {});
   const upstreams: Upstream[] = [];
   for (const ref of refs) {
-    if (ref.spec) process.stderr.write(`skillyard mcp: ${ref.scope}/${ref.name}@${ref.spec}: the registry runs the version its page shows; the version is not pinned when tools run there\n`);
+    if (ref.spec)
+      process.stderr.write(`skillyard mcp: ${ref.scope}/${ref.name}@${ref.spec}: the registry runs the version its page shows; the version is not pinned when tools run there\n`);
     upstreams.push(await connect(base, token, ref, listChanged));
   }
   // which upstream serves a tool or prompt name, learnt on each list

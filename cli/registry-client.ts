@@ -63,7 +63,11 @@ export function registryClient(opts: { registry?: string } = {}): RegistryClient
     try {
       res = await fetch(url(p), { ...init, headers });
     } catch (e) {
-      throw new RegistryError('registry/unreachable', `cannot reach the registry at ${base}: ${(e as Error).cause ? String((e as { cause: unknown }).cause) : (e as Error).message}`, 0);
+      throw new RegistryError(
+        'registry/unreachable',
+        `cannot reach the registry at ${base}: ${(e as Error).cause ? String((e as { cause: unknown }).cause) : (e as Error).message}`,
+        0,
+      );
     }
     if (!res.ok) {
       let code = `http/${res.status}`;

@@ -19,7 +19,12 @@ let sessionToken = '';
 /** A malv package (its handlers get the capabilities they declare): one tool fetching a declared host and one it never declared. */
 function skillZip(version: string): Buffer {
   const files = {
-    'package.json': JSON.stringify({ name: 'weather-peek', version, description: 'Looks at the weather (evidence e2e fixture)', metadata: { net: { hosts: ['api.weather.example'] } } }),
+    'package.json': JSON.stringify({
+      name: 'weather-peek',
+      version,
+      description: 'Looks at the weather (evidence e2e fixture)',
+      metadata: { net: { hosts: ['api.weather.example'] } },
+    }),
     'tools.json': JSON.stringify([
       {
         name: 'weather_peek',
@@ -51,9 +56,7 @@ async function publish(request: APIRequestContext, token: string, version: strin
 }
 
 async function evidenceDone(request: APIRequestContext, version: string) {
-  await expect
-    .poll(async () => (await (await request.get(`/api/v1/skills/${handle}/weather-peek/${version}/evidence`)).json()).evidence.status, { timeout: 60_000 })
-    .toBe('done');
+  await expect.poll(async () => (await (await request.get(`/api/v1/skills/${handle}/weather-peek/${version}/evidence`)).json()).evidence.status, { timeout: 60_000 }).toBe('done');
 }
 
 test.beforeAll(async ({ request }) => {
@@ -98,8 +101,20 @@ for (const width of [1440, 390]) {
 
     const { doc, view } = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: window.innerWidth }));
     expect(doc, 'no horizontal overflow').toBeLessThanOrEqual(view);
-    const results = await new AxeBuilder({ page }).include('[data-testid="evidence-section"]').include('[data-testid="provenance-section"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+    const results = await new AxeBuilder({ page })
+      .include('[data-testid="evidence-section"]')
+      .include('[data-testid="provenance-section"]')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+      .analyze();
+    expect(
+      results.violations.map(
+        (v) =>
+          `${v.id}: ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(' '))
+            .join(' | ')}`,
+      ),
+    ).toEqual([]);
   });
 }
 
@@ -125,7 +140,15 @@ for (const width of [1440, 390]) {
     await expect(panel.getByRole('status')).toContainText(repo);
     await expect(panel.getByTestId('trusted-publisher-list')).toContainText(repo);
     const results = await new AxeBuilder({ page }).include('[data-testid="trusted-publishers"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+    expect(
+      results.violations.map(
+        (v) =>
+          `${v.id}: ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(' '))
+            .join(' | ')}`,
+      ),
+    ).toEqual([]);
     await panel.getByRole('button', { name: `Remove the trusted publisher ${repo}` }).click();
     await expect(panel.getByTestId('trusted-publisher-list')).not.toContainText(repo);
   });

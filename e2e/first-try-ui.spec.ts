@@ -8,7 +8,16 @@ import { fillScript, signIn } from './helpers';
 
 async function expectNoViolations(page: Page, what: string) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`), `axe on ${what}`).toEqual([]);
+  expect(
+    results.violations.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    ),
+    `axe on ${what}`,
+  ).toEqual([]);
 }
 
 const shot = (page: Page, name: string, width: number) => page.screenshot({ path: `test-results/issue25-${name}-${width}.png`, fullPage: false });
@@ -20,7 +29,9 @@ for (const width of [1440, 390]) {
     test('lock hints say what unlocks a tool, in words', async ({ page }) => {
       await page.goto('/skills/skillyard/notebook');
       const hint = page.locator('[data-testid="tool"][data-tool="add-note"] [data-testid="tool-lock"]');
-      await expect(hint).toHaveText(/^Locked: run open-notebook first \(it gives you a @skillyard\/notebook token; signed out, it lasts only for the rest of one playground run, so sign in to keep it\)\.$/);
+      await expect(hint).toHaveText(
+        /^Locked: run open-notebook first \(it gives you a @skillyard\/notebook token; signed out, it lasts only for the rest of one playground run, so sign in to keep it\)\.$/,
+      );
       // never the old doubled wording
       await expect(page.getByText('(it issues @skillyard/notebook notebook) (@skillyard/notebook)')).toHaveCount(0);
       await expectNoViolations(page, 'notebook page');
@@ -72,7 +83,10 @@ for (const width of [1440, 390]) {
         return { width: s.outlineWidth, style: s.outlineStyle, offset: s.outlineOffset };
       });
       expect(outline).toEqual({ width: '3px', style: 'solid', offset: '2px' });
-      await page.getByLabel(/search/i).first().focus();
+      await page
+        .getByLabel(/search/i)
+        .first()
+        .focus();
       await page.keyboard.press('Shift+Tab');
       await page.keyboard.press('Tab');
       await shot(page, 'focus', width);

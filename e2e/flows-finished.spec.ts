@@ -15,16 +15,32 @@ import { createPublisher, createSession, e2eDatabaseUrl } from './publish-fixtur
 
 async function expectNoViolations(page: Page, what: string) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`), `axe on ${what}`).toEqual([]);
+  expect(
+    results.violations.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    ),
+    `axe on ${what}`,
+  ).toEqual([]);
 }
 
 const shot = (page: Page, name: string, width: number) => page.screenshot({ path: `test-results/flows-${name}-${width}.png`, fullPage: false });
-const rand = () => crypto.randomBytes(3).toString('hex').replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]);
+const rand = () =>
+  crypto
+    .randomBytes(3)
+    .toString('hex')
+    .replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]);
 
 function writeSkill(dir: string, name: string) {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: Tallies things for the version-controls test.\nmetadata:\n  version: 1.0.0\n---\n\n# Tally\n\nCount what you are given.\n`);
+  fs.writeFileSync(
+    path.join(dir, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: Tallies things for the version-controls test.\nmetadata:\n  version: 1.0.0\n---\n\n# Tally\n\nCount what you are given.\n`,
+  );
 }
 
 async function sql<T = unknown>(text: string, params: unknown[] = []): Promise<T[]> {

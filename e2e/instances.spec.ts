@@ -59,11 +59,9 @@ function start(name: string, args: string[], extra: Record<string, string>): Pro
 }
 
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
-const startWeb = (name: string, port: number, extra: Record<string, string> = {}) =>
-  start(name, ['--no-node-snapshot', nextBin, 'start', '--port', String(port)], extra);
+const startWeb = (name: string, port: number, extra: Record<string, string> = {}) => start(name, ['--no-node-snapshot', nextBin, 'start', '--port', String(port)], extra);
 // what `npm run worker` runs
-const startWorker = (name: string) =>
-  start(name, ['--no-node-snapshot', '--conditions=react-server', '--import', 'tsx', 'scripts/worker.ts'], {});
+const startWorker = (name: string) => start(name, ['--no-node-snapshot', '--conditions=react-server', '--import', 'tsx', 'scripts/worker.ts'], {});
 
 const alive = (p: Proc) => p.child.exitCode === null && p.child.signalCode === null;
 
@@ -101,10 +99,8 @@ async function row(id: string) {
   const { rows } = await client.query('SELECT status, "lockedBy", error, result, attempts FROM "Run" WHERE id = $1', [id]);
   return rows[0] as { status: string; lockedBy: string | null; error: { code: string; message: string } | null; result: unknown; attempts: number };
 }
-const eventTypes = async (id: string) =>
-  (await client.query('SELECT type FROM "RunEvent" WHERE "runId" = $1 ORDER BY seq', [id])).rows.map((r) => r.type as string);
-const awaitingInput = (id: string, n = 1) =>
-  until(`run ${id} to ask for input (${n})`, async () => (await eventTypes(id)).filter((t) => t === 'awaiting-input').length >= n);
+const eventTypes = async (id: string) => (await client.query('SELECT type FROM "RunEvent" WHERE "runId" = $1 ORDER BY seq', [id])).rows.map((r) => r.type as string);
+const awaitingInput = (id: string, n = 1) => until(`run ${id} to ask for input (${n})`, async () => (await eventTypes(id)).filter((t) => t === 'awaiting-input').length >= n);
 const ended = (id: string) =>
   until(`run ${id} to end`, async () => {
     const r = await row(id);
@@ -115,7 +111,7 @@ const ended = (id: string) =>
 async function holderOf(id: string): Promise<Proc> {
   const { lockedBy } = await until(`run ${id} to be claimed`, async () => {
     const r = await row(id);
-    return r.status === "running" && r.lockedBy ? r : null;
+    return r.status === 'running' && r.lockedBy ? r : null;
   });
   const pid = Number(lockedBy!.split('-')[0]);
   const proc = procs.find((p) => p.child.pid === pid && alive(p));
@@ -174,10 +170,7 @@ test("with B's LISTEN connection terminated, a stream from B still ends", async 
   await awaitingInput(run.id);
   const reading = fetch(`${B}/api/v1/runs/${run.id}/events`).then((res) => readSse(res.body!));
   const web = procs.find((p) => p.name === 'web-b')!;
-  const { rows } = await client.query(
-    'SELECT pg_terminate_backend(pid) AS gone FROM pg_stat_activity WHERE application_name = $1',
-    [`skillyard-listen-${web.child.pid}`],
-  );
+  const { rows } = await client.query('SELECT pg_terminate_backend(pid) AS gone FROM pg_stat_activity WHERE application_name = $1', [`skillyard-listen-${web.child.pid}`]);
   expect(rows).toEqual([{ gone: true }]);
   expect((await control(A, run, 'turns', { turn: 'ctx.finish("heard")' })).status).toBe(200);
   const sse = await reading;
@@ -207,9 +200,10 @@ test('a cancel through B stops a run executing elsewhere', async () => {
 test('10 parallel run creations split across A and B respect a cap of 2', async () => {
   const results = await Promise.all(
     Array.from({ length: 10 }, (_, i) =>
-      fetch(`${i % 2 ? B : A}/api/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(manual) }).then(
-        async (res) => ({ status: res.status, body: (await res.json()) as { id: string; controlToken: string } }),
-      ),
+      fetch(`${i % 2 ? B : A}/api/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(manual) }).then(async (res) => ({
+        status: res.status,
+        body: (await res.json()) as { id: string; controlToken: string },
+      })),
     ),
   );
   const created = results.filter((r) => r.status === 201);

@@ -20,10 +20,7 @@ const SLOW_SCRIPT: Turn[] = [
   { text: 'Done.', code: 'ctx.finish({ slugs: memory.slugs, more: memory.n });' },
 ];
 
-const QUICK_SCRIPT: Turn[] = [
-  "return (await ctx.invoke('slugify', { text: 'Quick Run' })).slug;",
-  { text: 'Finishing.', code: "ctx.finish({ ok: true });" },
-];
+const QUICK_SCRIPT: Turn[] = ["return (await ctx.invoke('slugify', { text: 'Quick Run' })).slug;", { text: 'Finishing.', code: 'ctx.finish({ ok: true });' }];
 
 // turns rendered by the maxSteps run below: the two that ran and the one the limit stopped
 const TURNS_RUN = 3;
@@ -272,11 +269,7 @@ test('"Try in playground" starts from that skill: its tools, an example call, a 
 });
 
 test('a run whose every turn failed is failed, and the page says why', async ({ page }) => {
-  const script: Turn[] = [
-    "return (await ctx.invoke('slugify', { text: 'x' })).slug;",
-    "return (await ctx.invoke('slugify', { text: 'y' })).slug;",
-    { text: 'I could not do it.' },
-  ];
+  const script: Turn[] = ["return (await ctx.invoke('slugify', { text: 'x' })).slug;", "return (await ctx.invoke('slugify', { text: 'y' })).slug;", { text: 'I could not do it.' }];
   await startRun(page, { path: '/playground?skill=@skillyard/text-stats', script });
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'failed', { timeout: 20_000 });
   await expect(page.getByTestId('invoke-error')).toHaveCount(2);
@@ -457,7 +450,10 @@ test('390 px: a 300-character unbroken task and a long URL in the script do not 
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
   // the task (shortened in the heading, whole in the run's settings) and the URL are on the page, wrapped
   await expect(page.getByTestId('run-task')).toHaveText(`${'x'.repeat(160)}…`);
-  await page.locator('summary').filter({ hasText: /^▸task/ }).click();
+  await page
+    .locator('summary')
+    .filter({ hasText: /^▸task/ })
+    .click();
   await expect(page.locator('pre').filter({ hasText: task })).toBeVisible();
   await page.getByTestId('run-script').locator('summary').click();
   await expect(page.getByTestId('run-script').locator('pre')).toContainText(url);

@@ -18,13 +18,7 @@ export async function createPublisher(handle: string, scopes: string[] = ['publi
     const prefix = crypto.randomBytes(4).toString('hex');
     const token = `sy_${prefix}_${crypto.randomBytes(24).toString('base64url')}`;
     const hash = crypto.createHash('sha256').update(token).digest('hex');
-    await client.query(`INSERT INTO "ApiToken" (id, "userId", name, prefix, hash, scopes) VALUES ($1, $2, 'e2e', $3, $4, $5)`, [
-      `tok_${prefix}`,
-      userId,
-      prefix,
-      hash,
-      scopes,
-    ]);
+    await client.query(`INSERT INTO "ApiToken" (id, "userId", name, prefix, hash, scopes) VALUES ($1, $2, 'e2e', $3, $4, $5)`, [`tok_${prefix}`, userId, prefix, hash, scopes]);
     return { userId, token };
   } finally {
     await client.end();

@@ -18,7 +18,11 @@ function writeSkill(dir: string, name: string) {
   );
   fs.writeFileSync(
     path.join(dir, 'tools.json'),
-    JSON.stringify([{ name: 'convert_thermal_units', description: 'Convert a temperature', script: 'scripts/convert.js', parameters: { value: { type: 'number', description: 'degrees' } } }], null, 2),
+    JSON.stringify(
+      [{ name: 'convert_thermal_units', description: 'Convert a temperature', script: 'scripts/convert.js', parameters: { value: { type: 'number', description: 'degrees' } } }],
+      null,
+      2,
+    ),
   );
   fs.writeFileSync(path.join(dir, 'scripts/convert.js'), 'export default async function (ctx, args) { return { kelvin: args.value + 273.15 }; }\n');
 }
@@ -134,8 +138,6 @@ test('an upload over the package limit is refused in the browser, naming the lim
   await page.goto('/publish');
   await expect(page.getByText('Limits: 50 MB and 2000 files per package')).toBeVisible();
   await page.getByTestId('file-input').setInputFiles(file);
-  await expect(page.getByTestId('publish-error')).toHaveText(
-    'huge.tar.gz is 51 MB, over the 50 MB package limit (maxPackageBytes). Nothing was uploaded. [publish/too-large]',
-  );
+  await expect(page.getByTestId('publish-error')).toHaveText('huge.tar.gz is 51 MB, over the 50 MB package limit (maxPackageBytes). Nothing was uploaded. [publish/too-large]');
   await expect(page.getByTestId('preview')).toHaveCount(0);
 });

@@ -151,7 +151,7 @@ test('a favicon is served', async ({ request }) => {
   expect(res.headers()['content-type']).toContain('svg');
 });
 
-test('the skill page shows how to use it from an MCP client, with this site\'s URL; the URL and the stdio command both serve its tools', async ({ page, context, baseURL }) => {
+test("the skill page shows how to use it from an MCP client, with this site's URL; the URL and the stdio command both serve its tools", async ({ page, context, baseURL }) => {
   test.setTimeout(120_000);
   const origin = new URL(baseURL!).origin;
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
@@ -256,7 +256,10 @@ test('home: pages of results with "x–y of N", next and previous keep the filte
   await expect(page.getByTestId('pager').getByRole('link', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
   // the last page holds the rest
   const last = Math.ceil(total / 4);
-  await page.getByTestId('pager').getByRole('link', { name: `Page ${last}` }).click();
+  await page
+    .getByTestId('pager')
+    .getByRole('link', { name: `Page ${last}` })
+    .click();
   await expect(count).toHaveText(`${(last - 1) * 4 + 1}–${total} of ${total} skills`);
   await expect(page.getByTestId('next-page')).toHaveCount(0);
   await page.getByTestId('pager').getByRole('link', { name: '← Previous' }).click();
@@ -279,7 +282,10 @@ test('home: pages of results with "x–y of N", next and previous keep the filte
 
   // a tag under the list filters by it
   await page.goto('/');
-  const tagLink = page.getByText(/^Tags:/).getByRole('link').first();
+  const tagLink = page
+    .getByText(/^Tags:/)
+    .getByRole('link')
+    .first();
   const tag = (await tagLink.textContent())!;
   await tagLink.click();
   await expect(page).toHaveURL(new RegExp(`tag=${encodeURIComponent(tag)}`));

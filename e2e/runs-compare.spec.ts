@@ -13,8 +13,7 @@ let userId = '';
 let original = '';
 
 // 1.1.0 changes the answer for "c" only
-const source = (body: string) =>
-  `export const frontmatter = { name: 'shout', description: 'Shouts a word back.' };\nexport default async function (ctx, args) { ${body} }\n`;
+const source = (body: string) => `export const frontmatter = { name: 'shout', description: 'Shouts a word back.' };\nexport default async function (ctx, args) { ${body} }\n`;
 const V1 = `return { upper: String(args.text).toUpperCase() };`;
 const V2 = `return { upper: args.text === 'c' ? 'C!' : String(args.text).toUpperCase() };`;
 
@@ -38,7 +37,13 @@ async function finished(request: APIRequestContext, id: string) {
 async function expectNoViolations(page: Page, what: string) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
   expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`),
+    results.violations.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    ),
     `axe on ${what}`,
   ).toEqual([]);
 }
@@ -128,7 +133,10 @@ test('fork choices: the same pins by default, or one skill moved to a chosen ver
 });
 
 for (const width of [1440, 390]) {
-  test(`the comparison at ${width} px: the one differing call marked, identical stretches folded, ${width < 768 ? 'stacked' : 'side by side'}, axe at 0`, async ({ page, request }) => {
+  test(`the comparison at ${width} px: the one differing call marked, identical stretches folded, ${width < 768 ? 'stacked' : 'side by side'}, axe at 0`, async ({
+    page,
+    request,
+  }) => {
     const forked = await request.post(`/api/v1/runs/${original}/fork`, {
       headers: { authorization: `Bearer ${token}` },
       data: { versions: { mode: 'latest' } },

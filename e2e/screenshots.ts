@@ -17,7 +17,10 @@ const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((
 const browser = await chromium.launch({ executablePath: systemChromium, args: ['--no-sandbox', '--disable-gpu'] });
 
 const SLOW = [
-  { text: 'Three slugs.', code: "memory.s = [];\nfor (const t of ['Hello World', 'Crème brûlée', 'Ærø & Straße']) memory.s.push((await ctx.invoke('slugify', { text: t })).slug);\nreturn memory.s;" },
+  {
+    text: 'Three slugs.',
+    code: "memory.s = [];\nfor (const t of ['Hello World', 'Crème brûlée', 'Ærø & Straße']) memory.s.push((await ctx.invoke('slugify', { text: t })).slug);\nreturn memory.s;",
+  },
   { text: 'Wait a little.', code: 'const t = Date.now(); while (Date.now() - t < 1500) {}\nreturn 1;' },
   { text: 'And again.', code: 'const t = Date.now(); while (Date.now() - t < 1500) {}\nreturn 2;' },
   { text: 'Done.', code: 'ctx.finish({ slugs: memory.s });' },
@@ -60,7 +63,7 @@ const sessionToken = await createSession(userId);
   if (!dep.ok) throw new Error(`deprecate: ${dep.status} ${await dep.text()}`);
 }
 
-for (const width of (process.env.SHOT_WIDTHS ?? "1280,390").split(",").map(Number)) {
+for (const width of (process.env.SHOT_WIDTHS ?? '1280,390').split(',').map(Number)) {
   const ctx = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await ctx.newPage();
   const anonymous = [
@@ -95,7 +98,10 @@ for (const width of (process.env.SHOT_WIDTHS ?? "1280,390").split(",").map(Numbe
   await fillSlowScript(page);
   await page.getByTestId('start-run').click();
   await page.waitForURL(/\/playground\/runs\//, { timeout: 30_000 });
-  await page.locator('[data-testid="run-status"][data-status="running"]').waitFor({ timeout: 30_000 }).catch(() => {});
+  await page
+    .locator('[data-testid="run-status"][data-status="running"]')
+    .waitFor({ timeout: 30_000 })
+    .catch(() => {});
   await page.waitForTimeout(800);
   await shot(page, 'playground-running', width);
   await page.locator('[data-testid="run-status"][data-status="succeeded"], [data-testid="run-status"][data-status="failed"]').waitFor({ timeout: 60_000 });

@@ -4,7 +4,23 @@
 // JSON and NUL bytes with clear 4xx errors while it keeps serving.
 import { expect, test, type Page } from '@playwright/test';
 
-const PAGES = ['/', '/skills/skillyard/text-stats', '/playground', '/api-reference', '/publish', '/signin', '/signin/check-email', '/signin/error', '/teams', '/teams/new', '/teams/join', '/runs', '/settings', '/welcome', '/no-such-page'];
+const PAGES = [
+  '/',
+  '/skills/skillyard/text-stats',
+  '/playground',
+  '/api-reference',
+  '/publish',
+  '/signin',
+  '/signin/check-email',
+  '/signin/error',
+  '/teams',
+  '/teams/new',
+  '/teams/join',
+  '/runs',
+  '/settings',
+  '/welcome',
+  '/no-such-page',
+];
 
 async function watchCsp(page: Page) {
   const problems: string[] = [];

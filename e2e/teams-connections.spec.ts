@@ -20,8 +20,6 @@ test.use({ baseURL: origin });
 const ROOT = process.cwd();
 const NODE = fs.existsSync(path.join(ROOT, 'node_modules/.bin/node')) ? path.join(ROOT, 'node_modules/.bin/node') : process.execPath;
 
-
-
 /** Runs api-whoami of `skill` in the playground as `page`'s user, until the run ends. */
 async function runWhoami(page: Page, skill: string): Promise<void> {
   await page.goto(`/playground?skill=${encodeURIComponent(skill)}`);

@@ -30,8 +30,6 @@ function cli(args: string[], env: Record<string, string>) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-
-
 async function newUser(browser: Browser, login: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: origin });
   const page = await context.newPage();

@@ -79,7 +79,11 @@ function edgesOf(file: string, root = REPO): Edge[] {
     const spec = m[3] ?? m[4];
     let target: string | null = null;
     if (spec.startsWith('@/')) target = spec.slice(2);
-    else if (spec.startsWith('.')) target = path.relative(root, path.resolve(path.dirname(file), spec)).split(path.sep).join('/');
+    else if (spec.startsWith('.'))
+      target = path
+        .relative(root, path.resolve(path.dirname(file), spec))
+        .split(path.sep)
+        .join('/');
     else if (/^(@prisma\/|\.prisma)/.test(spec)) target = 'PRISMA';
     if (!target || !fromLib) continue;
     const toLib = target === 'PRISMA' ? 'prisma' : libOf(target);
@@ -92,7 +96,11 @@ function edgesOf(file: string, root = REPO): Edge[] {
 /** `inside` of lib/<name>/<inside>: '' or 'index' for the library's public entry. */
 function pastIndex(e: Edge, root = REPO): boolean {
   if (!fs.existsSync(path.join(root, 'lib', e.toLib, 'index.ts'))) return false;
-  const inside = e.to.replace(/\.(ts|tsx)$/, '').split('/').slice(2).join('/');
+  const inside = e.to
+    .replace(/\.(ts|tsx)$/, '')
+    .split('/')
+    .slice(2)
+    .join('/');
   return inside !== '' && inside !== 'index';
 }
 
@@ -124,7 +132,7 @@ function violation(e: Edge, root = REPO): string | null {
  */
 const CLIENT_DEEP_IMPORTS = new Map<string, string>([
   [
-    "app/(playground)/playground/runs/[id]/run-outcome-panel.tsx -> @/lib/agent/run-outcome",
+    'app/(playground)/playground/runs/[id]/run-outcome-panel.tsx -> @/lib/agent/run-outcome',
     'rendered by the client run view; run-outcome.ts is pure, lib/agent/index.ts brings the agent loop and model providers into the browser bundle',
   ],
 ]);
@@ -209,7 +217,10 @@ describe('dependency direction', () => {
     expect(violation(e('app/page.tsx', 'cli/main'))).toMatch(/app\/ never imports cli\//);
   });
   it('gives every folder of lib/ a place in the order', () => {
-    const libs = fs.readdirSync(path.join(REPO, 'lib'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    const libs = fs
+      .readdirSync(path.join(REPO, 'lib'), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
     expect(libs.filter((lib) => !(lib in LAYER))).toEqual([]);
   });
   it('fails on a violation planted in a tree (a low floor importing a high one, a deep import)', () => {
@@ -222,7 +233,7 @@ describe('dependency direction', () => {
       put('app/page.tsx', "import { getSkill } from '@/lib/registry';\n");
       put('lib/registry/index.ts', "export { getSkill } from './get-skill';\n");
       put('lib/registry/get-skill.ts', "import { limits } from '../limits';\nexport const getSkill = () => limits;\n");
-      put('lib/limits/index.ts', "export const limits = 1;\n");
+      put('lib/limits/index.ts', 'export const limits = 1;\n');
       expect(allViolations(root)).toEqual([]);
       put('lib/limits/planted.ts', "import { getSkill } from '../registry';\nexport const planted = getSkill;\n");
       put('lib/principal/planted.ts', "import { limits } from '../limits/index';\nimport { getSkill } from '../registry/get-skill';\nexport const p = [limits, getSkill];\n");

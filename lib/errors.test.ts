@@ -9,9 +9,7 @@ import { SandboxFailure } from './sandbox/errors';
 
 describe('the error table', () => {
   const doc = readFileSync(path.join(__dirname, '../docs/errors.md'), 'utf8');
-  const documented = new Map(
-    [...doc.matchAll(/^\| `([^`]+)` \| (\d{3}) \| (.+) \|$/gm)].map((m) => [m[1]!, { status: Number(m[2]), meaning: m[3]! }]),
-  );
+  const documented = new Map([...doc.matchAll(/^\| `([^`]+)` \| (\d{3}) \| (.+) \|$/gm)].map((m) => [m[1]!, { status: Number(m[2]), meaning: m[3]! }]));
 
   it('docs/errors.md lists every code with its status, and no code the table lacks', () => {
     const table = Object.entries(ERROR_CODES).map(([code, e]) => [code, e.status] as const);

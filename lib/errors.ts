@@ -75,8 +75,8 @@ export const ERROR_CODES = {
   'publish/symlink': { status: 400, meaning: 'The archive holds a symbolic link.' },
   'publish/bad-archive': { status: 400, meaning: 'The upload is not a readable .tar.gz, .tgz, .zip or single skill file.' },
   'publish/oidc-invalid-token': { status: 401, meaning: 'The CI token is not a valid OIDC token of its issuer for this registry (signature, audience, expiry).' },
-  'publish/oidc-no-publisher': { status: 403, meaning: 'The skill has no trusted publisher for the CI token\'s issuer, or its claims do not match one.' },
-  'publish/oidc-issuer-unreachable': { status: 502, meaning: 'The issuer\'s discovery document or keys could not be read (or are not on a public https address).' },
+  'publish/oidc-no-publisher': { status: 403, meaning: "The skill has no trusted publisher for the CI token's issuer, or its claims do not match one." },
+  'publish/oidc-issuer-unreachable': { status: 502, meaning: "The issuer's discovery document or keys could not be read (or are not on a public https address)." },
   'publish/not-trusted-for-skill': { status: 403, meaning: 'A trusted publishing token publishes only the skill it was issued for.' },
   'publish/busy': { status: 503, meaning: 'The server is reading too many other uploads; retry after the Retry-After header.' },
   // playground runs
@@ -113,7 +113,7 @@ export const ERROR_CODES = {
   'token/not-declared': { status: 403, meaning: 'The tool uses a token its skill does not declare.' },
   'token/foreign-issuer': { status: 403, meaning: "A skill tried to mint a token for another skill's issuer." },
   'token/reserved-issuer': { status: 403, meaning: 'A skill tried to mint a token for a reserved issuer.' },
-  'token/not-found': { status: 404, meaning: 'No API token with this id among the caller\'s own.' },
+  'token/not-found': { status: 404, meaning: "No API token with this id among the caller's own." },
   'token/invalid': { status: 400, meaning: 'A token that cannot be verified.' },
   'params/invalid': { status: 400, meaning: "The arguments do not match the tool's parameter schema." },
   'returns/invalid': { status: 502, meaning: "The tool's result does not match its returns schema." },
@@ -145,7 +145,7 @@ export const ERROR_CODES = {
   'sandbox/too-many-host-calls': { status: 429, meaning: 'Guest code made more host calls than its limit.' },
   'sandbox/compile-error': { status: 422, meaning: 'Guest code does not compile.' },
   'sandbox/no-entry': { status: 422, meaning: 'Guest code does not export the entry it is called by.' },
-  'sandbox/guest-error': { status: 422, meaning: 'Guest code threw; the message is the guest\'s.' },
+  'sandbox/guest-error': { status: 422, meaning: "Guest code threw; the message is the guest's." },
   'sandbox/host-error': { status: 500, meaning: "A host function the guest called failed on the server's side." },
   'sandbox/queue-full': { status: 503, meaning: 'The sandbox queue is full; retry later.' },
   'sandbox/worker-crashed': { status: 500, meaning: 'The sandbox worker process died while running the job.' },
@@ -255,4 +255,3 @@ export function errorBody(mapped: MappedError, requestId?: string) {
 export function exitCodeFor(code: string): number {
   return /^(input|ref)\//.test(code) ? 2 : 1;
 }
-

@@ -21,7 +21,7 @@ const ALLOWED: Record<string, string> = {
   'lib/db/scratch-database.ts': 'scripts/e2e-server.ts (Playwright) and the benches make throwaway databases under plain Node',
   'lib/registry/package-tarball.ts': 'the CLI (publish, add) packs and unpacks tarballs: dist/cli runs under plain Node',
   'lib/registry/read-upload.ts': 'the CLI reads the package it publishes with it',
-  'lib/registry/package-limit-settings.ts': 'read-upload.ts takes the operator\'s package limits from it (the CLI, the upload worker thread)',
+  'lib/registry/package-limit-settings.ts': "read-upload.ts takes the operator's package limits from it (the CLI, the upload worker thread)",
   'lib/registry/path-collisions.ts': 'read-upload.ts checks the paths of a package with it (the CLI, the upload worker thread)',
   'lib/registry/scan-package.ts': 'the CLI scans a package for secrets before it publishes',
   'lib/registry/read-and-scan.ts': 'the upload worker thread (lib/registry/upload-worker.ts, plain Node) reads and scans with it',
@@ -149,7 +149,9 @@ describe("server-only on the server's modules", () => {
 
   it('nothing plain Node runs (CLI, scripts, benches, sandbox worker, Playwright, proxy) loads a marked module', () => {
     const entries = plainNodeEntries();
-    expect(entries.map(rel)).toEqual(expect.arrayContaining(['cli/main.ts', 'scripts/e2e-server.ts', 'scripts/migrate.ts', 'bench/invoke.ts', 'bench/agent-loop.ts', 'lib/sandbox/worker.ts']));
+    expect(entries.map(rel)).toEqual(
+      expect.arrayContaining(['cli/main.ts', 'scripts/e2e-server.ts', 'scripts/migrate.ts', 'bench/invoke.ts', 'bench/agent-loop.ts', 'lib/sandbox/worker.ts']),
+    );
     expect(entries.map(rel)).not.toContain('bench/search.ts'); // run with --conditions=react-server
     expect(markedReachedFrom(entries)).toEqual([]);
   });

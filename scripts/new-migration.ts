@@ -7,7 +7,10 @@ import { diffEmptyToSchema, diffDatabaseToSchema, lastEnginePanic, openSchemaEng
 import { withScratchDatabase } from '../lib/db/scratch-database.ts';
 import { applyMigrations, readMigrations } from '../lib/db/migrate.ts';
 
-const name = (process.argv[2] ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+const name = (process.argv[2] ?? '')
+  .toLowerCase()
+  .replace(/[^a-z0-9]+/g, '_')
+  .replace(/^_|_$/g, '');
 if (!name) {
   console.error('usage: npm run db:migration:new -- <name>');
   process.exit(2);
@@ -15,11 +18,11 @@ if (!name) {
 
 const sql = await withScratchDatabase(async (url) => {
   try {
-  const existing = await readMigrations(MIGRATIONS_DIR);
-  const engine = await openSchemaEngine(url);
-  if (existing.length === 0) return diffEmptyToSchema(engine);
-  await applyMigrations(url, MIGRATIONS_DIR);
-  return await diffDatabaseToSchema(engine);
+    const existing = await readMigrations(MIGRATIONS_DIR);
+    const engine = await openSchemaEngine(url);
+    if (existing.length === 0) return diffEmptyToSchema(engine);
+    await applyMigrations(url, MIGRATIONS_DIR);
+    return await diffDatabaseToSchema(engine);
   } catch (err) {
     throw new Error(`${(err as Error).message} ${lastEnginePanic()}`);
   }

@@ -12,8 +12,10 @@ if (!url) {
 const db = createDb(url);
 try {
   const seed = await seedBundledSkills(db, path.join(process.cwd(), 'skills'));
-  console.log(`bundled skills: ${seed.published.length} published, ${seed.unchanged.length} unchanged` +
-    (seed.invalid.length ? `, ${seed.invalid.length} invalid (${seed.invalid.join(', ')})` : ''));
+  console.log(
+    `bundled skills: ${seed.published.length} published, ${seed.unchanged.length} unchanged` +
+      (seed.invalid.length ? `, ${seed.invalid.length} invalid (${seed.invalid.join(', ')})` : ''),
+  );
 } catch (err) {
   console.error((err as Error).message);
   process.exitCode = 1;

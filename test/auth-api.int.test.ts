@@ -33,7 +33,10 @@ async function session(userId: string, expires = new Date(Date.now() + 3_600_000
 }
 
 function post(headers: Record<string, string>, body: unknown = scripted) {
-  return createRunRoute(new Request(`${base}/api/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json', host: '127.0.0.1:3999', ...headers }, body: JSON.stringify(body) }), ctx);
+  return createRunRoute(
+    new Request(`${base}/api/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json', host: '127.0.0.1:3999', ...headers }, body: JSON.stringify(body) }),
+    ctx,
+  );
 }
 
 async function ownerOf(res: Response) {
@@ -82,7 +85,7 @@ describe('API token scopes at the route', () => {
 });
 
 describe('rate limits', () => {
-  it("answer 429 with Retry-After and RateLimit headers, per user: more tokens do not buy more budget", async () => {
+  it('answer 429 with Retry-After and RateLimit headers, per user: more tokens do not buy more budget', async () => {
     const db = testDb();
     const user = await db.user.create({ data: { handle: `rl-${Date.now().toString(36)}` } });
     const { token } = await issueApiToken(db, user.id, { name: 'rl', scopes: ['invoke'], expiresInDays: 1 });

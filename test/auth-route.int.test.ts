@@ -26,7 +26,9 @@ describe('the auth route', () => {
   });
 
   it('sets Secure, __Host- cookies behind an https proxy, and HttpOnly SameSite=Lax ones always', async () => {
-    const proxied = await GET(new NextRequest('http://localhost:3000/api/auth/csrf', { headers: { host: 'internal:3000', 'x-forwarded-host': 'yard.example', 'x-forwarded-proto': 'https' } }));
+    const proxied = await GET(
+      new NextRequest('http://localhost:3000/api/auth/csrf', { headers: { host: 'internal:3000', 'x-forwarded-host': 'yard.example', 'x-forwarded-proto': 'https' } }),
+    );
     const cookie = proxied.headers.get('set-cookie') ?? '';
     expect(cookie).toMatch(/^__Host-authjs\.csrf-token=/);
     expect(cookie).toMatch(/; Secure/i);

@@ -19,12 +19,33 @@ import { publishVersion } from '../lib/registry/publish-version';
 import { acceptInvite, createInvite, createTeam, createTeamApiToken } from '../lib/teams';
 import { newRunId } from '../lib/runs/run-id';
 
-const PRINCIPALS = ['anonymous', 'stranger', 'otherOwner', 'member', 'publisher', 'admin', 'owner', 'memberNoScope', 'teamToken', 'teamTokenInvokeOnly', 'teamTokenWithTeams'] as const;
+const PRINCIPALS = [
+  'anonymous',
+  'stranger',
+  'otherOwner',
+  'member',
+  'publisher',
+  'admin',
+  'owner',
+  'memberNoScope',
+  'teamToken',
+  'teamTokenInvokeOnly',
+  'teamTokenWithTeams',
+] as const;
 type Who = (typeof PRINCIPALS)[number];
 type Expect = Partial<Record<Who | 'default', number>>;
 type PerWho<T> = T | ((who: Who) => T);
-type Case = { label: string; method: string; path: PerWho<string>; body?: PerWho<unknown>; raw?: PerWho<{ bytes: Uint8Array; type: string }>; expect: Expect; notContaining?: string; membersSee?: string };
-const forWho = <T,>(v: PerWho<T>, who: Who): T => (typeof v === 'function' ? (v as (w: Who) => T)(who) : v);
+type Case = {
+  label: string;
+  method: string;
+  path: PerWho<string>;
+  body?: PerWho<unknown>;
+  raw?: PerWho<{ bytes: Uint8Array; type: string }>;
+  expect: Expect;
+  notContaining?: string;
+  membersSee?: string;
+};
+const forWho = <T>(v: PerWho<T>, who: Who): T => (typeof v === 'function' ? (v as (w: Who) => T)(who) : v);
 type Entry = { skip: string } | { cases: () => Promise<Case[]> | Case[] };
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -107,7 +128,15 @@ const ROUTES: Record<string, Entry> = {
   'POST /api/auth/device': { skip: 'no resource: starts a device login, the same for everyone (rate limited)' },
   'POST /api/auth/cli-logout': { skip: 'takes no resource: revokes only the API token that makes the request (lib/auth tests)' },
   'POST /api/auth/device/token': {
-    cases: () => [{ label: 'an unknown device code', method: 'POST', path: '/api/auth/device/token', body: { deviceCode: 'not-a-real-device-code-0123456789' }, expect: everyone(DEVICE_UNKNOWN) }],
+    cases: () => [
+      {
+        label: 'an unknown device code',
+        method: 'POST',
+        path: '/api/auth/device/token',
+        body: { deviceCode: 'not-a-real-device-code-0123456789' },
+        expect: everyone(DEVICE_UNKNOWN),
+      },
+    ],
   },
   'GET /api/auth/whoami': {
     cases: () => [{ label: 'whoami', method: 'GET', path: '/api/auth/whoami', expect: { default: 200, anonymous: 401 } }],
@@ -119,9 +148,7 @@ const ROUTES: Record<string, Entry> = {
   'GET /api/mcp/[scope]/[name]': { skip: 'session-bound stream: a session answers only its own principal (lib/mcp/mcp-http.int.test.ts)' },
   'DELETE /api/mcp/[scope]/[name]': { skip: 'session-bound: a session answers only its own principal (lib/mcp/mcp-http.int.test.ts)' },
   'POST /api/mcp': {
-    cases: () => [
-      { label: 'initialize over a private skill', method: 'POST', path: `/api/mcp?skills=@${team}/priv`, body: initialize(), expect: seesPrivate(200, 'invoke') },
-    ],
+    cases: () => [{ label: 'initialize over a private skill', method: 'POST', path: `/api/mcp?skills=@${team}/priv`, body: initialize(), expect: seesPrivate(200, 'invoke') }],
   },
   'POST /api/mcp/[scope]/[name]': {
     cases: () =>
@@ -134,13 +161,17 @@ const ROUTES: Record<string, Entry> = {
       })),
   },
   'GET /api/v1/playground/skills': {
-    cases: () => [{ label: 'picker search', method: 'GET', path: `/api/v1/playground/skills?q=priv`, expect: everyone(200), notContaining: `"name":"priv"`, membersSee: `"name":"priv"` }],
+    cases: () => [
+      { label: 'picker search', method: 'GET', path: `/api/v1/playground/skills?q=priv`, expect: everyone(200), notContaining: `"name":"priv"`, membersSee: `"name":"priv"` },
+    ],
   },
   'GET /api/v1/skills': {
     cases: () => [{ label: 'search', method: 'GET', path: `/api/v1/skills?q=fixture&scope=${team}`, expect: everyone(200), notContaining: `"priv"`, membersSee: `"name":"priv"` }],
   },
   'GET /api/v1/search/suggest': {
-    cases: () => [{ label: 'suggest', method: 'GET', path: `/api/v1/search/suggest?q=priv&limit=10`, expect: everyone(200), notContaining: `"name":"priv"`, membersSee: `"name":"priv"` }],
+    cases: () => [
+      { label: 'suggest', method: 'GET', path: `/api/v1/search/suggest?q=priv&limit=10`, expect: everyone(200), notContaining: `"name":"priv"`, membersSee: `"name":"priv"` },
+    ],
   },
   'POST /api/v1/skills': {
     cases: () => [
@@ -149,7 +180,18 @@ const ROUTES: Record<string, Entry> = {
         method: 'POST',
         path: () => `/api/v1/skills?scope=${team}&filename=fresh.skill.md&version=1.0.${n++}`,
         raw: () => ({ bytes: enc.encode(skillMd(`fresh-${uniq()}`)), type: 'text/markdown' }),
-        expect: { default: 403, anonymous: 401, member: 403, memberNoScope: 403, publisher: 201, admin: 201, owner: 201, teamToken: 201, teamTokenWithTeams: 201, teamTokenInvokeOnly: 403 },
+        expect: {
+          default: 403,
+          anonymous: 401,
+          member: 403,
+          memberNoScope: 403,
+          publisher: 201,
+          admin: 201,
+          owner: 201,
+          teamToken: 201,
+          teamTokenWithTeams: 201,
+          teamTokenInvokeOnly: 403,
+        },
       },
     ],
   },
@@ -169,7 +211,13 @@ const ROUTES: Record<string, Entry> = {
     cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: `${skill(v)}/1.0.0/evidence`, expect: onPrivate(v) ? seesPrivate(200) : everyone(200) })),
   },
   'GET /api/v1/skills/[scope]/[name]/[version]/permissions': {
-    cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: `${skill(v)}/1.0.0/permissions?from=1.0.0`, expect: onPrivate(v) ? seesPrivate(200) : everyone(200) })),
+    cases: () =>
+      (['pub', 'priv'] as const).map((v) => ({
+        label: v,
+        method: 'GET',
+        path: `${skill(v)}/1.0.0/permissions?from=1.0.0`,
+        expect: onPrivate(v) ? seesPrivate(200) : everyone(200),
+      })),
   },
   'GET /api/v1/skills/[scope]/[name]/[version]/statement': {
     cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: `${skill(v)}/1.0.0/statement`, expect: onPrivate(v) ? seesPrivate(200) : everyone(200) })),
@@ -195,8 +243,7 @@ const ROUTES: Record<string, Entry> = {
     cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'DELETE', path: `${skill(v)}/9.9.9`, expect: { ...publishers(404, onPrivate(v)) } })),
   },
   'POST /api/v1/skills/[scope]/[name]/[version]/yank': {
-    cases: () =>
-      (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'POST', path: `${skill(v)}/1.0.0/yank`, body: { undo: true }, expect: publishers(200, onPrivate(v)) })),
+    cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'POST', path: `${skill(v)}/1.0.0/yank`, body: { undo: true }, expect: publishers(200, onPrivate(v)) })),
   },
   'GET /api/v1/skills/[scope]/[name]/trusted-publishers': {
     cases: () => (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'GET', path: `${skill(v)}/trusted-publishers`, expect: publishers(200, onPrivate(v)) })),
@@ -212,14 +259,26 @@ const ROUTES: Record<string, Entry> = {
       })),
   },
   'DELETE /api/v1/skills/[scope]/[name]/trusted-publishers/[id]': {
-    cases: () => (['pub', 'priv'] as const).map((v) => ({ label: `${v}, an unknown id`, method: 'DELETE', path: `${skill(v)}/trusted-publishers/nope`, expect: publishers(400, onPrivate(v)) })),
+    cases: () =>
+      (['pub', 'priv'] as const).map((v) => ({
+        label: `${v}, an unknown id`,
+        method: 'DELETE',
+        path: `${skill(v)}/trusted-publishers/nope`,
+        expect: publishers(400, onPrivate(v)),
+      })),
   },
   'POST /api/v1/publish/oidc/token': {
     cases: () => [{ label: 'not a CI token', method: 'POST', path: '/api/v1/publish/oidc/token', body: { token: 'x'.repeat(40), skill: `@${team}/priv` }, expect: everyone(401) }],
   },
   'POST /api/v1/skills/[scope]/[name]/deprecate': {
     cases: () =>
-      (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'POST', path: `${skill(v)}/deprecate`, body: { range: '1.0.0', message: '' }, expect: publishers(200, onPrivate(v)) })),
+      (['pub', 'priv'] as const).map((v) => ({
+        label: v,
+        method: 'POST',
+        path: `${skill(v)}/deprecate`,
+        body: { range: '1.0.0', message: '' },
+        expect: publishers(200, onPrivate(v)),
+      })),
   },
   'PUT /api/v1/skills/[scope]/[name]/dist-tags/[tag]': {
     cases: () =>
@@ -230,11 +289,21 @@ const ROUTES: Record<string, Entry> = {
   },
   'PUT /api/v1/skills/[scope]/[name]/star': {
     cases: () =>
-      (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'PUT', path: `${skill(v)}/star`, expect: { ...(onPrivate(v) ? { ...seesPrivate(200), anonymous: 401 } : { default: 200, anonymous: 401 }), ...TEAM_TOKENS_REFUSED } })),
+      (['pub', 'priv'] as const).map((v) => ({
+        label: v,
+        method: 'PUT',
+        path: `${skill(v)}/star`,
+        expect: { ...(onPrivate(v) ? { ...seesPrivate(200), anonymous: 401 } : { default: 200, anonymous: 401 }), ...TEAM_TOKENS_REFUSED },
+      })),
   },
   'DELETE /api/v1/skills/[scope]/[name]/star': {
     cases: () =>
-      (['pub', 'priv'] as const).map((v) => ({ label: v, method: 'DELETE', path: `${skill(v)}/star`, expect: { ...(onPrivate(v) ? { ...seesPrivate(200), anonymous: 401 } : { default: 200, anonymous: 401 }), ...TEAM_TOKENS_REFUSED } })),
+      (['pub', 'priv'] as const).map((v) => ({
+        label: v,
+        method: 'DELETE',
+        path: `${skill(v)}/star`,
+        expect: { ...(onPrivate(v) ? { ...seesPrivate(200), anonymous: 401 } : { default: 200, anonymous: 401 }), ...TEAM_TOKENS_REFUSED },
+      })),
   },
   'POST /api/v1/tools/[name]/invoke': {
     cases: () =>
@@ -271,18 +340,40 @@ const ROUTES: Record<string, Entry> = {
       { label: 'private run of the member', method: 'GET', path: `/api/v1/runs/${privateRun}/events?after=999999`, expect: { default: 404, member: 200, ...lacksScope('runs') } },
       { label: 'private team run', method: 'GET', path: `/api/v1/runs/${teamRun}/events?after=999999`, expect: seesPrivate(200, 'runs') },
       // the stored events as one JSON page: the same authorization as the stream
-      { label: 'private run of the member, as JSON', method: 'GET', path: `/api/v1/runs/${privateRun}/events?format=json`, expect: { default: 404, member: 200, ...lacksScope('runs') } },
+      {
+        label: 'private run of the member, as JSON',
+        method: 'GET',
+        path: `/api/v1/runs/${privateRun}/events?format=json`,
+        expect: { default: 404, member: 200, ...lacksScope('runs') },
+      },
       { label: 'private team run, as JSON', method: 'GET', path: `/api/v1/runs/${teamRun}/events?format=json`, expect: seesPrivate(200, 'runs') },
     ],
   },
   'POST /api/v1/runs/[id]/cancel': {
-    cases: () => [{ label: 'private run of the member', method: 'POST', path: `/api/v1/runs/${unlistedRun}/cancel`, expect: { default: 403, anonymous: 403, member: 200, ...lacksScope('runs') } }],
+    cases: () => [
+      {
+        label: 'private run of the member',
+        method: 'POST',
+        path: `/api/v1/runs/${unlistedRun}/cancel`,
+        expect: { default: 403, anonymous: 403, member: 200, ...lacksScope('runs') },
+      },
+    ],
   },
   'POST /api/v1/runs/[id]/turns': {
-    cases: () => [{ label: 'private run of the member', method: 'POST', path: `/api/v1/runs/${privateRun}/turns`, body: { turn: { code: '1' } }, expect: { default: 404, member: 409, ...lacksScope('runs') } }],
+    cases: () => [
+      {
+        label: 'private run of the member',
+        method: 'POST',
+        path: `/api/v1/runs/${privateRun}/turns`,
+        body: { turn: { code: '1' } },
+        expect: { default: 404, member: 409, ...lacksScope('runs') },
+      },
+    ],
   },
   'POST /api/v1/runs/[id]/fork': {
-    cases: () => [{ label: 'private run of the member', method: 'POST', path: `/api/v1/runs/${privateRun}/fork`, body: {}, expect: { default: 404, member: 201, ...lacksScope('runs') } }],
+    cases: () => [
+      { label: 'private run of the member', method: 'POST', path: `/api/v1/runs/${privateRun}/fork`, body: {}, expect: { default: 404, member: 201, ...lacksScope('runs') } },
+    ],
   },
   'GET /api/v1/teams': {
     cases: () => [{ label: 'my teams', method: 'GET', path: '/api/v1/teams', expect: { default: 200, ...PEOPLE_ONLY } }],
@@ -291,7 +382,9 @@ const ROUTES: Record<string, Entry> = {
     cases: () => [{ label: 'create', method: 'POST', path: '/api/v1/teams', body: () => ({ slug: `m-${uniq()}` }), expect: { default: 201, ...PEOPLE_ONLY } }],
   },
   'GET /api/v1/teams/[slug]': {
-    cases: () => [{ label: 'workspace', method: 'GET', path: `/api/v1/teams/${team}`, expect: teamRole(200, ['member', 'publisher', 'admin', 'owner']), notContaining: 'sk-matrix' }],
+    cases: () => [
+      { label: 'workspace', method: 'GET', path: `/api/v1/teams/${team}`, expect: teamRole(200, ['member', 'publisher', 'admin', 'owner']), notContaining: 'sk-matrix' },
+    ],
   },
   'PATCH /api/v1/teams/[slug]': {
     cases: () => [{ label: 'rename', method: 'PATCH', path: `/api/v1/teams/${team}`, body: { name: 'Matrix' }, expect: teamRole(200, ['admin', 'owner']) }],
@@ -307,10 +400,14 @@ const ROUTES: Record<string, Entry> = {
     cases: () => [{ label: 'withdraw', method: 'DELETE', path: `/api/v1/teams/${team}/invites/not-an-invite`, expect: teamRole(404, ['admin', 'owner']) }],
   },
   'POST /api/v1/invites/accept': {
-    cases: () => [{ label: 'a wrong code', method: 'POST', path: '/api/v1/invites/accept', body: { code: 'syi_not-a-real-invitation-code' }, expect: { default: 404, ...PEOPLE_ONLY } }],
+    cases: () => [
+      { label: 'a wrong code', method: 'POST', path: '/api/v1/invites/accept', body: { code: 'syi_not-a-real-invitation-code' }, expect: { default: 404, ...PEOPLE_ONLY } },
+    ],
   },
   'PATCH /api/v1/teams/[slug]/members/[userId]': {
-    cases: () => [{ label: "the member's role", method: 'PATCH', path: `/api/v1/teams/${team}/members/${users.member}`, body: { role: 'member' }, expect: teamRole(200, ['admin', 'owner']) }],
+    cases: () => [
+      { label: "the member's role", method: 'PATCH', path: `/api/v1/teams/${team}/members/${users.member}`, body: { role: 'member' }, expect: teamRole(200, ['admin', 'owner']) },
+    ],
   },
   'DELETE /api/v1/teams/[slug]/members/[userId]': {
     cases: () => [{ label: 'remove a non-member', method: 'DELETE', path: `/api/v1/teams/${team}/members/${users.stranger}`, expect: teamRole(404, ['admin', 'owner']) }],
@@ -420,10 +517,44 @@ beforeAll(async () => {
   await publish(team, 'unl', '1.0.0', 'unlisted');
   await publish(team, 'priv', '1.0.0', 'private');
   await publish(other, 'pub', '1.0.0', 'public');
-  privateRun = (await db.run.create({ data: { id: newRunId(), config: { skills: [`@${team}/priv`], task: 't', provider: 'manual' }, userId: users.member, visibility: 'private', status: 'succeeded', principal: `user:${users.member}` } })).id;
+  privateRun = (
+    await db.run.create({
+      data: {
+        id: newRunId(),
+        config: { skills: [`@${team}/priv`], task: 't', provider: 'manual' },
+        userId: users.member,
+        visibility: 'private',
+        status: 'succeeded',
+        principal: `user:${users.member}`,
+      },
+    })
+  ).id;
   const teamId = (await db.team.findUniqueOrThrow({ where: { slug: team } })).id;
-  teamRun = (await db.run.create({ data: { id: newRunId(), config: { skills: [`@${team}/priv`], task: 't', provider: 'manual' }, userId: users.member, teamId, visibility: 'private', status: 'succeeded', principal: `user:${users.member}` } })).id;
-  unlistedRun = (await db.run.create({ data: { id: newRunId(), config: { skills: [`@${team}/pub`], task: 't', provider: 'manual' }, userId: users.member, visibility: 'unlisted', status: 'succeeded', principal: `user:${users.member}` } })).id;
+  teamRun = (
+    await db.run.create({
+      data: {
+        id: newRunId(),
+        config: { skills: [`@${team}/priv`], task: 't', provider: 'manual' },
+        userId: users.member,
+        teamId,
+        visibility: 'private',
+        status: 'succeeded',
+        principal: `user:${users.member}`,
+      },
+    })
+  ).id;
+  unlistedRun = (
+    await db.run.create({
+      data: {
+        id: newRunId(),
+        config: { skills: [`@${team}/pub`], task: 't', provider: 'manual' },
+        userId: users.member,
+        visibility: 'unlisted',
+        status: 'succeeded',
+        principal: `user:${users.member}`,
+      },
+    })
+  ).id;
 }, 120_000);
 
 describe('the authorization matrix', () => {

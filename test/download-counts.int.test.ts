@@ -27,7 +27,12 @@ beforeAll(async () => {
   const v = await publishVersion(db, { scope, manifest: pkg.manifest!, files: pkg.files, version: '1.0.0', visibility: 'public' });
   // rows of days past: the first batch of the day sweeps what is older than yesterday
   const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-  await db.downloadCaller.createMany({ data: [{ versionId: v.versionId, day: new Date('2020-01-01'), caller: 'old' }, { versionId: v.versionId, day: new Date(yesterday), caller: 'yesterday' }] });
+  await db.downloadCaller.createMany({
+    data: [
+      { versionId: v.versionId, day: new Date('2020-01-01'), caller: 'old' },
+      { versionId: v.versionId, day: new Date(yesterday), caller: 'yesterday' },
+    ],
+  });
 });
 
 async function download(ip: string, bearer?: string) {
@@ -42,7 +47,10 @@ async function download(ip: string, bearer?: string) {
 
 async function counts() {
   await flushDownloadCounts();
-  const skill = await testDb().skill.findUniqueOrThrow({ where: { scopeName_name: { scopeName: scope, name: 'counted' } }, select: { id: true, downloads: true, versions: { select: { downloads: true } } } });
+  const skill = await testDb().skill.findUniqueOrThrow({
+    where: { scopeName_name: { scopeName: scope, name: 'counted' } },
+    select: { id: true, downloads: true, versions: { select: { downloads: true } } },
+  });
   const search = await testDb().$queryRaw<Array<{ downloads: number }>>`SELECT downloads FROM "SkillSearch" WHERE "skillId" = ${skill.id}`;
   return { skill: skill.downloads, version: skill.versions[0].downloads, search: search[0]?.downloads };
 }

@@ -1,12 +1,7 @@
 // Vitest global setup for integration tests: one throwaway database per run, migrated,
 // on the embedded test server (or on DATABASE_URL's server), dropped afterwards.
 import type { TestProject } from 'vitest/node';
-import {
-  createScratchDatabase,
-  databaseUrl,
-  dropScratchDatabase,
-  startScratchServer,
-} from '../lib/db/scratch-database';
+import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchServer } from '../lib/db/scratch-database';
 import { applyMigrations } from '../lib/db/migrate';
 
 declare module 'vitest' {

@@ -29,7 +29,7 @@ let invokeOnlyToken: string;
 let privateRunId: string;
 
 const ip = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
-const params = <P,>(p: P) => ({ params: Promise.resolve(p) });
+const params = <P>(p: P) => ({ params: Promise.resolve(p) });
 function req(url: string, init: RequestInit & { ip?: string; token?: string } = {}) {
   const headers = new Headers(init.headers);
   headers.set('x-forwarded-for', init.ip ?? ip());
@@ -81,10 +81,7 @@ describe('API token scopes on the runs routes (issue 8 item 11)', () => {
   });
 
   it('refuses a Last-Event-ID Postgres cannot hold with a 400', async () => {
-    const res = await eventsRoute.GET(
-      req(`/api/v1/runs/${privateRunId}/events`, { token: runsToken, headers: { 'last-event-id': '2147483648' } }),
-      params({ id: privateRunId }),
-    );
+    const res = await eventsRoute.GET(req(`/api/v1/runs/${privateRunId}/events`, { token: runsToken, headers: { 'last-event-id': '2147483648' } }), params({ id: privateRunId }));
     expect(res.status).toBe(400);
   });
 });
@@ -228,10 +225,7 @@ describe('identity and errors', () => {
   it('answers a bad token with 401 and maps run/not-running to 409', async () => {
     const bad = await openapiRoute.GET(req('/api/v1/openapi.json', { token: 'sy_00000000_not-a-real-token-at-all' }), params({}));
     expect(bad.status).toBe(401);
-    const turn = await turnsRoute.POST(
-      req(`/api/v1/runs/${privateRunId}/turns`, { method: 'POST', token: runsToken, body: '{"turn":"return 1"}' }),
-      params({ id: privateRunId }),
-    );
+    const turn = await turnsRoute.POST(req(`/api/v1/runs/${privateRunId}/turns`, { method: 'POST', token: runsToken, body: '{"turn":"return 1"}' }), params({ id: privateRunId }));
     expect(turn.status).toBe(409);
     expect((await turn.json()).error.code).toBe('run/not-running');
   });

@@ -62,12 +62,20 @@ function jar() {
 async function signInWithOidc(login: string): Promise<{ location: string; session: string | undefined }> {
   const app = jar();
   const at = (path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) =>
-    new NextRequest(`${ORIGIN}${path}`, { method: init.method, body: init.body, headers: { host: '127.0.0.1:3999', 'x-forwarded-for': '203.0.113.90', cookie: app.header(), ...init.headers } });
+    new NextRequest(`${ORIGIN}${path}`, {
+      method: init.method,
+      body: init.body,
+      headers: { host: '127.0.0.1:3999', 'x-forwarded-for': '203.0.113.90', cookie: app.header(), ...init.headers },
+    });
   const csrf = await GET(at('/api/auth/csrf'));
   app.take(csrf);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const start = await POST(
-    at('/api/auth/signin/oidc', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrfToken, callbackUrl: `${ORIGIN}/welcome` }).toString() }),
+    at('/api/auth/signin/oidc', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrfToken, callbackUrl: `${ORIGIN}/welcome` }).toString(),
+    }),
   );
   app.take(start);
   let location = start.headers.get('location') ?? '';
@@ -141,8 +149,17 @@ describe('OAuth sign-in and account linking', () => {
     expect(await adapter.getUserByEmail!(email)).toBeNull();
     // linkAccount given every token Auth.js hands it keeps none of them
     await adapter.linkAccount!({
-      userId: created.id, type: 'oidc', provider: 'other', providerAccountId: 'p1', access_token: 'at-should-not-be-stored',
-      refresh_token: 'rt-should-not-be-stored', id_token: 'it-should-not-be-stored', session_state: 'ss-should-not-be-stored', token_type: 'bearer', scope: 'openid', expires_at: 1,
+      userId: created.id,
+      type: 'oidc',
+      provider: 'other',
+      providerAccountId: 'p1',
+      access_token: 'at-should-not-be-stored',
+      refresh_token: 'rt-should-not-be-stored',
+      id_token: 'it-should-not-be-stored',
+      session_state: 'ss-should-not-be-stored',
+      token_type: 'bearer',
+      scope: 'openid',
+      expires_at: 1,
     });
     const dump = JSON.stringify(await db.$queryRawUnsafe(`SELECT * FROM "Account" WHERE "userId" = $1`, created.id));
     expect(dump).toContain('"providerAccountId":"p1"');

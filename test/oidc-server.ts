@@ -96,7 +96,11 @@ export async function startTestOidc(opts: TestOidcOptions): Promise<TestOidc> {
 
   // what the IdP refused, for a test that fails at the code exchange
   for (const event of ['grant.error', 'server_error', 'authorization.error']) {
-    provider.on(event, (ctx: { oidc?: { params?: { redirect_uri?: string } } }, err: { message?: string; error_description?: string; error_detail?: string }) => console.error(`[test-idp] ${event}: ${err?.message ?? ''} ${err?.error_description ?? ''} ${err?.error_detail ?? ''} (redirect_uri ${ctx?.oidc?.params?.redirect_uri ?? '-'})`));
+    provider.on(event, (ctx: { oidc?: { params?: { redirect_uri?: string } } }, err: { message?: string; error_description?: string; error_detail?: string }) =>
+      console.error(
+        `[test-idp] ${event}: ${err?.message ?? ''} ${err?.error_description ?? ''} ${err?.error_detail ?? ''} (redirect_uri ${ctx?.oidc?.params?.redirect_uri ?? '-'})`,
+      ),
+    );
   }
   const callback = provider.callback();
   server.on('request', async (req, res) => {
@@ -109,7 +113,12 @@ export async function startTestOidc(opts: TestOidcOptions): Promise<TestOidc> {
         if (req.method === 'GET') {
           res.setHeader('content-type', 'text/html; charset=utf-8');
           if (prompt.name === 'login') {
-            res.end(page('Test IdP sign-in', `<h1>Test IdP</h1><form method="post"><label>Login <input name="login" value="alice"></label> <button type="submit">Sign in to Test IdP</button></form>`));
+            res.end(
+              page(
+                'Test IdP sign-in',
+                `<h1>Test IdP</h1><form method="post"><label>Login <input name="login" value="alice"></label> <button type="submit">Sign in to Test IdP</button></form>`,
+              ),
+            );
           } else {
             const scopes = (prompt.details.missingOIDCScope ?? []).join(' ');
             res.end(page('Test IdP consent', `<h1>Allow access?</h1><p data-scopes>${esc(scopes)}</p><form method="post"><button type="submit">Allow</button></form>`));

@@ -50,7 +50,14 @@ export async function startProductionServer(opts: { env?: Record<string, string>
   const adminUrl = inject('adminDatabaseUrl');
   const name = await createScratchDatabase(adminUrl, 'skillyard_http');
   const url = databaseUrl(adminUrl, name);
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: port, DATABASE_URL: url, NODE_ENV: 'production', SKILLYARD_LOG_LEVEL: process.env.SKILLYARD_TEST_APP_LOG_LEVEL ?? 'error', ...opts.env };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: port,
+    DATABASE_URL: url,
+    NODE_ENV: 'production',
+    SKILLYARD_LOG_LEVEL: process.env.SKILLYARD_TEST_APP_LOG_LEVEL ?? 'error',
+    ...opts.env,
+  };
   // what the test process was told about limits must not reach the server: defaults there
   for (const k of Object.keys(env)) if (/^SKILLYARD_(RATE_|MAX_)/.test(k)) delete env[k];
   const child = spawn(process.execPath, ['scripts/start.mjs', '--port', port], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
@@ -65,7 +72,12 @@ export async function startProductionServer(opts: { env?: Record<string, string>
     await dropScratchDatabase(adminUrl, name).catch(() => {});
   };
   const deadline = Date.now() + 900_000;
-  while (!(await fetch(`${base}/api/health`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (Date.now() > deadline || child.exitCode !== null) {
       await stop();
       throw new Error(`the production server (${root}) did not answer /api/health`);

@@ -69,7 +69,11 @@ async function during<T>(attack: () => Promise<T>): Promise<{ result: T; peakGro
       healthChecks++;
       const t = performance.now();
       const outcome = await fetch(`${server.base}/api/health`, { signal: AbortSignal.timeout(10_000) }).then(
-        (r) => r.arrayBuffer().then(() => (r.ok ? 'ok' : String(r.status)), (e: Error) => e.name),
+        (r) =>
+          r.arrayBuffer().then(
+            () => (r.ok ? 'ok' : String(r.status)),
+            (e: Error) => e.name,
+          ),
         (e: Error) => `${e.name} ${String((e.cause as Error)?.message ?? '')}`,
       );
       if (outcome !== 'ok') {
@@ -188,7 +192,11 @@ describe('form posts to pages are bounded before Next.js reads them (issue 23 it
 describe('downloads stream from storage and count until their body is sent (issue 23 item 3)', () => {
   it('stalled downloads hold neither the packages in memory nor more than the per-caller cap of requests', async () => {
     const path = `/api/v1/skills/${handle}/big/1.0.0/tarball`;
-    const { result: stalled, peakGrowthMb, unanswered } = await during(async () => {
+    const {
+      result: stalled,
+      peakGrowthMb,
+      unanswered,
+    } = await during(async () => {
       const open = await Promise.all(Array.from({ length: 36 }, () => stalledDownload(path)));
       await new Promise((r) => setTimeout(r, 2_000)); // what the server buffers for them, it has by now
       return open;
@@ -237,9 +245,7 @@ describe('file views read only what they show, and page renders are bounded per 
   });
 
   it('one caller cannot have more than a few pages rendering at once', async () => {
-    const statuses = await Promise.all(
-      Array.from({ length: 48 }, () => fetch(`${server.base}/skills/${handle}/big`).then(async (r) => (await r.arrayBuffer(), r.status))),
-    );
+    const statuses = await Promise.all(Array.from({ length: 48 }, () => fetch(`${server.base}/skills/${handle}/big`).then(async (r) => (await r.arrayBuffer(), r.status))));
     const counts = statuses.reduce<Record<number, number>>((m, s) => ((m[s] = (m[s] ?? 0) + 1), m), {});
     console.log(`[request-cost-bounds] 48 parallel page views: ${JSON.stringify(counts)}`);
     expect(Object.keys(counts).sort()).toEqual(['200', '429']);
@@ -251,14 +257,24 @@ describe('tools per skill are bounded at publish and paged on the skill page (is
   const toolsJson = (n: number) => enc.encode(JSON.stringify(Array.from({ length: n }, (_, i) => ({ name: `tool_${i}`, description: `Tool number ${i}.` }))));
 
   it('a publish of a skill with thousands of tools is refused with a diagnostic that names the limit', async () => {
-    const res = await publish('many', [{ path: 'SKILL.md', content: skillMd('many', 'Too many tools.') }, { path: 'tools.json', content: toolsJson(5_000) }], true);
+    const res = await publish(
+      'many',
+      [
+        { path: 'SKILL.md', content: skillMd('many', 'Too many tools.') },
+        { path: 'tools.json', content: toolsJson(5_000) },
+      ],
+      true,
+    );
     const body = res.json() as { diagnostics?: Array<{ code: string; message: string }> };
     const refusal = body.diagnostics?.find((d) => d.code === 'package/too-many-tools');
     expect(refusal?.message).toContain('maxTools');
   });
 
   it('a skill stored with 13,000 tools (before the limit) renders a bounded page, its tools in pages', async () => {
-    const res = await publish('crowded', [{ path: 'SKILL.md', content: skillMd('crowded', 'Crowded.') }, { path: 'tools.json', content: toolsJson(3) }]);
+    const res = await publish('crowded', [
+      { path: 'SKILL.md', content: skillMd('crowded', 'Crowded.') },
+      { path: 'tools.json', content: toolsJson(3) },
+    ]);
     expect(res.status, JSON.stringify(res.json())).toBe(201);
     // as a version published before the limit holds them
     await db.$executeRaw`

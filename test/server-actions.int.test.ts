@@ -17,7 +17,11 @@ import { newRunId } from '../lib/runs/run-id';
 
 type Call = 'origin' | 'currentUser' | 'signIn' | 'signOut';
 const calls: Call[] = [];
-const request = { origin: 'http://127.0.0.1:3999', host: '127.0.0.1:3999', user: null as null | { id: string; handle: string | null; name: string | null; email: string | null; image: null } };
+const request = {
+  origin: 'http://127.0.0.1:3999',
+  host: '127.0.0.1:3999',
+  user: null as null | { id: string; handle: string | null; name: string | null; email: string | null; image: null },
+};
 
 vi.mock('../lib/auth/same-origin', () => ({
   assertSameOrigin: vi.fn(async () => {
@@ -74,7 +78,10 @@ const ACTIONS: Record<string, Entry> = {
   'app/(account)/_actions/sign-in.ts#signInWithEmail': { anonymous: { allowed: 'signing in; limited per address and e-mail (lib/auth/sign-in-limit.ts)' }, args: withState },
   'app/(account)/_actions/sign-in.ts#signInWithProvider': { anonymous: { allowed: 'signing in; limited per address (lib/auth/sign-in-limit.ts)' } },
   'app/(account)/_actions/sign-in.ts#signOutAction': { anonymous: { allowed: 'ends only the session of the cookie it is sent with' }, args: () => [] },
-  'app/(account)/_actions/sign-in.ts#signOutEverywhere': { anonymous: { allowed: 'ends the sessions of the signed-in user only; without one, only the (absent) current session' }, args: () => [] },
+  'app/(account)/_actions/sign-in.ts#signOutEverywhere': {
+    anonymous: { allowed: 'ends the sessions of the signed-in user only; without one, only the (absent) current session' },
+    args: () => [],
+  },
   'app/(account)/_actions/username.ts#chooseUsernameAction': { anonymous: 'refused', args: withState },
   'app/(playground)/playground/actions.ts#startRun': {
     anonymous: { allowed: 'anonymous visitors may run tools that need no token (manual/scripted or the anonymous quota); lib/runs decides what they may see' },
@@ -118,7 +125,11 @@ const ACTIONS: Record<string, Entry> = {
   'app/(teams)/_actions/connections.ts#disconnectTeamAction': { anonymous: 'refused', team: true, args: withState },
   'app/(teams)/_actions/members.ts#inviteAction': { anonymous: 'refused', team: true, args: withState },
   'app/(teams)/_actions/members.ts#revokeInviteAction': { anonymous: 'refused', team: true, args: withState },
-  'app/(teams)/_actions/members.ts#acceptInviteAction': { anonymous: 'refused', team: { anyPerson: 'the invitation code is the authorization (single use, expiring, revocable, maybe addressed)' }, args: withState },
+  'app/(teams)/_actions/members.ts#acceptInviteAction': {
+    anonymous: 'refused',
+    team: { anyPerson: 'the invitation code is the authorization (single use, expiring, revocable, maybe addressed)' },
+    args: withState,
+  },
   'app/(teams)/_actions/members.ts#changeRoleAction': { anonymous: 'refused', team: true, args: withState },
   'app/(teams)/_actions/members.ts#removeMemberAction': { anonymous: 'refused', team: true, args: withState },
   'app/(teams)/_actions/secrets.ts#setSecretAction': { anonymous: 'refused', team: true, args: withState },
@@ -138,10 +149,29 @@ const modules = new Map<string, Record<string, unknown>>();
 function form(): FormData {
   const f = new FormData();
   const fields: Record<string, string> = {
-    team: fixtures.team, confirm: fixtures.team, name: 'API_KEY', value: 'sk-should-not-be-stored', role: 'member', member: fixtures.owner,
-    invite: 'not-an-invite', token: 'not-a-token', provider: 'oidc', scopes: 'api:read', code: 'syi_not-a-real-invitation-code',
-    slug: `sa-${Date.now().toString(36)}`, id: 'not-a-token', key: 'sk-0123456789abcdef', username: 'nobody-here', email: 'a@example.com',
-    task: 't', skill: '@skillyard/text-stats', kind: 'files', days: '1', expiresInDays: '1', scope: 'invoke', answer: 'deny',
+    team: fixtures.team,
+    confirm: fixtures.team,
+    name: 'API_KEY',
+    value: 'sk-should-not-be-stored',
+    role: 'member',
+    member: fixtures.owner,
+    invite: 'not-an-invite',
+    token: 'not-a-token',
+    provider: 'oidc',
+    scopes: 'api:read',
+    code: 'syi_not-a-real-invitation-code',
+    slug: `sa-${Date.now().toString(36)}`,
+    id: 'not-a-token',
+    key: 'sk-0123456789abcdef',
+    username: 'nobody-here',
+    email: 'a@example.com',
+    task: 't',
+    skill: '@skillyard/text-stats',
+    kind: 'files',
+    days: '1',
+    expiresInDays: '1',
+    scope: 'invoke',
+    answer: 'deny',
   };
   for (const [k, v] of Object.entries(fields)) f.set(k, v);
   return f;
@@ -217,7 +247,18 @@ beforeAll(async () => {
   const team = await db.team.create({ data: { slug: fixtures.team, name: 'SA', memberships: { create: { userId: owner.id, role: 'owner' } } } });
   await db.scope.create({ data: { name: fixtures.team, kind: 'team', teamId: team.id } });
   await db.skill.create({ data: { scopeName: fixtures.team, name: 'secret-skill', description: 'private', format: 'skill-md', visibility: 'private' } });
-  fixtures.privateRun = (await db.run.create({ data: { id: newRunId(), config: { skills: ['@skillyard/text-stats'], task: 't', provider: 'manual' }, userId: owner.id, visibility: 'private', status: 'succeeded', principal: `user:${owner.id}` } })).id;
+  fixtures.privateRun = (
+    await db.run.create({
+      data: {
+        id: newRunId(),
+        config: { skills: ['@skillyard/text-stats'], task: 't', provider: 'manual' },
+        userId: owner.id,
+        visibility: 'private',
+        status: 'succeeded',
+        principal: `user:${owner.id}`,
+      },
+    })
+  ).id;
   discovered = await discoverActions();
 }, 120_000);
 
@@ -264,7 +305,7 @@ describe('every server action', () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
-  it("refuses a signed-in stranger every team action on the team, as if the team did not exist, and changes nothing", async () => {
+  it('refuses a signed-in stranger every team action on the team, as if the team did not exist, and changes nothing', async () => {
     const wrong: string[] = [];
     const auditBefore = await testDb().auditEvent.count({ where: { team: { slug: fixtures.team } } });
     for (const [key, entry] of Object.entries(ACTIONS)) {
@@ -283,7 +324,7 @@ describe('every server action', () => {
     expect(await testDb().auditEvent.count({ where: { team: { slug: fixtures.team } } })).toBe(auditBefore);
   }, 120_000);
 
-  it("shows the last owner of a team why the account cannot be deleted, and deletes nothing", async () => {
+  it('shows the last owner of a team why the account cannot be deleted, and deletes nothing', async () => {
     const owner = await testDb().user.findUniqueOrThrow({ where: { id: fixtures.owner } });
     request.user = { ...asUser(owner.id), handle: owner.handle };
     const f = new FormData();
@@ -295,7 +336,7 @@ describe('every server action', () => {
     expect(calls).not.toContain('signOut');
     expect(await testDb().user.findUnique({ where: { id: owner.id } })).not.toBeNull();
   });
-  it("refuses a signed-in stranger the version controls of a skill not theirs, and yanks nothing", async () => {
+  it('refuses a signed-in stranger the version controls of a skill not theirs, and yanks nothing', async () => {
     request.user = asUser(fixtures.stranger);
     const f = new FormData();
     for (const [k, v] of Object.entries({ op: 'yank', scope: 'skillyard', name: 'text-stats', version: '1.0.0', reason: 'not mine' })) f.set(k, v);
@@ -304,7 +345,7 @@ describe('every server action', () => {
     expect(answer).toMatchObject({ ok: false, error: expect.stringMatching(/@skillyard is not yours/) });
     expect(await testDb().skillVersion.count({ where: { skill: { scopeName: 'skillyard', name: 'text-stats' }, yankedAt: { not: null } } })).toBe(0);
   });
-  it("refuses publishing from the web into a scope the user may not publish into, and stores nothing", async () => {
+  it('refuses publishing from the web into a scope the user may not publish into, and stores nothing', async () => {
     request.user = asUser(fixtures.stranger);
     const f = new FormData();
     f.set('kind', 'files');

@@ -122,7 +122,12 @@ describe('teams and team tokens are charged to who made them', () => {
         new Request('http://127.0.0.1/api/mcp/skillyard/text-stats', {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': `192.0.2.${i + 1}` },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+          }),
         }),
         ['@skillyard/text-stats'],
       );

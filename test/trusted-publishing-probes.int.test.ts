@@ -16,7 +16,8 @@ const uniq = () => Math.random().toString(36).slice(2, 8);
 let ci: TestCiIssuer;
 let scope = '';
 
-const code = (name: string) => enc.encode(`export const frontmatter = { name: '${name}', description: 'CI probe', metadata: { version: '1.0.0' } };\nexport default async () => 'hi';\n`);
+const code = (name: string) =>
+  enc.encode(`export const frontmatter = { name: '${name}', description: 'CI probe', metadata: { version: '1.0.0' } };\nexport default async () => 'hi';\n`);
 const claims = (over: Partial<CiClaims> = {}): CiClaims => ({
   repository: 'acme/secret',
   workflow_ref: 'acme/secret/.github/workflows/release.yml@refs/heads/main',
@@ -44,7 +45,10 @@ beforeAll(async () => {
   scope = `ci-probe-${uniq()}`;
   const user = await db.user.create({ data: { handle: scope, name: 'CI probe owner' } });
   await db.scope.create({ data: { name: scope, kind: 'user', userId: user.id } });
-  for (const [name, visibility] of [['hidden-ci', 'private'], ['open-ci', 'public']] as const) {
+  for (const [name, visibility] of [
+    ['hidden-ci', 'private'],
+    ['open-ci', 'public'],
+  ] as const) {
     const pkg = readUpload({ kind: 'files', files: [{ path: `${name}.skill.js`, content: code(name) }] });
     await publishVersion(db, { scope, manifest: pkg.manifest!, files: pkg.files, version: '1.0.0', visibility });
     await addTrustedPublisher(db, { scope, name }, user.id, { issuer: ci.issuer, claims: { repository: 'acme/secret' } }, settings());
@@ -87,7 +91,10 @@ describe('trusted publishing probes', () => {
       { params: Promise.resolve({}) },
     );
     expect(res.status).toBe(403);
-    const skill = await testDb().skill.findUnique({ where: { scopeName_name: { scopeName: scope, name: 'hidden-ci' } }, select: { visibility: true, versions: { select: { version: true } } } });
+    const skill = await testDb().skill.findUnique({
+      where: { scopeName_name: { scopeName: scope, name: 'hidden-ci' } },
+      select: { visibility: true, versions: { select: { version: true } } },
+    });
     expect(skill).toMatchObject({ visibility: 'private', versions: [{ version: '1.0.0' }] });
   });
 });

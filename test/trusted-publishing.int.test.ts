@@ -24,7 +24,8 @@ let scope = '';
 let ownerToken = '';
 const ENV = { SKILLYARD_OIDC_ALLOW_PRIVATE: '1', SKILLYARD_OIDC_AUDIENCE: AUDIENCE } as Record<string, string>;
 
-const code = (name: string, version: string) => enc.encode(`export const frontmatter = { name: '${name}', description: 'Published from CI', metadata: { version: '${version}' } };\nexport default async () => 'hi';\n`);
+const code = (name: string, version: string) =>
+  enc.encode(`export const frontmatter = { name: '${name}', description: 'Published from CI', metadata: { version: '${version}' } };\nexport default async () => 'hi';\n`);
 
 const claims = (over: Partial<CiClaims> = {}): CiClaims => ({
   repository: 'acme/skills',
@@ -37,7 +38,11 @@ const claims = (over: Partial<CiClaims> = {}): CiClaims => ({
 
 async function exchange(token: string, skill: string) {
   const res = await exchangeRoute.POST(
-    new Request('http://127.0.0.1/api/v1/publish/oidc/token', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.30' }, body: JSON.stringify({ token, skill }) }),
+    new Request('http://127.0.0.1/api/v1/publish/oidc/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.30' },
+      body: JSON.stringify({ token, skill }),
+    }),
     { params: Promise.resolve({}) },
   );
   return { status: res.status, body: (await res.json()) as { token?: string; error?: { code: string; message: string } } };
@@ -45,7 +50,11 @@ async function exchange(token: string, skill: string) {
 
 async function publish(bearer: string, name: string, version: string) {
   const res = await publishRoute.POST(
-    new Request(`http://127.0.0.1/api/v1/skills?filename=${name}.skill.js`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'x-forwarded-for': '198.51.100.31' }, body: code(name, version) }),
+    new Request(`http://127.0.0.1/api/v1/skills?filename=${name}.skill.js`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bearer}`, 'x-forwarded-for': '198.51.100.31' },
+      body: code(name, version),
+    }),
     { params: Promise.resolve({}) },
   );
   return { status: res.status, body: (await res.json()) as { version?: string; provenance?: { repository: string }; error?: { code: string; message: string } } };
@@ -109,7 +118,11 @@ describe('trusted publishing', () => {
     // that one skill only, and no other action
     expect((await publish(token, 'other-skill', '1.1.0')).body.error?.code).toBe('publish/not-trusted-for-skill');
     const yank = await yankRoute.POST(
-      new Request(`http://127.0.0.1/api/v1/skills/${scope}/from-ci/1.1.0/yank`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.31' }, body: '{}' }),
+      new Request(`http://127.0.0.1/api/v1/skills/${scope}/from-ci/1.1.0/yank`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.31' },
+        body: '{}',
+      }),
       { params: Promise.resolve({ scope, name: 'from-ci', version: '1.1.0' }) },
     );
     expect(yank.status).toBe(403);
@@ -125,10 +138,15 @@ describe('trusted publishing', () => {
     // the configured issuer is http://127.0.0.1:…: refused before any request
     await expect(exchangeCiToken(testDb(), { token, scope, name: 'from-ci' }, strict)).rejects.toMatchObject({ code: 'input/invalid' });
     const user = await testDb().scope.findUnique({ where: { name: scope }, select: { userId: true } });
-    await expect(addTrustedPublisher(testDb(), { scope, name: 'other-skill' }, user!.userId!, { issuer: 'https://127.0.0.1:9/', claims: { repository: 'x/y' } }, strict)).resolves.toBeTruthy();
+    await expect(
+      addTrustedPublisher(testDb(), { scope, name: 'other-skill' }, user!.userId!, { issuer: 'https://127.0.0.1:9/', claims: { repository: 'x/y' } }, strict),
+    ).resolves.toBeTruthy();
     // an https issuer on a loopback address: its discovery is never fetched
     const loop = await ci.issueToken(claims(), AUDIENCE);
     const forged = `${Buffer.from(JSON.stringify({ alg: 'RS256' })).toString('base64url')}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(loop.split('.')[1], 'base64url').toString()), iss: 'https://127.0.0.1:9' })).toString('base64url')}.AAAA`;
-    await expect(exchangeCiToken(testDb(), { token: forged, scope, name: 'other-skill' }, strict)).rejects.toMatchObject({ code: 'publish/oidc-issuer-unreachable', message: expect.stringContaining('loopback') });
+    await expect(exchangeCiToken(testDb(), { token: forged, scope, name: 'other-skill' }, strict)).rejects.toMatchObject({
+      code: 'publish/oidc-issuer-unreachable',
+      message: expect.stringContaining('loopback'),
+    });
   });
 });

@@ -117,9 +117,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
     <div className="min-w-0 space-y-8">
       <section className="space-y-4">
         <h1 className="text-3xl font-semibold tracking-tight">Skills for AI agents</h1>
-        <p className="max-w-2xl text-zinc-700 dark:text-zinc-300">
-          Browse skills in every common format, read their tools and instructions, and try them in the playground.
-        </p>
+        <p className="max-w-2xl text-zinc-700 dark:text-zinc-300">Browse skills in every common format, read their tools and instructions, and try them in the playground.</p>
         <form action="/" className="flex max-w-2xl min-w-0 flex-wrap gap-2" role="search">
           <SearchBox key={q} defaultValue={q} />
           {format && <input type="hidden" name="format" value={format} />}
@@ -195,12 +193,18 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
             .
           </p>
         ) : skills.length === 0 ? (
-          <div data-testid="empty-state" className="space-y-3 rounded-lg border border-dashed border-zinc-300 p-8 text-center text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">
+          <div
+            data-testid="empty-state"
+            className="space-y-3 rounded-lg border border-dashed border-zinc-300 p-8 text-center text-zinc-700 dark:border-zinc-700 dark:text-zinc-300"
+          >
             <p className="font-medium">No skills found.</p>
             <ul className="flex flex-wrap justify-center gap-2 text-sm" aria-label="Suggestions">
               {format && (
                 <li>
-                  <Link href={hrefWith(current, { format: undefined })} className="inline-block rounded-full border border-zinc-300 px-3 py-1 hover:border-emerald-700 dark:border-zinc-700">
+                  <Link
+                    href={hrefWith(current, { format: undefined })}
+                    className="inline-block rounded-full border border-zinc-300 px-3 py-1 hover:border-emerald-700 dark:border-zinc-700"
+                  >
                     Search every format{all.total ? ` (${pluralCount(all.total, all.capped, 'match', 'matches')})` : ''}
                   </Link>
                 </li>
@@ -212,7 +216,10 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
               </li>
               {filtered && (
                 <li>
-                  <Link href={hrefWith(current, { tag: undefined, gated: false, signed: false })} className="inline-block rounded-full border border-zinc-300 px-3 py-1 hover:border-emerald-700 dark:border-zinc-700">
+                  <Link
+                    href={hrefWith(current, { tag: undefined, gated: false, signed: false })}
+                    className="inline-block rounded-full border border-zinc-300 px-3 py-1 hover:border-emerald-700 dark:border-zinc-700"
+                  >
                     Clear the filters
                   </Link>
                 </li>
@@ -226,7 +233,10 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
               )}
               {[...corrected, ...['text', 'json', 'git', 'date'].filter((t) => !corrected.includes(t))].slice(0, 5).map((t) => (
                 <li key={t}>
-                  <Link href={hrefWith({ ...current, q: '', format: undefined, tag: undefined, gated: false, signed: false }, { q: t })} className="inline-block rounded-full border border-zinc-300 px-3 py-1 hover:border-emerald-700 dark:border-zinc-700">
+                  <Link
+                    href={hrefWith({ ...current, q: '', format: undefined, tag: undefined, gated: false, signed: false }, { q: t })}
+                    className="inline-block rounded-full border border-zinc-300 px-3 py-1 hover:border-emerald-700 dark:border-zinc-700"
+                  >
                     Try “{t}”
                   </Link>
                 </li>
@@ -255,13 +265,21 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
                   <span>{plural(s.toolCount, 'tool')}</span>
                   <span>{plural(s.downloads, 'download')}</span>
                   {s.tokenGated && (
-                    <span title="Some tools unlock with a connected account or a token another tool issues: the skill's page says which" className="inline-flex items-center gap-1" data-testid="card-locked-tools">
+                    <span
+                      title="Some tools unlock with a connected account or a token another tool issues: the skill's page says which"
+                      className="inline-flex items-center gap-1"
+                      data-testid="card-locked-tools"
+                    >
                       <LockIcon /> has locked tools
                     </span>
                   )}
                   {s.signed && <span>signed</span>}
                   {s.visibility === 'private' && (
-                    <span data-testid="card-private" title="Only members of its scope can see it" className="rounded bg-zinc-200 px-1.5 font-medium text-zinc-800 dark:bg-zinc-700 dark:text-zinc-100">
+                    <span
+                      data-testid="card-private"
+                      title="Only members of its scope can see it"
+                      className="rounded bg-zinc-200 px-1.5 font-medium text-zinc-800 dark:bg-zinc-700 dark:text-zinc-100"
+                    >
                       private
                     </span>
                   )}

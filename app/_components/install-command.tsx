@@ -8,9 +8,7 @@ export function InstallCommand({ scope, name, command: given }: { scope: string;
   const [copied, setCopied] = useState(false);
   return (
     <div className="flex items-center gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 dark:border-zinc-800 dark:bg-zinc-900" data-testid="install-command">
-      <code className="min-w-0 flex-1 font-mono text-sm break-all">
-        {command}
-      </code>
+      <code className="min-w-0 flex-1 font-mono text-sm break-all">{command}</code>
       <button
         type="button"
         onClick={async () => {

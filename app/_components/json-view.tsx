@@ -33,11 +33,17 @@ export const JsonView = memo(function JsonView({ value, label, testId, open = fa
       className="group min-w-0 rounded-md border border-zinc-200 bg-white text-xs dark:border-zinc-800 dark:bg-zinc-950"
     >
       <summary className="flex cursor-pointer list-none items-baseline gap-2 px-2 py-1 font-mono marker:hidden">
-        <span aria-hidden className="text-zinc-400 transition-transform group-open:rotate-90">▸</span>
+        <span aria-hidden className="text-zinc-400 transition-transform group-open:rotate-90">
+          ▸
+        </span>
         {label && <span className="shrink-0 font-sans font-medium text-zinc-500">{label}</span>}
         <span className="truncate text-zinc-700 group-open:hidden dark:text-zinc-300">{preview}</span>
       </summary>
-      {expanded && <pre tabIndex={0} className="max-h-96 overflow-auto border-t border-zinc-200 px-3 py-2 font-mono leading-5 whitespace-pre-wrap break-words dark:border-zinc-800">{pretty}</pre>}
+      {expanded && (
+        <pre tabIndex={0} className="max-h-96 overflow-auto border-t border-zinc-200 px-3 py-2 font-mono leading-5 whitespace-pre-wrap break-words dark:border-zinc-800">
+          {pretty}
+        </pre>
+      )}
     </details>
   );
 });

@@ -48,8 +48,7 @@ export function StarButton({ scope, name, stars: initialStars, starred: initialS
       >
         <span aria-hidden="true">{state.starred ? '★' : '☆'}</span>
         {/* the spaces keep "Star 0" one phrase for the accessible-name check (not "Star0") */}
-        {!compact && <span>{state.starred ? 'Starred' : 'Star'}</span>}{' '}
-        <span data-testid="star-count">{state.stars}</span>
+        {!compact && <span>{state.starred ? 'Starred' : 'Star'}</span>} <span data-testid="star-count">{state.stars}</span>
       </button>
       {prompt && (
         <span role="status" data-testid="star-sign-in" className="text-xs text-zinc-700 dark:text-zinc-300">

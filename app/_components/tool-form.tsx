@@ -74,7 +74,11 @@ function Field({ f, value, problem, onChange, idBase }: { f: SchemaField; value:
           {f.default !== undefined && <span> (default {JSON.stringify(f.default)})</span>}
         </p>
       )}
-      {problem && <p className="text-xs text-red-700 dark:text-red-400">{f.name}: {problem}</p>}
+      {problem && (
+        <p className="text-xs text-red-700 dark:text-red-400">
+          {f.name}: {problem}
+        </p>
+      )}
     </div>
   );
 }
@@ -106,8 +110,7 @@ export function ToolForm({ tool }: { tool: TryableTool }) {
         setOutcome({ ok: true, result: body?.result, ms });
         // a tool that issued a token may have unlocked others: show the page as it is now
         router.refresh();
-      }
-      else setOutcome({ ok: false, status: res.status, code: body?.error?.code ?? 'error', message: body?.error?.message ?? `HTTP ${res.status}`, ms });
+      } else setOutcome({ ok: false, status: res.status, code: body?.error?.code ?? 'error', message: body?.error?.message ?? `HTTP ${res.status}`, ms });
     } catch {
       setOutcome({ ok: false, status: 0, code: 'network', message: 'Could not reach the server.', ms: performance.now() - started });
     } finally {
@@ -145,7 +148,10 @@ export function ToolForm({ tool }: { tool: TryableTool }) {
             {outcome.ok ? (
               <JsonView value={outcome.result} label="result" open testId="tool-form-result" />
             ) : (
-              <p data-testid="tool-form-error" className="rounded-md border border-red-200 bg-red-50 px-2 py-1 text-xs break-words text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
+              <p
+                data-testid="tool-form-error"
+                className="rounded-md border border-red-200 bg-red-50 px-2 py-1 text-xs break-words text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300"
+              >
                 <code className="font-mono font-semibold">{outcome.code}</code> {outcome.message}
               </p>
             )}

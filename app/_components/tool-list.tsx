@@ -7,7 +7,6 @@ import { ToolForm } from './tool-form';
 import type { ToolAvailability } from './tool-availability';
 import { unlockText } from './unlock-text';
 
-
 function ParamTable({ fields }: { fields: SchemaField[] }) {
   return (
     <>

@@ -21,7 +21,10 @@ export function VersionHistory({
   distTags: Record<string, string>;
   manage?: boolean;
 }) {
-  const tagsOf = (v: string) => Object.entries(distTags).filter(([, tv]) => tv === v).map(([t]) => t);
+  const tagsOf = (v: string) =>
+    Object.entries(distTags)
+      .filter(([, tv]) => tv === v)
+      .map(([t]) => t);
   return (
     <ul className="space-y-1 text-xs" data-testid="versions">
       {versions.slice(0, 30).map((v) => (

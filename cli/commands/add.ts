@@ -150,10 +150,25 @@ export const add: Command = {
     };
     writeLock(lockDir, lock);
     const shown = path.relative(process.cwd(), target) || target;
-    const sig = manifest?.signature ? (manifest.signature.verified ? `, signature verified (key ${manifest.signature.keyId})` : `, signed by key ${manifest.signature.keyId} (not in your trusted keys)`) : '';
+    const sig = manifest?.signature
+      ? manifest.signature.verified
+        ? `, signature verified (key ${manifest.signature.keyId})`
+        : `, signed by key ${manifest.signature.keyId} (not in your trusted keys)`
+      : '';
     if (values.json) {
       process.stdout.write(
-        JSON.stringify({ ok: true, skill: key, version, integrity, dir: target, agent, files: files.length, deprecated, yanked: fetched.yanked, signature: manifest?.signature ?? null }) + '\n',
+        JSON.stringify({
+          ok: true,
+          skill: key,
+          version,
+          integrity,
+          dir: target,
+          agent,
+          files: files.length,
+          deprecated,
+          yanked: fetched.yanked,
+          signature: manifest?.signature ?? null,
+        }) + '\n',
       );
     } else {
       say(`${s.green('added')} ${label} → ${shown} (${files.length} files${sig})${agent ? ` for ${AGENTS[agent].label}` : ''}`);

@@ -16,10 +16,7 @@ writeFileSync(
 );
 writeFileSync(
   path.join(dir, 'turns.json'),
-  JSON.stringify([
-    { text: 'Counting.', code: 'memory.n = (await ctx.invoke("count-words", { text: "a b c d" })).count; return memory.n;' },
-    'ctx.finish({ count: memory.n })',
-  ]),
+  JSON.stringify([{ text: 'Counting.', code: 'memory.n = (await ctx.invoke("count-words", { text: "a b c d" })).count; return memory.n;' }, 'ctx.finish({ count: memory.n })']),
 );
 
 function capture() {
@@ -33,7 +30,10 @@ describe('skillyard agent', () => {
     const code = await run(['--skill', path.join(dir, 'words'), '--provider', 'scripted', '--script', path.join(dir, 'turns.json'), '--json', 'count', 'words'], io);
     expect(io.stderr).toBe('');
     expect(code).toBe(0);
-    const lines = io.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = io.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: 'agent-start', provider: 'scripted', mode: 'discovery' });
     expect(lines.find((l) => l.type === 'tool-result' && l.via === 'code')).toMatchObject({ tool: 'count-words', result: { count: 4 } });
     expect(lines.at(-2)).toMatchObject({ type: 'agent-complete', result: { count: 4 } });

@@ -48,7 +48,11 @@ export const audit: Command = {
         if (r.deprecated) process.stdout.write(`  ${s.yellow('deprecated')}: ${r.deprecated}\n`);
         for (const f of r.findings) process.stdout.write(`  ${f.severity === 'danger' ? s.red(f.severity) : s.yellow(f.severity)} ${f.file}:${f.line}: ${f.message} [${f.rule}]\n`);
       }
-      process.stdout.write(reports.length ? `${reports.length} of ${Object.keys(lock.skills).length} locked skills need attention\n` : `${Object.keys(lock.skills).length} locked skills: nothing found\n`);
+      process.stdout.write(
+        reports.length
+          ? `${reports.length} of ${Object.keys(lock.skills).length} locked skills need attention\n`
+          : `${Object.keys(lock.skills).length} locked skills: nothing found\n`,
+      );
     }
     return reports.length ? 1 : 0;
   },

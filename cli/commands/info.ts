@@ -57,11 +57,17 @@ export const info: Command = {
       ...(d.deprecated ? [s.yellow(`deprecated: ${d.deprecated}`)] : []),
       '',
       `published ${d.publishedAt.slice(0, 10)}${d.publishedBy ? ` by @${d.publishedBy}` : ''} · ${d.downloads} downloads · ${d.stars} stars`,
-      `dist-tags: ${Object.entries(d.distTags).map(([t, v]) => `${t}: ${v}`).join(', ') || '(none)'}`,
+      `dist-tags: ${
+        Object.entries(d.distTags)
+          .map(([t, v]) => `${t}: ${v}`)
+          .join(', ') || '(none)'
+      }`,
       ...(d.manifest.tools.length ? ['', 'tools:', ...d.manifest.tools.map((t) => `  ${t.name}  ${s.dim(t.description.slice(0, 100))}`)] : []),
       '',
       'versions:',
-      ...d.versions.slice(0, 20).map((v) => `  ${v.version}${v.yanked ? s.red(' (yanked)') : ''}${v.deprecated ? s.yellow(' (deprecated)') : ''}  ${s.dim(v.createdAt.slice(0, 10))}`),
+      ...d.versions
+        .slice(0, 20)
+        .map((v) => `  ${v.version}${v.yanked ? s.red(' (yanked)') : ''}${v.deprecated ? s.yellow(' (deprecated)') : ''}  ${s.dim(v.createdAt.slice(0, 10))}`),
       ...(d.versions.length > 20 ? [s.dim(`  … ${d.versions.length - 20} more`)] : []),
       ...(d.changelog ? ['', `changes in ${d.version}:`, d.changelog] : []),
       '',

@@ -33,7 +33,11 @@ export const install: Command = {
   summary: 'restore exactly the skills in skillyard.lock (integrity checked)',
   usage,
   async run(argv) {
-    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { frozen: { type: 'boolean' }, global: { type: 'boolean' }, json: { type: 'boolean' } } });
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { frozen: { type: 'boolean' }, global: { type: 'boolean' }, json: { type: 'boolean' } },
+    });
     if (positionals.length) throw new UsageError('install takes no skill: it restores the lock (use `skillyard add @scope/name` to add one)');
     const s = styleFor(process.stdout);
     const say = (line: string) => values.json || process.stdout.write(line + '\n');
@@ -58,7 +62,8 @@ export const install: Command = {
       const ref = parsePackageRef(key)!;
       try {
         const pkg = await fetchLocked(entry.resolved, ref, entry.integrity, { warn: (line) => process.stderr.write(line + '\n') });
-        if (pkg.version !== entry.version) return fail('install/version-mismatch', `${key}: the lock says ${entry.version}, ${entry.resolved} served ${pkg.version}; nothing was written`);
+        if (pkg.version !== entry.version)
+          return fail('install/version-mismatch', `${key}: the lock says ${entry.version}, ${entry.resolved} served ${pkg.version}; nothing was written`);
         fetched.push({ key, target: entryTarget(dir, entry), pkg });
       } catch (e) {
         if (e instanceof FetchError || e instanceof LockError) return fail(e.code, e.message);
@@ -69,7 +74,11 @@ export const install: Command = {
     const changed = fetched.filter(({ key, pkg }) => JSON.stringify(permissionsOf(pkg.manifest)) !== JSON.stringify(lock.skills[key].permissions));
     if (changed.length) {
       const names = changed.map((c) => c.key).join(', ');
-      if (values.frozen) return fail('install/frozen', `the lock would change: the permissions it records for ${names} differ from what those versions declare; run \`skillyard install\` without --frozen`);
+      if (values.frozen)
+        return fail(
+          'install/frozen',
+          `the lock would change: the permissions it records for ${names} differ from what those versions declare; run \`skillyard install\` without --frozen`,
+        );
       for (const c of changed) lock.skills[c.key].permissions = permissionsOf(c.pkg.manifest);
     }
     for (const { key, target, pkg } of fetched) {
@@ -90,7 +99,12 @@ export const install: Command = {
       say(s.dim(`updated ${lockPath(dir)}`));
     }
     if (values.json) {
-      process.stdout.write(JSON.stringify({ ok: true, installed: fetched.map(({ key, pkg }) => ({ skill: key, version: pkg.version, integrity: pkg.integrity, yanked: pkg.yanked, deprecated: pkg.deprecated })) }) + '\n');
+      process.stdout.write(
+        JSON.stringify({
+          ok: true,
+          installed: fetched.map(({ key, pkg }) => ({ skill: key, version: pkg.version, integrity: pkg.integrity, yanked: pkg.yanked, deprecated: pkg.deprecated })),
+        }) + '\n',
+      );
     } else if (!fetched.length) say('the lock holds no skills');
     return 0;
   },

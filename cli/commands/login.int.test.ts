@@ -116,7 +116,11 @@ describe('skillyard login, whoami, logout', () => {
   });
 
   it('an unknown device code is refused with a clear error', async () => {
-    const res = await fetch(`${base}/api/auth/device/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ deviceCode: 'x'.repeat(43) }) });
+    const res = await fetch(`${base}/api/auth/device/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ deviceCode: 'x'.repeat(43) }),
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: { code: 'auth/device-code-expired' } });
     const bad = await fetch(`${base}/api/auth/device/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"deviceCode": 5}' });

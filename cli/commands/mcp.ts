@@ -69,7 +69,10 @@ export const mcp: Command = {
       if (problem) process.stderr.write('skillyard mcp: isolated-vm is not available here, so the tools run on the registry\n');
       const { serveHostedOverStdio } = await import('../mcp-hosted');
       try {
-        await serveHostedOverStdio(refs.filter((r) => r !== null), { registry: values.registry });
+        await serveHostedOverStdio(
+          refs.filter((r) => r !== null),
+          { registry: values.registry },
+        );
       } catch (e) {
         process.stderr.write(`skillyard mcp: ${(e as Error).message}\n`);
         return 1;

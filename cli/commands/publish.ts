@@ -104,14 +104,24 @@ export const publish: Command = {
       }
       printDiagnostics(pkg.diagnostics);
       // conformance decides publishing; which agents load it is for the author to know
-      for (const a of m?.agents ?? []) if (!a.loads) out(`  ${s.yellow('will not load in')} ${a.label}: ${a.reasons.filter((r) => r.effect === 'blocks').map((r) => r.message).join('; ')} ${s.dim(`[${a.reasons[0]?.rule}]`)}`);
+      for (const a of m?.agents ?? [])
+        if (!a.loads)
+          out(
+            `  ${s.yellow('will not load in')} ${a.label}: ${a.reasons
+              .filter((r) => r.effect === 'blocks')
+              .map((r) => r.message)
+              .join('; ')} ${s.dim(`[${a.reasons[0]?.rule}]`)}`,
+          );
     }
     const errors = pkg.diagnostics.filter((d) => d.severity === 'error');
     const blocking = scanPackage(pkg.files).filter(isBlockingFinding);
     for (const f of blocking) out(`  ${f.file}:${f.line}: ${s.red('error')} ${f.message}; remove it before publishing ${s.dim(`[${f.rule}]`)}`);
     if (!m || errors.length || blocking.length) {
       if (values.json) process.stdout.write(JSON.stringify({ ok: false, diagnostics: pkg.diagnostics, blocking }, null, 2) + '\n');
-      else out(s.red(`not published: ${!m && errors.length === 0 ? 'no skill found' : `${errors.length + blocking.length} error${errors.length + blocking.length === 1 ? '' : 's'}`}`));
+      else
+        out(
+          s.red(`not published: ${!m && errors.length === 0 ? 'no skill found' : `${errors.length + blocking.length} error${errors.length + blocking.length === 1 ? '' : 's'}`}`),
+        );
       return 1;
     }
     const client = registryClient({ registry: values.registry });

@@ -56,8 +56,14 @@ describe('skillyard run', () => {
     const dir = path.join(root, 'pdf-words');
     mkdirSync(path.join(dir, 'scripts'), { recursive: true });
     writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: pdf-words\ndescription: Counts words\n---\nCount.\n');
-    writeFileSync(path.join(dir, 'tools.json'), JSON.stringify([{ name: 'count', description: 'Count words', script: 'scripts/count.py', parameters: { text: { type: 'string', description: 't' } } }]));
-    writeFileSync(path.join(dir, 'scripts', 'count.py'), 'from textutil import words\n\ndef handler(args):\n    return {"n": len(words(args["text"])), "readme": open("SKILL.md").read().startswith("---")}\n');
+    writeFileSync(
+      path.join(dir, 'tools.json'),
+      JSON.stringify([{ name: 'count', description: 'Count words', script: 'scripts/count.py', parameters: { text: { type: 'string', description: 't' } } }]),
+    );
+    writeFileSync(
+      path.join(dir, 'scripts', 'count.py'),
+      'from textutil import words\n\ndef handler(args):\n    return {"n": len(words(args["text"])), "readme": open("SKILL.md").read().startswith("---")}\n',
+    );
     writeFileSync(path.join(dir, 'scripts', 'textutil.py'), 'def words(s):\n    return s.split()\n');
     const r = await runCli(['count', '--skill', dir, '--args', '{"text":"a b c d"}', '--json', '--allow-subprocess']);
     expect(JSON.parse(r.out)).toEqual({ ok: true, result: { n: 4, readme: true } });

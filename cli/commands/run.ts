@@ -7,12 +7,7 @@ import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { readSkillsFromPath } from '../../lib/skills';
 import { createLocalRuntime, isolatesInProcess } from '../local-runtime';
-import {
-  toRuntimeError,
-  type HeldToken,
-  type LoadedSkill,
-  type ObjectComponent,
-} from '../../lib/runtime';
+import { toRuntimeError, type HeldToken, type LoadedSkill, type ObjectComponent } from '../../lib/runtime';
 import type { SkillManifest } from '../../lib/skills/types';
 import { exitCodeFor } from '../../lib/errors';
 
@@ -88,7 +83,12 @@ export function parseHeldToken(spec: string, index = 0, env: Record<string, stri
     if (!v) throw new UsageError(`--token ${issuer}: the environment variable ${raw.slice(4)} is not set`);
     secret = v;
   }
-  const list = claims ? claims.split(',').map((c) => c.trim()).filter(Boolean) : ['account'];
+  const list = claims
+    ? claims
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean)
+    : ['account'];
   return { id: `cli-${index + 1}`, issuer, claims: list, expiresAt: null, secret };
 }
 

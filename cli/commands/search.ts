@@ -66,7 +66,9 @@ export const search: Command = {
     const fixes = Object.entries(res.corrections);
     if (fixes.length) process.stdout.write(s.dim(`also searched: ${fixes.map(([w, alts]) => `${w} → ${alts.join(', ')}`).join('; ')}\n`));
     for (const h of res.hits) {
-      process.stdout.write(`${s.bold(`@${h.scope}/${h.name}`)} ${s.dim(`${h.version ?? ''} · ${h.format} · ${h.toolCount} tools · ${h.downloads} downloads`)}\n  ${h.description.slice(0, 120)}\n`);
+      process.stdout.write(
+        `${s.bold(`@${h.scope}/${h.name}`)} ${s.dim(`${h.version ?? ''} · ${h.format} · ${h.toolCount} tools · ${h.downloads} downloads`)}\n  ${h.description.slice(0, 120)}\n`,
+      );
     }
     const from = res.total === 0 ? 0 : (res.page - 1) * res.perPage + 1;
     process.stdout.write(s.dim(`${res.total === 0 ? 'no skills found' : `${from}-${from + res.hits.length - 1} of ${res.total}${res.totalIsCapped ? '+' : ''}`}\n`));

@@ -115,8 +115,14 @@ function humanSink(s: Style, quiet: boolean, strict: boolean): Sink {
       if (quiet && errs + warns === 0) return;
       // under --strict a warning fails the skill as an error does
       const mark = errs || (strict && warns) ? s.red('✗') : warns ? s.yellow('!') : s.green('✓');
-      const tools = sk.tools.length ? ` — ${sk.tools.length} tool${sk.tools.length > 1 ? 's' : ''}: ${sk.tools.map((t) => t.name).join(', ')}` : sk.instructions ? ' — instructions' : '';
-      const sig = sk.signature ? ` ${sk.signature.verified === true ? s.green('signed✓') : sk.signature.verified === false ? s.red('signature✗') : s.dim(`signed (${sk.signature.reason ?? 'unverified'})`)}` : '';
+      const tools = sk.tools.length
+        ? ` — ${sk.tools.length} tool${sk.tools.length > 1 ? 's' : ''}: ${sk.tools.map((t) => t.name).join(', ')}`
+        : sk.instructions
+          ? ' — instructions'
+          : '';
+      const sig = sk.signature
+        ? ` ${sk.signature.verified === true ? s.green('signed✓') : sk.signature.verified === false ? s.red('signature✗') : s.dim(`signed (${sk.signature.reason ?? 'unverified'})`)}`
+        : '';
       const out = [`${mark} ${s.bold(sk.name)} ${s.dim(`(${sk.format}${sk.version ? ` ${sk.version}` : ''})`)}${tools}${sig}`];
       const sorted = [...sk.diagnostics].sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0));
       for (const d of sorted) if (!quiet || d.severity !== 'note') out.push(line(d));
@@ -124,7 +130,8 @@ function humanSink(s: Style, quiet: boolean, strict: boolean): Sink {
       if (sk.agents?.length && (!quiet || sk.agents.some((a) => !a.loads))) {
         out.push(`  ${s.dim('loads in:')} ${sk.agents.map((a) => `${a.label} ${a.loads ? s.green('✓') : s.red('✗')}`).join(s.dim(' · '))}`);
         for (const a of sk.agents) {
-          for (const r of a.reasons) if (!a.loads || !quiet) out.push(`    ${a.label}: ${r.effect === 'blocks' ? 'not loaded' : 'loaded, but'}: ${r.message} ${s.dim(`[${r.rule}]`)}`);
+          for (const r of a.reasons)
+            if (!a.loads || !quiet) out.push(`    ${a.label}: ${r.effect === 'blocks' ? 'not loaded' : 'loaded, but'}: ${r.message} ${s.dim(`[${r.rule}]`)}`);
         }
       }
       process.stdout.write(out.join('\n') + '\n');
@@ -132,7 +139,9 @@ function humanSink(s: Style, quiet: boolean, strict: boolean): Sink {
     end(top, ok, c) {
       const out = top.filter((d) => !quiet || d.severity !== 'note').map(line);
       out.push('');
-      out.push(`${ok ? s.green('valid') : s.red('invalid')}: ${c.skills} skill${c.skills === 1 ? '' : 's'}, ${c.errors} error${c.errors === 1 ? '' : 's'}, ${c.warnings} warning${c.warnings === 1 ? '' : 's'}${c.notes ? `, ${c.notes} note${c.notes === 1 ? '' : 's'}` : ''}`);
+      out.push(
+        `${ok ? s.green('valid') : s.red('invalid')}: ${c.skills} skill${c.skills === 1 ? '' : 's'}, ${c.errors} error${c.errors === 1 ? '' : 's'}, ${c.warnings} warning${c.warnings === 1 ? '' : 's'}${c.notes ? `, ${c.notes} note${c.notes === 1 ? '' : 's'}` : ''}`,
+      );
       process.stdout.write(out.join('\n') + '\n');
     },
   };

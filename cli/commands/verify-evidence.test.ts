@@ -39,13 +39,30 @@ const evidence: Evidence = {
           outcome: 'passed',
           result: { ok: true },
           durationMs: 3,
-          attempts: [{ kind: 'net', method: 'net_fetch', target: 'beacon.example', declared: false, refused: true, where: { file: 'src/peek.ts', line: 3, text: "fetch('https://beacon.example')" } }],
+          attempts: [
+            {
+              kind: 'net',
+              method: 'net_fetch',
+              target: 'beacon.example',
+              declared: false,
+              refused: true,
+              where: { file: 'src/peek.ts', line: 3, text: "fetch('https://beacon.example')" },
+            },
+          ],
         },
       ],
     },
   ],
 };
-const provenance = { issuer: 'https://token.actions.githubusercontent.com', repository: 'acme/demo', commit: 'c0ffee00c0ffee00', workflow: 'acme/demo/.github/workflows/release.yml@refs/heads/main', ref: 'refs/heads/main', sourceUrl: 'https://github.com/acme/demo/commit/c0ffee00c0ffee00', runUrl: null };
+const provenance = {
+  issuer: 'https://token.actions.githubusercontent.com',
+  repository: 'acme/demo',
+  commit: 'c0ffee00c0ffee00',
+  workflow: 'acme/demo/.github/workflows/release.yml@refs/heads/main',
+  ref: 'refs/heads/main',
+  sourceUrl: 'https://github.com/acme/demo/commit/c0ffee00c0ffee00',
+  runUrl: null,
+};
 
 describe('skillyard verify: evidence and provenance', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'skillyard-verify-ev-'));
@@ -56,15 +73,39 @@ describe('skillyard verify: evidence and provenance', () => {
   const tarball = crypto.randomBytes(256);
   const { privateKey, publicKey } = crypto.generateKeyPairSync('ed25519');
   const x = (publicKey.export({ format: 'jwk' }) as { x: string }).x;
-  const keys = file('keys.json', JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x, kid: 'k1', alg: 'EdDSA', use: 'sig', status: 'active', created: '2026-11-28T00:00:00.000Z' }] }));
+  const keys = file(
+    'keys.json',
+    JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x, kid: 'k1', alg: 'EdDSA', use: 'sig', status: 'active', created: '2026-11-28T00:00:00.000Z' }] }),
+  );
   const manifest = { tools: [], metadata: {}, allowedTools: null } as unknown as SkillManifest;
   const jws = signStatement(
-    buildStatementPayload({ scope: 'acme', name: 'demo', version: '1.0.0', integrity: packageDigestOf(tarball), manifest, findings: [], issuedAt: new Date(), evidence: statementEvidence(evidence), provenance: statementProvenance(provenance) }),
+    buildStatementPayload({
+      scope: 'acme',
+      name: 'demo',
+      version: '1.0.0',
+      integrity: packageDigestOf(tarball),
+      manifest,
+      findings: [],
+      issuedAt: new Date(),
+      evidence: statementEvidence(evidence),
+      provenance: statementProvenance(provenance),
+    }),
     { kid: 'k1', privateKey },
   );
   const base = (ev: unknown, ...more: string[]) => [
-    'verify', '@acme/demo@1.0.0', '--registry', 'http://127.0.0.1:9', '--keys', keys, '--statement', file('st.jws', jws), '--tarball', file('p.tgz', tarball),
-    '--evidence', file('ev.json', JSON.stringify({ evidence: { status: 'done', result: ev }, provenance })), ...more,
+    'verify',
+    '@acme/demo@1.0.0',
+    '--registry',
+    'http://127.0.0.1:9',
+    '--keys',
+    keys,
+    '--statement',
+    file('st.jws', jws),
+    '--tarball',
+    file('p.tgz', tarball),
+    '--evidence',
+    file('ev.json', JSON.stringify({ evidence: { status: 'done', result: ev }, provenance })),
+    ...more,
   ];
 
   it('prints the signed evidence and provenance and checks the served evidence against its digest', async () => {

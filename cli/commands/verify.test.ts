@@ -32,7 +32,16 @@ describe('skillyard verify (offline)', () => {
     { kid: 'k1', privateKey },
   );
   const args = (keys: string, tgz: Uint8Array = tarball, ref = '@acme/demo@1.0.0') => [
-    'verify', ref, '--registry', 'http://127.0.0.1:9', '--keys', file(`keys-${keys}.json`, JSON.stringify({ keys: [jwk(keys)] })), '--statement', file('st.jws', jws), '--tarball', file('p.tgz', tgz),
+    'verify',
+    ref,
+    '--registry',
+    'http://127.0.0.1:9',
+    '--keys',
+    file(`keys-${keys}.json`, JSON.stringify({ keys: [jwk(keys)] })),
+    '--statement',
+    file('st.jws', jws),
+    '--tarball',
+    file('p.tgz', tgz),
   ];
 
   it('verifies and prints what the statement vouches for', async () => {

@@ -17,7 +17,11 @@ export const yank: Command = {
   summary: 'yank (or --undo) one published version',
   usage,
   async run(argv) {
-    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { reason: { type: 'string' }, undo: { type: 'boolean' }, registry: { type: 'string' } } });
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { reason: { type: 'string' }, undo: { type: 'boolean' }, registry: { type: 'string' } },
+    });
     const ref = positionals.length === 1 ? parsePackageRef(positionals[0]) : null;
     if (!ref?.spec) throw new UsageError('give one exact version, like @scope/name@1.2.3');
     const client = registryClient({ registry: values.registry });

@@ -67,7 +67,10 @@ export function extractAgentCode(source: string): string | null {
   const a = source.indexOf(CODE_START);
   const b = source.lastIndexOf(CODE_END);
   if (a === -1 || b === -1 || b < a) return null;
-  return source.slice(a + CODE_START.length, b).replace(/^\n/, '').replace(/\n$/, '');
+  return source
+    .slice(a + CODE_START.length, b)
+    .replace(/^\n/, '')
+    .replace(/\n$/, '');
 }
 
 export type AgentCodeRun = {

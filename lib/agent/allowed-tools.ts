@@ -3,12 +3,7 @@
 // what the pipeline will let through; this file adds what only the agent needs: mode
 // selection (bare `*`) and "explicitly named" (hidden tools, self-recursion).
 
-import {
-  checkAllowedTools,
-  mayListTool,
-  parseAllowedTools as parseRuntimeSpec,
-  type AllowedToolsSpec,
-} from '../runtime';
+import { checkAllowedTools, mayListTool, parseAllowedTools as parseRuntimeSpec, type AllowedToolsSpec } from '../runtime';
 
 export type AllowedSpec = AllowedToolsSpec & { hasBareStar: boolean };
 

@@ -19,10 +19,7 @@ export type VisibleTools = {
   inlined: AgentTool[];
 };
 
-export function resolveVisibleTools(
-  tools: AgentTool[],
-  opts: { allowedTools?: string | null; skillName?: string; excludeTools?: string[] } = {},
-): VisibleTools {
+export function resolveVisibleTools(tools: AgentTool[], opts: { allowedTools?: string | null; skillName?: string; excludeTools?: string[] } = {}): VisibleTools {
   const spec = parseAgentAllowedTools(opts.allowedTools);
   const excluded = new Set([...AGENT_SELF_TOOLS, ...(opts.excludeTools ?? [])]);
   const seen = new Set<string>();
@@ -77,9 +74,7 @@ export function renderToolDocs(v: VisibleTools): string {
 }
 
 export function skillList(v: VisibleTools, args: unknown): Array<{ name: string; description: string; skill: string }> {
-  const q = args && typeof args === 'object' && typeof (args as { query?: unknown }).query === 'string'
-    ? ((args as { query: string }).query).toLowerCase()
-    : '';
+  const q = args && typeof args === 'object' && typeof (args as { query?: unknown }).query === 'string' ? (args as { query: string }).query.toLowerCase() : '';
   return v.visible
     .filter((t) => !q || t.name.includes(q) || t.description.toLowerCase().includes(q) || t.tags.some((g) => g.includes(q)))
     .map((t) => ({ name: t.name, description: t.description, skill: t.skill }));

@@ -3,12 +3,7 @@
 import { renderToolDocs, type VisibleTools } from './discovery';
 import type { ToolSpec } from './providers/types';
 
-export function buildSystemPrompt(o: {
-  prompt?: string;
-  tools: VisibleTools;
-  returns?: Record<string, unknown> | null;
-  maxSteps: number;
-}): string {
+export function buildSystemPrompt(o: { prompt?: string; tools: VisibleTools; returns?: Record<string, unknown> | null; maxSteps: number }): string {
   const parts = [
     'You are an agent. You act by calling the tool `invoke` with JavaScript code. The code is the body of an async ' +
       'function running in a sandbox without Node.js or network APIs: use `await`, and `return` a value to see it in the tool result.',
@@ -22,10 +17,7 @@ export function buildSystemPrompt(o: {
     ].join('\n'),
   ];
   if (o.returns) {
-    parts.push(
-      'The final result MUST be passed to `ctx.finish(value)` and match this JSON Schema (a prose answer is not accepted):\n' +
-        JSON.stringify(o.returns),
-    );
+    parts.push('The final result MUST be passed to `ctx.finish(value)` and match this JSON Schema (a prose answer is not accepted):\n' + JSON.stringify(o.returns));
   } else {
     parts.push('When the task is done, call `ctx.finish(value)` with the result, or answer in plain text without calling invoke.');
   }

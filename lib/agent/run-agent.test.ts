@@ -20,8 +20,7 @@ function run(turns: ScriptTurn[], extra: Partial<RunAgentOptions> = {}) {
 }
 
 const types = (events: AgentEvent[]) => events.map((e) => e.type);
-const of = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) =>
-  events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+const of = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
 describe('runAgent: the loop', () => {
   it('runs agent code in the isolate, calls tools, finishes, and traces every step', async () => {
@@ -67,10 +66,9 @@ describe('runAgent: the loop', () => {
   });
 
   it('keeps memory across turns, seeded from the memory option', async () => {
-    const { p } = run(
-      ['memory.count = (memory.count ?? 0) + 1; memory.seen = [memory.seed];', 'memory.count += 1; return memory.count;', 'ctx.finish(memory)'],
-      { memory: { seed: 'planted', count: 10 } },
-    );
+    const { p } = run(['memory.count = (memory.count ?? 0) + 1; memory.seen = [memory.seed];', 'memory.count += 1; return memory.count;', 'ctx.finish(memory)'], {
+      memory: { seed: 'planted', count: 10 },
+    });
     const res = await p;
     expect(res.result).toEqual({ seed: 'planted', count: 12, seen: ['planted'] });
     expect(res.memory).toEqual({ seed: 'planted', count: 12, seen: ['planted'] });
@@ -115,10 +113,7 @@ describe('runAgent: the loop', () => {
 
   it('returns: a prose answer gets a reminder turn, a bad finish is rejected, a valid one ends the run', async () => {
     const returns = { type: 'object', properties: { count: { type: 'number' } }, required: ['count'] };
-    const { p, provider, events } = run(
-      [{ text: 'There are 3 words.' }, 'ctx.finish({ count: "three" })', 'ctx.finish({ count: 3 })'],
-      { returns },
-    );
+    const { p, provider, events } = run([{ text: 'There are 3 words.' }, 'ctx.finish({ count: "three" })', 'ctx.finish({ count: 3 })'], { returns });
     const res = await p;
     expect(res).toMatchObject({ status: 'completed', result: { count: 3 }, turns: 3 });
     const ends = of(events, 'turn-end');
@@ -168,7 +163,9 @@ describe('runAgent: discovery', () => {
     expect(system).toContain('### echo');
     expect(system).not.toContain('greeter');
     expect(system).not.toContain('skill-list');
-    const errors = of(events, 'tool-error').filter((e) => e.via === 'model').map((e) => e.error.message);
+    const errors = of(events, 'tool-error')
+      .filter((e) => e.via === 'model')
+      .map((e) => e.error.message);
     expect(errors[0]).toContain('tool "greeter" is not available to this agent');
     expect(errors[1]).toContain('tool "skill-list" is not available to this agent');
   });
@@ -179,15 +176,22 @@ describe('runAgent: discovery', () => {
     const events: AgentEvent[] = [];
     await runAgent({ task: 't', provider, tools, sandbox, onEvent: (e) => events.push(e) });
     const refused = of(events, 'tool-error').filter((e) => e.via === 'code');
-    expect(refused.map((e) => [e.tool, e.error])).toEqual([['repos', { code: 'token/missing', message: 'tool "repos" is locked: it needs @oauth/github (repo); to unlock it: connect GitHub' }]]);
-    const invokeErrors = of(events, 'tool-error').filter((e) => e.via === 'model').map((e) => e.error.message);
+    expect(refused.map((e) => [e.tool, e.error])).toEqual([
+      ['repos', { code: 'token/missing', message: 'tool "repos" is locked: it needs @oauth/github (repo); to unlock it: connect GitHub' }],
+    ]);
+    const invokeErrors = of(events, 'tool-error')
+      .filter((e) => e.via === 'model')
+      .map((e) => e.error.message);
     expect(invokeErrors[0]).toContain('needs @oauth/github (repo)');
     expect(invokeErrors[1]).toContain('tool "nope" is not available to this agent');
   });
 
   it('discovery mode adds skill-list and skill-describe; hidden, the agent and self are excluded', async () => {
     const provider = recording(
-      createScriptedProvider(['memory.list = await ctx.invoke("skill-list"); return memory.list.map(t => t.name)', 'ctx.finish(await ctx.invoke("skill-describe", { name: "count-words" }))']),
+      createScriptedProvider([
+        'memory.list = await ctx.invoke("skill-list"); return memory.list.map(t => t.name)',
+        'ctx.finish(await ctx.invoke("skill-describe", { name: "count-words" }))',
+      ]),
     );
     const res = await runAgent({ task: 't', provider, tools: host(), sandbox, skillName: 'greeter' });
     expect(res.mode).toBe('discovery');
@@ -209,9 +213,7 @@ describe('runAgent: discovery', () => {
   });
 
   it('documents middleware tools separately and applies argument specifiers', async () => {
-    const provider = recording(
-      createScriptedProvider(['return await ctx.invoke("echo", { text: "ok-1" })', 'return await ctx.invoke("echo", { text: "nope" })', { text: 'end' }]),
-    );
+    const provider = recording(createScriptedProvider(['return await ctx.invoke("echo", { text: "ok-1" })', 'return await ctx.invoke("echo", { text: "nope" })', { text: 'end' }]));
     const events: AgentEvent[] = [];
     await runAgent({ task: 't', provider, tools: host(), sandbox, allowedTools: 'echo(text=ok-*) cfg', onEvent: (e) => events.push(e) });
     expect(provider.requests[0].system).toContain('## Middleware tools');
@@ -278,7 +280,7 @@ describe('runAgent: hooks and directives', () => {
     expect(of(events, 'turn-end').map((e) => e.directive)).toEqual([{ continue: true }, { continue: true }, { stop: true, result: 'enough' }]);
   });
 
-  it('puts the tokens of each turn\'s model requests on its turn-end (retries summed) and in the total', async () => {
+  it("puts the tokens of each turn's model requests on its turn-end (retries summed) and in the total", async () => {
     let calls = 0;
     const metered = {
       name: 'metered',
@@ -303,19 +305,14 @@ describe('runAgent: hooks and directives', () => {
     });
     expect(res.status).toBe('completed');
     // turn 1: 100/10; turn 2: its first request failed, the retry reported 150/20; turn 3: nothing reported
-    expect(of(events, 'turn-end').map((e) => e.usage ?? null)).toEqual([
-      { inputTokens: 100, outputTokens: 10 },
-      { inputTokens: 150, outputTokens: 20 },
-      null,
-    ]);
+    expect(of(events, 'turn-end').map((e) => e.usage ?? null)).toEqual([{ inputTokens: 100, outputTokens: 10 }, { inputTokens: 150, outputTokens: 20 }, null]);
     expect(res.usage).toEqual({ inputTokens: 250, outputTokens: 30 });
   });
 
   it('cancel stops a run waiting in a tool call inside the sandbox', async () => {
     const ac = new AbortController();
     const host = toolHost({
-      slow: (_a, o) =>
-        new Promise((_, reject) => o?.signal?.addEventListener('abort', () => reject(new Error('tool saw the abort')))),
+      slow: (_a, o) => new Promise((_, reject) => o?.signal?.addEventListener('abort', () => reject(new Error('tool saw the abort')))),
     });
     const events: AgentEvent[] = [];
     // `slow` settles only on abort: without cancellation this run never ends (no timing assert needed)
@@ -374,7 +371,9 @@ describe('runAgent with a fake sandbox (no isolate)', () => {
   it('ctx.next() without a middleware host is an error, with one it advances the pipeline', async () => {
     const fake = fakeSandbox({ next: async (host) => host('next') });
     const without = await runAgent({ task: 't', provider: createScriptedProvider(['next', { text: 'x' }]), tools: toolHost({}), sandbox: fake });
-    expect(without.trace.find((e) => e.type === 'tool-error')).toMatchObject({ error: { code: 'sandbox/guest-error', message: 'ctx.next() works only when the agent serves a middleware tool' } });
+    expect(without.trace.find((e) => e.type === 'tool-error')).toMatchObject({
+      error: { code: 'sandbox/guest-error', message: 'ctx.next() works only when the agent serves a middleware tool' },
+    });
     const host = { ...toolHost({}), next: async () => 'downstream' };
     const withNext = await runAgent({ task: 't', provider: createScriptedProvider(['next', { text: 'x' }]), tools: host, sandbox: fake });
     expect(withNext.trace.find((e) => e.type === 'tool-result')).toMatchObject({ result: 'downstream' });

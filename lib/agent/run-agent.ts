@@ -115,68 +115,67 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunAgentResult> {
     });
 
     // ---- host side of agent code: ctx.invoke / ctx.finish / ctx.next ----
-    const hostCalls = (callId: string, turnNumber: number): HostCallHandler => async (method, args) => {
-      if (signal.aborted) throw new AgentError('agent/cancelled', 'run cancelled');
-      if (method === 'finish') {
-        const value = args[0] ?? null;
-        const problem = validateReturns?.(value);
-        if (problem) throw new AgentError('agent/returns-invalid', `ctx.finish: the result does not match the returns schema: ${problem}`);
-        finished = true;
-        finishValue = value;
-        return true;
-      }
-      if (method === 'next') {
-        if (!opts.tools.next) throw new AgentError('agent/no-middleware', 'ctx.next() works only when the agent serves a middleware tool');
-        return opts.tools.next();
-      }
-      if (method !== 'invoke') throw new AgentError('agent/tool-unavailable', `unknown host method "${method}"`);
-      const [ref, toolArgs = null] = args;
-      if (typeof ref !== 'string' || !BARE_TOOL_NAME.test(ref)) {
-        throw new AgentError(
-          'agent/ref-refused',
-          `ctx.invoke refused ${JSON.stringify(ref)}: agent code may call only bare tool names matching ^[a-z0-9][a-z0-9-]*$ (no URIs, no paths)`,
-        );
-      }
-      const isDiscoveryTool = mode === 'discovery' && (DISCOVERY_TOOLS as readonly string[]).includes(ref);
-      if (!isDiscoveryTool) {
-        let target = visibleByName.get(ref);
-        if (!target) {
-          await refreshVisible();
-          target = visibleByName.get(ref);
+    const hostCalls =
+      (callId: string, turnNumber: number): HostCallHandler =>
+      async (method, args) => {
+        if (signal.aborted) throw new AgentError('agent/cancelled', 'run cancelled');
+        if (method === 'finish') {
+          const value = args[0] ?? null;
+          const problem = validateReturns?.(value);
+          if (problem) throw new AgentError('agent/returns-invalid', `ctx.finish: the result does not match the returns schema: ${problem}`);
+          finished = true;
+          finishValue = value;
+          return true;
         }
-        if (!target) {
-          // a token-gated tool the caller lacks the token for: say what unlocks it
-          const locked = opts.tools.whyUnavailable?.(ref);
-          if (locked) {
-            // traced as a refused call of that tool, so the run page shows the lock on it
-            emit({ type: 'tool-call', turnNumber, callId, tool: ref, args: toolArgs, via: 'code' });
-            emit({ type: 'tool-error', turnNumber, callId, tool: ref, error: { code: 'token/missing', message: locked }, via: 'code', durationMs: 0 });
-            throw new AgentError('token/missing', locked);
-          }
+        if (method === 'next') {
+          if (!opts.tools.next) throw new AgentError('agent/no-middleware', 'ctx.next() works only when the agent serves a middleware tool');
+          return opts.tools.next();
+        }
+        if (method !== 'invoke') throw new AgentError('agent/tool-unavailable', `unknown host method "${method}"`);
+        const [ref, toolArgs = null] = args;
+        if (typeof ref !== 'string' || !BARE_TOOL_NAME.test(ref)) {
           throw new AgentError(
-            'agent/tool-unavailable',
-            `tool "${ref}" is not available to this agent` + (mode === 'discovery' ? ' (see ctx.invoke("skill-list"))' : ''),
+            'agent/ref-refused',
+            `ctx.invoke refused ${JSON.stringify(ref)}: agent code may call only bare tool names matching ^[a-z0-9][a-z0-9-]*$ (no URIs, no paths)`,
           );
         }
-        const reason = checkToolCall(visible.spec, ref, toolArgs, target.skill);
-        if (reason) throw new AgentError('agent/tool-unavailable', `tool "${ref}": ${reason}`);
-      }
-      const started = Date.now();
-      emit({ type: 'tool-call', turnNumber, callId, tool: ref, args: toolArgs, via: 'code' });
-      try {
-        const value =
-          ref === 'skill-list' && isDiscoveryTool
-            ? skillList(visible, toolArgs)
-            : ref === 'skill-describe' && isDiscoveryTool
-              ? skillDescribe(visible, toolArgs)
-              : await opts.tools.invoke(ref, toolArgs, { signal });
-        emit({ type: 'tool-result', turnNumber, callId, tool: ref, result: value ?? null, via: 'code', durationMs: Date.now() - started });
-        return value ?? null;
-      } catch (err) {
-        emit({ type: 'tool-error', turnNumber, callId, tool: ref, error: describeError(err), via: 'code', durationMs: Date.now() - started });
-        throw err;
-      }
-    };
+        const isDiscoveryTool = mode === 'discovery' && (DISCOVERY_TOOLS as readonly string[]).includes(ref);
+        if (!isDiscoveryTool) {
+          let target = visibleByName.get(ref);
+          if (!target) {
+            await refreshVisible();
+            target = visibleByName.get(ref);
+          }
+          if (!target) {
+            // a token-gated tool the caller lacks the token for: say what unlocks it
+            const locked = opts.tools.whyUnavailable?.(ref);
+            if (locked) {
+              // traced as a refused call of that tool, so the run page shows the lock on it
+              emit({ type: 'tool-call', turnNumber, callId, tool: ref, args: toolArgs, via: 'code' });
+              emit({ type: 'tool-error', turnNumber, callId, tool: ref, error: { code: 'token/missing', message: locked }, via: 'code', durationMs: 0 });
+              throw new AgentError('token/missing', locked);
+            }
+            throw new AgentError('agent/tool-unavailable', `tool "${ref}" is not available to this agent` + (mode === 'discovery' ? ' (see ctx.invoke("skill-list"))' : ''));
+          }
+          const reason = checkToolCall(visible.spec, ref, toolArgs, target.skill);
+          if (reason) throw new AgentError('agent/tool-unavailable', `tool "${ref}": ${reason}`);
+        }
+        const started = Date.now();
+        emit({ type: 'tool-call', turnNumber, callId, tool: ref, args: toolArgs, via: 'code' });
+        try {
+          const value =
+            ref === 'skill-list' && isDiscoveryTool
+              ? skillList(visible, toolArgs)
+              : ref === 'skill-describe' && isDiscoveryTool
+                ? skillDescribe(visible, toolArgs)
+                : await opts.tools.invoke(ref, toolArgs, { signal });
+          emit({ type: 'tool-result', turnNumber, callId, tool: ref, result: value ?? null, via: 'code', durationMs: Date.now() - started });
+          return value ?? null;
+        } catch (err) {
+          emit({ type: 'tool-error', turnNumber, callId, tool: ref, error: describeError(err), via: 'code', durationMs: Date.now() - started });
+          throw err;
+        }
+      };
 
     // ---- the invoke callback (one model tool call) ----
     const callStarted = new Map<string, number>();

@@ -3,7 +3,10 @@ import { decideRunOutcome, OUTCOME_RULES, tallyTurns, type OutcomeEvent } from '
 
 const code = (turnNumber: number, ok: boolean): OutcomeEvent => ({ type: ok ? 'tool-result' : 'tool-error', turnNumber, via: 'model' });
 const inner = (turnNumber: number, ok: boolean): OutcomeEvent => ({ type: ok ? 'tool-result' : 'tool-error', turnNumber, via: 'code' });
-const textTurn = (turnNumber: number): OutcomeEvent[] => [{ type: 'turn-start', turnNumber }, { type: 'turn-end', turnNumber }];
+const textTurn = (turnNumber: number): OutcomeEvent[] => [
+  { type: 'turn-start', turnNumber },
+  { type: 'turn-end', turnNumber },
+];
 
 describe('decideRunOutcome', () => {
   it('calls a run whose every turn failed, and that never finished, failed', () => {

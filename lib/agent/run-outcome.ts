@@ -6,14 +6,7 @@
 
 export type OutcomeStatus = 'succeeded' | 'failed' | 'cancelled';
 
-export type OutcomeRule =
-  | 'cancelled'
-  | 'agent-error'
-  | 'finished-empty'
-  | 'finished'
-  | 'last-turn-failed'
-  | 'every-turn-failed'
-  | 'final-answer';
+export type OutcomeRule = 'cancelled' | 'agent-error' | 'finished-empty' | 'finished' | 'last-turn-failed' | 'every-turn-failed' | 'final-answer';
 
 /** One line per rule, in the order they are checked (shown on the run page). */
 export const OUTCOME_RULES: ReadonlyArray<{ rule: OutcomeRule; status: OutcomeStatus; text: string }> = [
@@ -34,7 +27,11 @@ function lastFailure(events: OutcomeEvent[]): string | null {
   const e = events.findLast((x) => x.type === 'tool-error');
   if (!e) return null;
   const err = e.error && typeof e.error === 'object' ? (e.error as { code?: unknown; message?: unknown }) : {};
-  const what = [typeof e.tool === 'string' && e.via === 'code' ? e.tool : null, typeof err.code === 'string' ? err.code : null, typeof err.message === 'string' ? err.message.slice(0, 500) : null];
+  const what = [
+    typeof e.tool === 'string' && e.via === 'code' ? e.tool : null,
+    typeof err.code === 'string' ? err.code : null,
+    typeof err.message === 'string' ? err.message.slice(0, 500) : null,
+  ];
   return what.filter(Boolean).join(': ') || null;
 }
 

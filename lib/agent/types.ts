@@ -34,17 +34,10 @@ export type HookEvent =
   | { type: 'error'; error: { code: string; message: string }; attempt: number; turnNumber: number }
   | ({ type: 'retry'; turnNumber: number } & RetryInfo);
 
-export type Directive =
-  | { stop: true; result?: unknown }
-  | { continue: true; message?: string }
-  | { deny: string }
-  | { allow: true }
-  | undefined;
+export type Directive = { stop: true; result?: unknown } | { continue: true; message?: string } | { deny: string } | { allow: true } | undefined;
 
 /** The outcome of one `invoke` tool call (one run of agent code), as the model sees it. */
-export type InvokeOutcome =
-  | { ok: true; value: unknown; logs: string[]; finished: boolean }
-  | { ok: false; error: { code: string; message: string }; logs: string[] };
+export type InvokeOutcome = { ok: true; value: unknown; logs: string[]; finished: boolean } | { ok: false; error: { code: string; message: string }; logs: string[] };
 
 // ---- trace events ----
 

@@ -38,7 +38,9 @@ export function actionBodyVerdict(req: http.IncomingMessage): { status: number; 
   if (!Number.isFinite(length)) return { status: 411, code: 'input/invalid', message: 'A form post must say its length (Content-Length).' };
   if (path === '/publish') {
     const max = uploadActionBodyBytes();
-    return length > max ? { status: 413, code: 'input/too-large', message: `The upload is ${length} bytes; at most ${max} are read (the package limit, maxPackageBytes, plus the form's framing).` } : null;
+    return length > max
+      ? { status: 413, code: 'input/too-large', message: `The upload is ${length} bytes; at most ${max} are read (the package limit, maxPackageBytes, plus the form's framing).` }
+      : null;
   }
   return length > ACTION_BODY_BYTES ? { status: 413, code: 'input/too-large', message: `A form post here is limited to ${ACTION_BODY_BYTES} bytes.` } : null;
 }

@@ -15,7 +15,7 @@ describe('contentSecurityPolicy', () => {
   it('adds eval and websockets only in development', () => {
     const csp = contentSecurityPolicy('n', { dev: true });
     expect(csp).toContain("'unsafe-eval'");
-    expect(csp).toContain('connect-src \'self\' ws: wss:');
+    expect(csp).toContain("connect-src 'self' ws: wss:");
   });
 
   it('makes a fresh 128-bit nonce each time', () => {

@@ -10,8 +10,7 @@ import { consumeRateLimit, resetRateLimitMemoryForTests } from '../limits';
 import { anonymousKey } from '../principal';
 
 const fakeDb = { $queryRaw: async () => [] } as unknown as Db;
-const msg = (url: string, headers: Record<string, string> = {}, remoteAddress = '192.0.2.7') =>
-  ({ url, headers, socket: { remoteAddress } }) as unknown as http.IncomingMessage;
+const msg = (url: string, headers: Record<string, string> = {}, remoteAddress = '192.0.2.7') => ({ url, headers, socket: { remoteAddress } }) as unknown as http.IncomingMessage;
 
 afterEach(() => {
   frontDoorState().inFlight.clear();

@@ -72,7 +72,10 @@ const isMcpPath = (path: string) => path === '/api/mcp' || path.startsWith('/api
 /** The address withApi would see: X-Forwarded-For as given, else the socket's (what Next.js writes). */
 function addressOf(req: http.IncomingMessage, trustedProxies: number): string {
   const xff = req.headers['x-forwarded-for'];
-  const given = (Array.isArray(xff) ? xff.join(',') : (xff ?? '')).split(',').map((s) => s.trim()).filter(Boolean);
+  const given = (Array.isArray(xff) ? xff.join(',') : (xff ?? ''))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const parts = given.length ? given : [req.socket?.remoteAddress ?? 'unknown'];
   const ip = parts[parts.length - Math.max(1, trustedProxies)] ?? parts[0] ?? 'unknown';
   return addressBucket(ip.slice(0, 64));
@@ -196,10 +199,12 @@ export function installFrontDoor(): void {
         /* never in the way */
       }
       if (page) {
-        admitPage(req, res, addressOf(req, httpLimits().trustedProxies)).then(
-          (refusal) => (refusal ? answerPageRefusal(res, refusal) : handOn()),
-          () => handOn(), // the guard failing must not take the pages down
-        ).catch(() => res.destroy());
+        admitPage(req, res, addressOf(req, httpLimits().trustedProxies))
+          .then(
+            (refusal) => (refusal ? answerPageRefusal(res, refusal) : handOn()),
+            () => handOn(), // the guard failing must not take the pages down
+          )
+          .catch(() => res.destroy());
         return true;
       }
     }

@@ -13,17 +13,27 @@ const publishToken = [{ apiToken: ['publish'] }];
 const hit = {
   type: 'object',
   properties: {
-    scope: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' }, format: { type: 'string' },
-    version: { type: ['string', 'null'] }, tags: { type: 'array', items: { type: 'string' } }, toolCount: { type: 'integer' },
-    tokenGated: { type: 'boolean' }, signed: { type: 'boolean' }, downloads: { type: 'integer' }, stars: { type: 'integer' },
-    publishedAt: { type: 'string', format: 'date-time' }, score: { type: 'number' },
+    scope: { type: 'string' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    format: { type: 'string' },
+    version: { type: ['string', 'null'] },
+    tags: { type: 'array', items: { type: 'string' } },
+    toolCount: { type: 'integer' },
+    tokenGated: { type: 'boolean' },
+    signed: { type: 'boolean' },
+    downloads: { type: 'integer' },
+    stars: { type: 'integer' },
+    publishedAt: { type: 'string', format: 'date-time' },
+    score: { type: 'number' },
   },
 };
 
 export const skillsPaths = {
   '/api/v1/search/suggest': {
     get: {
-      summary: 'Suggestions as you type: skills whose name or tool names match every word (the last as a prefix; typos widened). Rate limited per caller (SKILLYARD_RATE_LIMIT_SUGGEST)',
+      summary:
+        'Suggestions as you type: skills whose name or tool names match every word (the last as a prefix; typos widened). Rate limited per caller (SKILLYARD_RATE_LIMIT_SUGGEST)',
       parameters: [
         { name: 'q', in: 'query', schema: { type: 'string', maxLength: 200 } },
         { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 10 } },
@@ -49,7 +59,12 @@ export const skillsPaths = {
         { name: 'format', in: 'query', schema: { enum: ['agent-skill', 'skill-md', 'code-skill', 'malv', 'rye'] } },
         { name: 'tag', in: 'query', schema: { type: 'string' } },
         { name: 'gated', in: 'query', schema: { type: 'boolean' }, description: 'token-gated tools' },
-        { name: 'loadsIn', in: 'query', schema: { type: 'string', enum: ['claude-code', 'codex', 'openclaw', 'cursor', 'copilot'] }, description: "skills this agent loads, by its documented loader rules (the manifest's agents)" },
+        {
+          name: 'loadsIn',
+          in: 'query',
+          schema: { type: 'string', enum: ['claude-code', 'codex', 'openclaw', 'cursor', 'copilot'] },
+          description: "skills this agent loads, by its documented loader rules (the manifest's agents)",
+        },
         { name: 'signed', in: 'query', schema: { type: 'boolean' } },
         { name: 'scope', in: 'query', schema: { type: 'string' } },
         { name: 'sort', in: 'query', schema: { enum: ['relevance', 'downloads', 'recent', 'stars'] } },
@@ -60,9 +75,16 @@ export const skillsPaths = {
         200: json({
           type: 'object',
           properties: {
-            hits: { type: 'array', items: hit }, total: { type: 'integer', description: 'matches, counted up to 1,000' },
-            totalIsCapped: { type: 'boolean', description: 'more than 1,000 match (total is 1,000)' }, page: { type: 'integer' }, perPage: { type: 'integer' },
-            corrections: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'misspelled words and the known words they were widened to' },
+            hits: { type: 'array', items: hit },
+            total: { type: 'integer', description: 'matches, counted up to 1,000' },
+            totalIsCapped: { type: 'boolean', description: 'more than 1,000 match (total is 1,000)' },
+            page: { type: 'integer' },
+            perPage: { type: 'integer' },
+            corrections: {
+              type: 'object',
+              additionalProperties: { type: 'array', items: { type: 'string' } },
+              description: 'misspelled words and the known words they were widened to',
+            },
           },
         }),
         400: error,
@@ -83,15 +105,27 @@ export const skillsPaths = {
       requestBody: { required: true, content: { 'application/gzip': {}, 'application/zip': {}, 'application/octet-stream': {} } },
       responses: {
         200: json({ type: 'object' }, 'dry run: the preview (manifest, diagnostics, findings, problems)'),
-        201: json({
-          type: 'object',
-          properties: {
-            scope: { type: 'string' }, name: { type: 'string' }, version: { type: 'string' }, tag: { type: 'string' }, tagged: { type: 'boolean' },
-            integrity: { type: 'string', description: 'sha512-<base64> of the tarball' }, url: { type: 'string' }, tarball: { type: 'string' },
-            diagnostics: { type: 'array', items: { type: 'object' } }, findings: { type: 'array', items: { type: 'object' } },
+        201: json(
+          {
+            type: 'object',
+            properties: {
+              scope: { type: 'string' },
+              name: { type: 'string' },
+              version: { type: 'string' },
+              tag: { type: 'string' },
+              tagged: { type: 'boolean' },
+              integrity: { type: 'string', description: 'sha512-<base64> of the tarball' },
+              url: { type: 'string' },
+              tarball: { type: 'string' },
+              diagnostics: { type: 'array', items: { type: 'object' } },
+              findings: { type: 'array', items: { type: 'object' } },
+            },
           },
-        }, 'published'),
-        400: error, 401: error, 403: error,
+          'published',
+        ),
+        400: error,
+        401: error,
+        403: error,
         409: { ...error, description: 'publish/version-exists: the number was used before (never reused)' },
         413: { ...error, description: 'an upload limit (size, files, one file) was passed; the message names it' },
         422: { ...error, description: 'publish/blocked-by-scan: a secret in a file (the message says where)' },
@@ -110,7 +144,12 @@ export const skillsPaths = {
   },
   '/api/v1/skills/{scope}/{name}/{version}': {
     get: { summary: 'One version (exact, tag or range)', parameters: [scope, name, version], responses: { 200: json({ type: 'object' }), 404: error } },
-    delete: { summary: 'Delete an exact version (its number is never reused)', security: publishToken, parameters: [scope, name, version], responses: { 200: json({ type: 'object' }), 403: error, 404: error } },
+    delete: {
+      summary: 'Delete an exact version (its number is never reused)',
+      security: publishToken,
+      parameters: [scope, name, version],
+      responses: { 200: json({ type: 'object' }), 403: error, 404: error },
+    },
   },
   '/api/v1/skills/{scope}/{name}/{version}/tarball': {
     get: {
@@ -134,7 +173,8 @@ export const skillsPaths = {
   },
   '/api/v1/skills/{scope}/{name}/{version}/evidence': {
     get: {
-      summary: "What the version's code did when the registry ran its examples after the publish (evidence), and where it came from (provenance, for a trusted publisher's version)",
+      summary:
+        "What the version's code did when the registry ran its examples after the publish (evidence), and where it came from (provenance, for a trusted publisher's version)",
       parameters: [scope, name, version],
       responses: { 200: json({ type: 'object', properties: { evidence: { type: 'object' }, provenance: { type: ['object', 'null'] } } }), 404: error },
     },
@@ -142,9 +182,22 @@ export const skillsPaths = {
   '/api/v1/skills/{scope}/{name}/{version}/permissions': {
     get: {
       summary: 'What the version may do (docs/trust.md): the permission summary and its facts in plain words; with from, the diff from that version',
-      parameters: [scope, name, version, { name: 'from', in: 'query', required: false, description: 'another version (number, tag or range) to diff from', schema: { type: 'string' } }],
+      parameters: [
+        scope,
+        name,
+        version,
+        { name: 'from', in: 'query', required: false, description: 'another version (number, tag or range) to diff from', schema: { type: 'string' } },
+      ],
       responses: {
-        200: json({ type: 'object', properties: { version: { type: 'string' }, permissions: { type: 'object' }, facts: { type: 'array' }, diff: { type: 'object', description: '{from, to, added, removed, widens, sentences}' } } }),
+        200: json({
+          type: 'object',
+          properties: {
+            version: { type: 'string' },
+            permissions: { type: 'object' },
+            facts: { type: 'array' },
+            diff: { type: 'object', description: '{from, to, added, removed, widens, sentences}' },
+          },
+        }),
         404: error,
       },
     },
@@ -153,7 +206,10 @@ export const skillsPaths = {
     get: {
       summary: "The registry's signed statement about the version (compact JWS, EdDSA; keys at /.well-known/skillyard-keys.json)",
       parameters: [scope, name, version],
-      responses: { 200: json({ type: 'object', properties: { version: { type: 'string' }, keyId: { type: 'string' }, jws: { type: 'string' }, payload: { type: 'object' } } }), 404: error },
+      responses: {
+        200: json({ type: 'object', properties: { version: { type: 'string' }, keyId: { type: 'string' }, jws: { type: 'string' }, payload: { type: 'object' } } }),
+        404: error,
+      },
     },
   },
   '/api/v1/skills/{scope}/{name}/{version}/findings': {
@@ -168,7 +224,15 @@ export const skillsPaths = {
       parameters: [scope, name, version],
       requestBody: {
         required: true,
-        content: { 'application/json': { schema: { type: 'object', required: ['rule', 'file', 'line', 'reason'], properties: { rule: { type: 'string' }, file: { type: 'string' }, line: { type: 'integer' }, reason: { type: 'string', minLength: 10 } } } } },
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['rule', 'file', 'line', 'reason'],
+              properties: { rule: { type: 'string' }, file: { type: 'string' }, line: { type: 'integer' }, reason: { type: 'string', minLength: 10 } },
+            },
+          },
+        },
       },
       responses: { 201: json({ type: 'object', properties: { review: { type: 'object' } } }, 'Created'), 403: error, 404: error },
     },
@@ -187,7 +251,9 @@ export const skillsPaths = {
       summary: 'Deprecate the versions a range matches (empty message: undeprecate)',
       security: publishToken,
       parameters: [scope, name],
-      requestBody: { content: { 'application/json': { schema: { type: 'object', required: ['range', 'message'], properties: { range: { type: 'string' }, message: { type: 'string' } } } } } },
+      requestBody: {
+        content: { 'application/json': { schema: { type: 'object', required: ['range', 'message'], properties: { range: { type: 'string' }, message: { type: 'string' } } } } },
+      },
       responses: { 200: json({ type: 'object' }), 403: error, 404: error },
     },
   },
@@ -202,10 +268,25 @@ export const skillsPaths = {
       requestBody: { content: { 'application/json': { schema: { type: 'object', required: ['version'], properties: { version: { type: 'string' } } } } } },
       responses: { 200: json({ type: 'object' }), 403: error, 404: error, 409: error },
     },
-    delete: { summary: 'Remove a dist-tag (not latest)', security: publishToken, parameters: [scope, name, p('tag', 'tag name')], responses: { 200: json({ type: 'object' }), 400: error, 403: error } },
+    delete: {
+      summary: 'Remove a dist-tag (not latest)',
+      security: publishToken,
+      parameters: [scope, name, p('tag', 'tag name')],
+      responses: { 200: json({ type: 'object' }), 400: error, 403: error },
+    },
   },
   '/api/v1/skills/{scope}/{name}/star': {
-    put: { summary: 'Star a skill (a person: signed in or a personal API token; a team token gets 403)', security: [{ apiToken: [] }], parameters: [scope, name], responses: { 200: json({ type: 'object' }), 401: error, 403: error, 404: error } },
-    delete: { summary: 'Remove your star', security: [{ apiToken: [] }], parameters: [scope, name], responses: { 200: json({ type: 'object' }), 401: error, 403: error, 404: error } },
+    put: {
+      summary: 'Star a skill (a person: signed in or a personal API token; a team token gets 403)',
+      security: [{ apiToken: [] }],
+      parameters: [scope, name],
+      responses: { 200: json({ type: 'object' }), 401: error, 403: error, 404: error },
+    },
+    delete: {
+      summary: 'Remove your star',
+      security: [{ apiToken: [] }],
+      parameters: [scope, name],
+      responses: { 200: json({ type: 'object' }), 401: error, 403: error, 404: error },
+    },
   },
 } as const;

@@ -20,7 +20,12 @@ const control = { name: 'X-Run-Control', in: 'header', required: false, schema: 
 
 export const openApiDocument = {
   openapi: '3.1.0',
-  info: { title: 'Skillyard API', version: '1', description: 'Registry tools and playground runs. Errors are `{error: {code, message}}` with the codes of docs/errors.md; every answer carries X-Request-Id and RateLimit-* headers, 429 answers Retry-After; JSON bodies are limited to 1 MiB and 64 levels of nesting.' },
+  info: {
+    title: 'Skillyard API',
+    version: '1',
+    description:
+      'Registry tools and playground runs. Errors are `{error: {code, message}}` with the codes of docs/errors.md; every answer carries X-Request-Id and RateLimit-* headers, 429 answers Retry-After; JSON bodies are limited to 1 MiB and 64 levels of nesting.',
+  },
   components: {
     responses: { Error: error },
     securitySchemes: { apiToken: { type: 'http', scheme: 'bearer', description: 'API token `sy_…` (scopes publish, invoke, runs)' } },
@@ -36,7 +41,13 @@ export const openApiDocument = {
         requestBody: json({ type: 'object', properties: { args: {}, skill: { type: 'string', description: '@scope/name[@version]' } } }),
         responses: {
           200: json({ type: 'object', properties: { skill: { type: 'string' }, version: { type: 'string' }, tool: { type: 'string' }, result: {}, ms: { type: 'number' } } }),
-          400: error, 401: error, 403: error, 404: error, 409: error, 413: error, 429: error,
+          400: error,
+          401: error,
+          403: error,
+          404: error,
+          409: error,
+          413: error,
+          429: error,
         },
       },
     },
@@ -110,7 +121,11 @@ export const openApiDocument = {
             task: { type: 'string' },
             versions: {
               type: 'object',
-              properties: { mode: { type: 'string', enum: ['same', 'latest', 'move'] }, skill: { type: 'string', description: '@scope/name (mode move)' }, version: { type: 'string', description: 'mode move' } },
+              properties: {
+                mode: { type: 'string', enum: ['same', 'latest', 'move'] },
+                skill: { type: 'string', description: '@scope/name (mode move)' },
+                version: { type: 'string', description: 'mode move' },
+              },
               required: ['mode'],
             },
           },

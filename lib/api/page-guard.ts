@@ -49,7 +49,12 @@ export async function admitPage(req: http.IncomingMessage, res: http.ServerRespo
   if (!decision.allowed) return tooMany(decision.resetMs);
   const now = inProgress.get(key) ?? 0;
   if (now >= limits.maxConcurrentPagesPerCaller) {
-    return { status: 429, code: 'rate/limited', message: `Too many pages in progress at once (at most ${limits.maxConcurrentPagesPerCaller}); retry when one has finished.`, retryAfterS: 1 };
+    return {
+      status: 429,
+      code: 'rate/limited',
+      message: `Too many pages in progress at once (at most ${limits.maxConcurrentPagesPerCaller}); retry when one has finished.`,
+      retryAfterS: 1,
+    };
   }
   inProgress.set(key, now + 1);
   res.once('close', () => {

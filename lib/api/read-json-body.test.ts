@@ -6,18 +6,20 @@ const limits = { maxBytes: 1024, maxDepth: 64 };
 /** A body stream of `chunks` chunks of `size` bytes that counts how many were pulled. */
 function countingBody(chunks: number, size: number) {
   const state = { pulled: 0 };
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (state.pulled >= chunks) return controller.close();
-      state.pulled++;
-      controller.enqueue(new Uint8Array(size).fill(32));
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (state.pulled >= chunks) return controller.close();
+        state.pulled++;
+        controller.enqueue(new Uint8Array(size).fill(32));
+      },
     },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   return { stream, state };
 }
 
-const post = (body: BodyInit | null, headers: Record<string, string> = {}) =>
-  new Request('http://x/', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
+const post = (body: BodyInit | null, headers: Record<string, string> = {}) => new Request('http://x/', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
 
 describe('readBodyText', () => {
   it('refuses from Content-Length before reading a byte', async () => {

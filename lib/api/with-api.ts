@@ -105,9 +105,7 @@ export function errorResponse(
 ): Response {
   const mapped = mapError(err);
   if (!mapped.expected) log.error('unexpected error', { requestId, where, err: serializeError(err) });
-  const res = format
-    ? format(mapped, requestId)
-    : NextResponse.json(errorBody(mapped, requestId), { status: mapped.status });
+  const res = format ? format(mapped, requestId) : NextResponse.json(errorBody(mapped, requestId), { status: mapped.status });
   if (mapped.status === 401) headers = { ...headers, 'WWW-Authenticate': 'Bearer' };
   // back-pressure (sandbox/queue-full) says when to come back
   const retryAfterMs = (err as { details?: { retryAfterMs?: unknown } } | null)?.details?.retryAfterMs;
@@ -154,27 +152,30 @@ function releaseWhenBodyEnds(res: Response, release: () => void): Response {
     }
   });
   // highWaterMark 0: nothing is read ahead of the client (back-pressure reaches the source)
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      outer = controller;
-    },
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        outer = controller;
+      },
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            once();
+            controller.close();
+          } else controller.enqueue(value);
+        } catch (err) {
           once();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (err) {
+          controller.error(err);
+        }
+      },
+      cancel(reason) {
         once();
-        controller.error(err);
-      }
+        return reader.cancel(reason);
+      },
     },
-    cancel(reason) {
-      once();
-      return reader.cancel(reason);
-    },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 

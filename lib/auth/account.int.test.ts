@@ -123,7 +123,18 @@ describe('account deletion', () => {
     const owner = await db.user.create({ data: { handle: `lo-${unique()}` } });
     const member = await db.user.create({ data: { handle: `lm-${unique()}` } });
     const slug = `lo-team-${unique()}`;
-    const team = await db.team.create({ data: { slug, name: slug, memberships: { create: [{ userId: owner.id, role: 'owner' }, { userId: member.id, role: 'member' }] } } });
+    const team = await db.team.create({
+      data: {
+        slug,
+        name: slug,
+        memberships: {
+          create: [
+            { userId: owner.id, role: 'owner' },
+            { userId: member.id, role: 'member' },
+          ],
+        },
+      },
+    });
     await db.run.create({ data: { id: newRunId(), userId: owner.id, config: { skills: [], task: 't', provider: 'scripted' } } });
 
     const refused = await deleteAccount(db, owner.id).catch((e: unknown) => e);
@@ -149,7 +160,18 @@ describe('account deletion', () => {
   it('two owners of one team deleting their accounts at once cannot leave it ownerless', async () => {
     const db = testDb();
     const [a, b] = await Promise.all([db.user.create({ data: {} }), db.user.create({ data: {} })]);
-    const team = await db.team.create({ data: { slug: `lo2-${unique()}`, name: 'x', memberships: { create: [{ userId: a.id, role: 'owner' }, { userId: b.id, role: 'owner' }] } } });
+    const team = await db.team.create({
+      data: {
+        slug: `lo2-${unique()}`,
+        name: 'x',
+        memberships: {
+          create: [
+            { userId: a.id, role: 'owner' },
+            { userId: b.id, role: 'owner' },
+          ],
+        },
+      },
+    });
     const results = await Promise.allSettled([deleteAccount(db, a.id), deleteAccount(db, b.id)]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'account/last-owner' } });
@@ -160,7 +182,13 @@ describe('account deletion', () => {
     const db = testDb();
     const [a, b] = await Promise.all([db.user.create({ data: {} }), db.user.create({ data: {} })]);
     const expires = new Date(Date.now() + 86_400_000);
-    await db.session.createMany({ data: [{ userId: a.id, sessionToken: `a1-${unique()}`, expires }, { userId: a.id, sessionToken: `a2-${unique()}`, expires }, { userId: b.id, sessionToken: `b1-${unique()}`, expires }] });
+    await db.session.createMany({
+      data: [
+        { userId: a.id, sessionToken: `a1-${unique()}`, expires },
+        { userId: a.id, sessionToken: `a2-${unique()}`, expires },
+        { userId: b.id, sessionToken: `b1-${unique()}`, expires },
+      ],
+    });
     expect(await endAllSessions(db, a.id)).toBe(2);
     expect(await db.session.count({ where: { userId: b.id } })).toBe(1);
   });

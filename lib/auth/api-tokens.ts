@@ -24,7 +24,16 @@ export async function createApiToken(
   const prefix = crypto.randomBytes(4).toString('hex');
   const token = `sy_${prefix}_${crypto.randomBytes(24).toString('base64url')}`;
   const row = await db.apiToken.create({
-    data: { userId: input.userId, teamId: input.teamId ?? null, createdById: input.createdById ?? null, name: input.name, prefix, hash: hashToken(token), scopes: input.scopes, expiresAt: input.expiresAt ?? null },
+    data: {
+      userId: input.userId,
+      teamId: input.teamId ?? null,
+      createdById: input.createdById ?? null,
+      name: input.name,
+      prefix,
+      hash: hashToken(token),
+      scopes: input.scopes,
+      expiresAt: input.expiresAt ?? null,
+    },
   });
   return { id: row.id, token };
 }
@@ -48,7 +57,15 @@ export async function authenticateApiToken(db: Db, authorization: string | null)
     const epoch = apiTokenEpoch();
     const row = await db.apiToken.findUnique({ where: { hash } });
     if (!row || row.revokedAt || expired(row.expiresAt)) throw unauthenticated();
-    token = { id: row.id, userId: row.userId, teamId: row.teamId ?? null, chargeUserId: row.createdById ?? row.userId, scopes: row.scopes, expiresAt: row.expiresAt, lastUsedAt: row.lastUsedAt?.getTime() ?? null };
+    token = {
+      id: row.id,
+      userId: row.userId,
+      teamId: row.teamId ?? null,
+      chargeUserId: row.createdById ?? row.userId,
+      scopes: row.scopes,
+      expiresAt: row.expiresAt,
+      lastUsedAt: row.lastUsedAt?.getTime() ?? null,
+    };
     rememberApiToken(hash, token, epoch);
   } else if (expired(token.expiresAt)) {
     throw unauthenticated();

@@ -34,8 +34,7 @@ afterAll(async () => {
   await idp?.close();
 });
 
-const invoke = (userId: string | null) =>
-  invokeRegistryTool(server, { tool: 'api-whoami', skill: '@skillyard/connected-api', args: { base_url: idp.upstreamUrl }, userId });
+const invoke = (userId: string | null) => invokeRegistryTool(server, { tool: 'api-whoami', skill: '@skillyard/connected-api', args: { base_url: idp.upstreamUrl }, userId });
 
 describe('a token-gated tool unlocked by a connection', () => {
   it('is refused without the connection, works with it, refreshes, and locks again on disconnect', async () => {
@@ -74,7 +73,7 @@ describe('a token-gated tool unlocked by a connection', () => {
   });
 });
 
-describe('a long run past its token\'s lifetime', () => {
+describe("a long run past its token's lifetime", () => {
   it('gets the connection refreshed when the token it holds expires mid-run', async () => {
     const db = testDb();
     const user = await db.user.create({ data: { name: 'gina' } });
@@ -99,4 +98,3 @@ describe('a long run past its token\'s lifetime', () => {
     expect(fresh.token).not.toBe(tokens.access_token);
   });
 });
-

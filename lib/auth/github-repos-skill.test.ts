@@ -12,8 +12,25 @@ import type { Capabilities, NetResponse } from '../../skills/github-repos/src/to
 
 const TOKEN = 'gho_exampleexampleexample1234';
 const REPOS = [
-  { full_name: 'erin/notes', description: 'Daily notes', private: true, language: 'Markdown', stargazers_count: 0, pushed_at: '2026-11-20T10:00:00Z', html_url: 'https://github.com/erin/notes', topics: ['journal'] },
-  { full_name: 'erin/skillyard-demo', description: null, private: false, language: 'TypeScript', stargazers_count: 7, pushed_at: '2026-11-19T10:00:00Z', html_url: 'https://github.com/erin/skillyard-demo' },
+  {
+    full_name: 'erin/notes',
+    description: 'Daily notes',
+    private: true,
+    language: 'Markdown',
+    stargazers_count: 0,
+    pushed_at: '2026-11-20T10:00:00Z',
+    html_url: 'https://github.com/erin/notes',
+    topics: ['journal'],
+  },
+  {
+    full_name: 'erin/skillyard-demo',
+    description: null,
+    private: false,
+    language: 'TypeScript',
+    stargazers_count: 7,
+    pushed_at: '2026-11-19T10:00:00Z',
+    html_url: 'https://github.com/erin/skillyard-demo',
+  },
 ];
 
 /** A stand-in for api.github.com: 401 unless the bearer is TOKEN and a User-Agent is sent. */
@@ -42,8 +59,24 @@ describe('github-repos handlers', () => {
     expect(calls[0].headers).toMatchObject({ authorization: `Bearer ${TOKEN}`, accept: 'application/vnd.github+json' });
     expect(out).toEqual({
       repos: [
-        { fullName: 'erin/notes', description: 'Daily notes', private: true, language: 'Markdown', stars: 0, pushedAt: '2026-11-20T10:00:00Z', url: 'https://github.com/erin/notes' },
-        { fullName: 'erin/skillyard-demo', description: null, private: false, language: 'TypeScript', stars: 7, pushedAt: '2026-11-19T10:00:00Z', url: 'https://github.com/erin/skillyard-demo' },
+        {
+          fullName: 'erin/notes',
+          description: 'Daily notes',
+          private: true,
+          language: 'Markdown',
+          stars: 0,
+          pushedAt: '2026-11-20T10:00:00Z',
+          url: 'https://github.com/erin/notes',
+        },
+        {
+          fullName: 'erin/skillyard-demo',
+          description: null,
+          private: false,
+          language: 'TypeScript',
+          stars: 7,
+          pushedAt: '2026-11-19T10:00:00Z',
+          url: 'https://github.com/erin/skillyard-demo',
+        },
       ],
     });
   });
@@ -57,7 +90,9 @@ describe('github-repos handlers', () => {
 
   it('search_my_repos matches every word in name, description or topics', async () => {
     const { capabilities } = fakeGithub(['account', 'repo']);
-    expect(await searchMyRepos({ query: 'Journal erin' }, capabilities)).toEqual({ repos: [{ fullName: 'erin/notes', description: 'Daily notes', url: 'https://github.com/erin/notes' }] });
+    expect(await searchMyRepos({ query: 'Journal erin' }, capabilities)).toEqual({
+      repos: [{ fullName: 'erin/notes', description: 'Daily notes', url: 'https://github.com/erin/notes' }],
+    });
     expect(await searchMyRepos({ query: 'nothing-like-this' }, capabilities)).toEqual({ repos: [] });
   });
 

@@ -18,11 +18,7 @@ export async function listApiTokens(db: Db, userId: string): Promise<ApiTokenRow
   });
 }
 
-export async function issueApiToken(
-  db: Db,
-  userId: string,
-  input: { name: string; scopes: string[]; expiresInDays: number | null },
-): Promise<{ id: string; token: string }> {
+export async function issueApiToken(db: Db, userId: string, input: { name: string; scopes: string[]; expiresInDays: number | null }): Promise<{ id: string; token: string }> {
   const name = input.name.trim();
   if (!name || name.length > 60) throw new AppError('input/invalid', 'Give the token a name of 1 to 60 characters.');
   const scopes = [...new Set(input.scopes)];

@@ -24,7 +24,13 @@ describe('model access', () => {
 
     // a quota counts anonymous model runs (any provider but scripted and manual) of the last
     // day, across visitors; other tests in this database start anonymous runs of other providers
-    const before = Number((await db.$queryRaw<Array<{ n: bigint }>>`SELECT count(*)::bigint AS n FROM "Run" WHERE "userId" IS NULL AND coalesce("config"->>'provider', '') NOT IN ('scripted', 'manual')`)[0].n);
+    const before = Number(
+      (
+        await db.$queryRaw<
+          Array<{ n: bigint }>
+        >`SELECT count(*)::bigint AS n FROM "Run" WHERE "userId" IS NULL AND coalesce("config"->>'provider', '') NOT IN ('scripted', 'manual')`
+      )[0].n,
+    );
     process.env.SKILLYARD_ANONYMOUS_MODEL_RUNS_PER_DAY = String(before + 1);
     await expect(createRun(db, { config: config('openai'), userId: null, principal: 'anon:a' })).resolves.toBeTruthy();
     await expect(createRun(db, { config: config('openai'), userId: null, principal: 'anon:b' })).rejects.toMatchObject({ code: 'auth/sign-in-required' });

@@ -33,7 +33,10 @@ export async function assertModelAccess(db: Db, userId: string | null, provider:
   if (FREE.has(provider)) return;
   if (await hasOwnKey(db, userId, provider)) return;
   if (!serverProviders.includes(provider)) {
-    throw new AppError('input/provider-unavailable', `The ${provider} provider is not configured on this server${userId ? ', and you have no key of your own for it (Settings)' : ''}.`);
+    throw new AppError(
+      'input/provider-unavailable',
+      `The ${provider} provider is not configured on this server${userId ? ', and you have no key of your own for it (Settings)' : ''}.`,
+    );
   }
   if (userId) return;
   const quota = anonymousModelQuota();

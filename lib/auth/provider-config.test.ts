@@ -8,10 +8,17 @@ describe('providers from the environment', () => {
 
   it('reads GitHub, Google, GitLab and a generic OIDC issuer', () => {
     const specs = providersFromEnv({
-      SKILLYARD_GITHUB_ID: 'gh', SKILLYARD_GITHUB_SECRET: 's1',
-      AUTH_GOOGLE_ID: 'go', AUTH_GOOGLE_SECRET: 's2',
-      SKILLYARD_GITLAB_ID: 'gl', SKILLYARD_GITLAB_SECRET: 's3', SKILLYARD_GITLAB_URL: 'https://git.corp.example/',
-      SKILLYARD_OIDC_ID: 'oi', SKILLYARD_OIDC_SECRET: 's4', SKILLYARD_OIDC_ISSUER: 'https://id.example/', SKILLYARD_OIDC_NAME: 'Corp ID',
+      SKILLYARD_GITHUB_ID: 'gh',
+      SKILLYARD_GITHUB_SECRET: 's1',
+      AUTH_GOOGLE_ID: 'go',
+      AUTH_GOOGLE_SECRET: 's2',
+      SKILLYARD_GITLAB_ID: 'gl',
+      SKILLYARD_GITLAB_SECRET: 's3',
+      SKILLYARD_GITLAB_URL: 'https://git.corp.example/',
+      SKILLYARD_OIDC_ID: 'oi',
+      SKILLYARD_OIDC_SECRET: 's4',
+      SKILLYARD_OIDC_ISSUER: 'https://id.example/',
+      SKILLYARD_OIDC_NAME: 'Corp ID',
     });
     expect(specs.map((s) => s.id)).toEqual(['github', 'google', 'gitlab', 'oidc']);
     expect(specs[2].tokenUrl).toBe('https://git.corp.example/oauth/token');
@@ -26,7 +33,16 @@ describe('providers from the environment', () => {
   it('reads plain OAuth 2 providers from JSON and says what is wrong', () => {
     const ok = providersFromEnv({
       SKILLYARD_OAUTH_PROVIDERS: JSON.stringify([
-        { id: 'linear', name: 'Linear', clientId: 'a', clientSecret: 'b', authorizeUrl: 'https://linear.app/oauth/authorize', tokenUrl: 'https://api.linear.app/oauth/token', userinfoUrl: 'https://api.linear.app/me', scopes: ['read'] },
+        {
+          id: 'linear',
+          name: 'Linear',
+          clientId: 'a',
+          clientSecret: 'b',
+          authorizeUrl: 'https://linear.app/oauth/authorize',
+          tokenUrl: 'https://api.linear.app/oauth/token',
+          userinfoUrl: 'https://api.linear.app/me',
+          scopes: ['read'],
+        },
       ]),
     });
     expect(ok[0]).toMatchObject({ id: 'linear', kind: 'oauth', signIn: false, scopes: ['read'] });
@@ -35,7 +51,8 @@ describe('providers from the environment', () => {
     expect(() => providersFromEnv({ SKILLYARD_OAUTH_PROVIDERS: JSON.stringify([{ id: 'Bad Id', name: 'X', clientId: 'a', clientSecret: 'b' }]) })).toThrow(/at 0.id/);
     expect(() =>
       providersFromEnv({
-        SKILLYARD_GITHUB_ID: 'gh', SKILLYARD_GITHUB_SECRET: 's',
+        SKILLYARD_GITHUB_ID: 'gh',
+        SKILLYARD_GITHUB_SECRET: 's',
         SKILLYARD_OAUTH_PROVIDERS: JSON.stringify([{ id: 'github', name: 'X', clientId: 'a', clientSecret: 'b', issuer: 'https://x.example' }]),
       }),
     ).toThrow(/configured twice/);

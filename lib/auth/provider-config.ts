@@ -56,30 +56,44 @@ export function providersFromEnv(env?: Env): ProviderSpec[] {
   const github = pair('GITHUB');
   if (github) {
     out.push({
-      id: 'github', name: 'GitHub', kind: 'github', ...github,
+      id: 'github',
+      name: 'GitHub',
+      kind: 'github',
+      ...github,
       authorizeUrl: 'https://github.com/login/oauth/authorize',
       tokenUrl: 'https://github.com/login/oauth/access_token',
       scopes: words(get('SKILLYARD_GITHUB_SCOPES')),
-      signIn: true, tokenAuth: 'client_secret_post',
+      signIn: true,
+      tokenAuth: 'client_secret_post',
     });
   }
   const google = pair('GOOGLE');
   if (google) {
     out.push({
-      id: 'google', name: 'Google', kind: 'google', ...google,
+      id: 'google',
+      name: 'Google',
+      kind: 'google',
+      ...google,
       issuer: 'https://accounts.google.com',
       scopes: words(get('SKILLYARD_GOOGLE_SCOPES')),
-      signIn: true, tokenAuth: 'client_secret_post',
+      signIn: true,
+      tokenAuth: 'client_secret_post',
     });
   }
   const gitlab = pair('GITLAB');
   if (gitlab) {
     const base = get('SKILLYARD_GITLAB_URL').replace(/\/+$/, '');
     out.push({
-      id: 'gitlab', name: 'GitLab', kind: 'gitlab', ...gitlab,
-      authorizeUrl: `${base}/oauth/authorize`, tokenUrl: `${base}/oauth/token`, userinfoUrl: `${base}/api/v4/user`,
+      id: 'gitlab',
+      name: 'GitLab',
+      kind: 'gitlab',
+      ...gitlab,
+      authorizeUrl: `${base}/oauth/authorize`,
+      tokenUrl: `${base}/oauth/token`,
+      userinfoUrl: `${base}/api/v4/user`,
       scopes: words(get('SKILLYARD_GITLAB_SCOPES')),
-      signIn: true, tokenAuth: 'client_secret_post',
+      signIn: true,
+      tokenAuth: 'client_secret_post',
     });
   }
   const oidc = pair('OIDC');
@@ -88,7 +102,10 @@ export function providersFromEnv(env?: Env): ProviderSpec[] {
     const id = get('SKILLYARD_OIDC_PROVIDER_ID');
     if (!ID.test(id)) throw new Error(`SKILLYARD_OIDC_PROVIDER_ID "${id}" must be lowercase letters, digits and "-"`);
     out.push({
-      id, name: get('SKILLYARD_OIDC_NAME'), kind: 'oidc', ...oidc,
+      id,
+      name: get('SKILLYARD_OIDC_NAME'),
+      kind: 'oidc',
+      ...oidc,
       issuer: issuer.replace(/\/+$/, ''),
       scopes: words(get('SKILLYARD_OIDC_SCOPES')),
       signIn: true,

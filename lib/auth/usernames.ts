@@ -18,7 +18,12 @@ export function usernameProblem(name: string): string | null {
 
 /** A suggestion from a display name or e-mail; the user may change it. */
 export function suggestUsername(from: string | null | undefined): string {
-  const base = (from ?? '').split('@')[0].toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 39);
+  const base = (from ?? '')
+    .split('@')[0]
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 39);
   return base.length >= 2 && !reservedScopeName(base) ? base : '';
 }
 

@@ -21,9 +21,7 @@ describe('the embedded Postgres', () => {
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      await expect(startEmbeddedPostgres({ dataDir: tempDataDir(), port })).rejects.toThrow(
-        new RegExp(`Port ${port} is already in use.*SKILLYARD_PG_PORT`),
-      );
+      await expect(startEmbeddedPostgres({ dataDir: tempDataDir(), port })).rejects.toThrow(new RegExp(`Port ${port} is already in use.*SKILLYARD_PG_PORT`));
     } finally {
       blocker.close();
     }

@@ -97,8 +97,7 @@ export async function startEmbeddedPostgres(opts: {
   await checkStaleLock(pgDir, opts.takeOver ?? false);
   if (!(await portIsFree(opts.port))) {
     throw new EmbeddedPostgresError(
-      `Port ${opts.port} is already in use, so the embedded Postgres cannot start. ` +
-        `Set SKILLYARD_PG_PORT to a free port, or DATABASE_URL to use your own server.`,
+      `Port ${opts.port} is already in use, so the embedded Postgres cannot start. ` + `Set SKILLYARD_PG_PORT to a free port, or DATABASE_URL to use your own server.`,
     );
   }
   const recent: string[] = [];
@@ -131,10 +130,7 @@ export async function startEmbeddedPostgres(opts: {
     await pg.start();
   } catch (err) {
     const detail = recent.slice(-5).join('\n  ');
-    throw new EmbeddedPostgresError(
-      `The embedded Postgres did not start${err instanceof Error && err.message ? `: ${err.message}` : ''}.` +
-        (detail ? `\n  ${detail}` : ''),
-    );
+    throw new EmbeddedPostgresError(`The embedded Postgres did not start${err instanceof Error && err.message ? `: ${err.message}` : ''}.` + (detail ? `\n  ${detail}` : ''));
   }
   const base = `postgresql://${encodeURIComponent(creds.user)}:${encodeURIComponent(creds.password)}@127.0.0.1:${opts.port}`;
   const client = pg.getPgClient('postgres', '127.0.0.1');

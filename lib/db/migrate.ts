@@ -16,7 +16,10 @@ export class MigrationError extends Error {
 
 export async function readMigrations(dir: string): Promise<MigrationFile[]> {
   const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const files: MigrationFile[] = [];
   for (const name of names) {
     const sql = await fs.readFile(path.join(dir, name, 'migration.sql'), 'utf8');
@@ -37,10 +40,7 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 )`;
 
 /** Returns the names of the migrations it applied (empty when the database was current). */
-export async function applyMigrations(
-  connectionString: string,
-  dir = path.join(process.cwd(), 'prisma', 'migrations'),
-): Promise<string[]> {
+export async function applyMigrations(connectionString: string, dir = path.join(process.cwd(), 'prisma', 'migrations')): Promise<string[]> {
   const migrations = await readMigrations(dir);
   const client = new pg.Client({ connectionString });
   await client.connect();
@@ -56,10 +56,7 @@ export async function applyMigrations(
       const previous = byName.get(m.name);
       if (previous !== undefined) {
         if (previous !== m.checksum) {
-          throw new MigrationError(
-            `Migration ${m.name} was changed after it was applied (checksum differs). ` +
-              `Applied migrations are immutable: add a new migration instead.`,
-          );
+          throw new MigrationError(`Migration ${m.name} was changed after it was applied (checksum differs). ` + `Applied migrations are immutable: add a new migration instead.`);
         }
         continue;
       }

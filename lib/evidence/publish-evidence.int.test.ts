@@ -68,7 +68,13 @@ export default async (ctx, { word }) => {
     const { manifest, files } = pkg({
       'SKILL.md': '---\nname: mixed-bag\ndescription: Several tools\n---\nTools.',
       'tools.json': JSON.stringify([
-        { name: 'double', description: 'Doubles', script: 'double.js', input_schema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }, examples: [{ arguments: { n: 2 }, expected: 5 }] },
+        {
+          name: 'double',
+          description: 'Doubles',
+          script: 'double.js',
+          input_schema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+          examples: [{ arguments: { n: 2 }, expected: 5 }],
+        },
         { name: 'hello', description: 'Hello', script: 'hello.js', input_schema: { type: 'object', properties: { who: { type: 'string', enum: ['you'] } }, required: ['who'] } },
         { name: 'spin', description: 'Spins', script: 'spin.js', timeout: 600, examples: [{ arguments: {} }] },
       ]),
@@ -88,14 +94,17 @@ export default async (ctx, { word }) => {
     expect(row).toEqual({ version: '0.1.0', yankedAt: null });
   });
 
-  it('hides a private skill\'s evidence from others like the skill itself', async () => {
+  it("hides a private skill's evidence from others like the skill itself", async () => {
     const { manifest, files } = pkg({ 'secretive.skill.js': "export const frontmatter = { name: 'secretive', description: 'Private' };\nexport default async () => 1;" });
     await publishVersion(testDb(), { scope: 'evidence-author', manifest, files, version: '1.0.0', visibility: 'private' });
     await expect(getVersionTrust(testDb(), { scope: 'evidence-author', name: 'secretive', version: '1.0.0' }, null)).rejects.toMatchObject({ code: 'skill/not-found' });
   });
 
   it('signs the evidence into the version statement, and verify tells served evidence from other evidence', async () => {
-    const { manifest, files } = pkg({ 'signed-ev.skill.js': "export const frontmatter = { name: 'signed-ev', description: 'Signed', metadata: { examples: [{ arguments: {}, expected: 2 }] } };\nexport default async () => 2;" });
+    const { manifest, files } = pkg({
+      'signed-ev.skill.js':
+        "export const frontmatter = { name: 'signed-ev', description: 'Signed', metadata: { examples: [{ arguments: {}, expected: 2 }] } };\nexport default async () => 2;",
+    });
     await publishVersion(testDb(), { scope: 'evidence-author', manifest, files, version: '1.0.0' });
     const ref = { scope: 'evidence-author', name: 'signed-ev', version: '1.0.0' };
     // a statement asked for at once may predate the run: the next request gets one with the evidence
@@ -108,6 +117,9 @@ export default async (ctx, { word }) => {
     const forged = structuredClone(trust.evidence.result!);
     forged.tools[0].examples[0].outcome = 'failed';
     expect(checkStatementParts(statement.payload, { evidence: forged }).ok).toBe(false);
-    expect(checkStatementParts(statement.payload, { repository: 'someone/else' })).toMatchObject({ ok: false, lines: expect.arrayContaining(['provenance: repository is (none), not someone/else']) });
+    expect(checkStatementParts(statement.payload, { repository: 'someone/else' })).toMatchObject({
+      ok: false,
+      lines: expect.arrayContaining(['provenance: repository is (none), not someone/else']),
+    });
   });
 });

@@ -18,7 +18,7 @@ export default async (ctx, args) => {
 
 function evidenceOf(files: Record<string, string>, wallMs = 2000) {
   const manifest = one(files);
-  manifest.tools.forEach((t) => t.capabilities.push(...(manifest.metadata.caps as string[] | undefined ?? [])));
+  manifest.tools.forEach((t) => t.capabilities.push(...((manifest.metadata.caps as string[] | undefined) ?? [])));
   return runEvidence({
     scope: 'tester',
     manifest,
@@ -71,15 +71,18 @@ export default async (ctx, { who }) => 'hello ' + who;`,
   });
 
   it('stops a runaway example at its bound, whatever timeout the tool asks for, and runs the next one', async () => {
-    const ev = await evidenceOf({
-      'SKILL.md': '---\nname: spin\ndescription: Spins\n---\nSpin.',
-      'tools.json': JSON.stringify([
-        { name: 'spin', description: 'Spins forever', script: 'spin.js', timeout: 3600, examples: [{ arguments: {} }] },
-        { name: 'fine', description: 'Fine', script: 'fine.js', examples: [{ arguments: {}, expected: 1 }] },
-      ]),
-      'spin.js': 'export default async () => { for (;;) {} };',
-      'fine.js': 'export default async () => 1;',
-    }, 500);
+    const ev = await evidenceOf(
+      {
+        'SKILL.md': '---\nname: spin\ndescription: Spins\n---\nSpin.',
+        'tools.json': JSON.stringify([
+          { name: 'spin', description: 'Spins forever', script: 'spin.js', timeout: 3600, examples: [{ arguments: {} }] },
+          { name: 'fine', description: 'Fine', script: 'fine.js', examples: [{ arguments: {}, expected: 1 }] },
+        ]),
+        'spin.js': 'export default async () => { for (;;) {} };',
+        'fine.js': 'export default async () => 1;',
+      },
+      500,
+    );
     expect(ev.tools.map((t) => [t.tool, t.examples[0].outcome])).toEqual([
       ['spin', 'stopped'],
       ['fine', 'passed'],
@@ -89,10 +92,18 @@ export default async (ctx, { who }) => 'hello ' + who;`,
 
   it('flags a capability the tool never declared, and a global fetch, with the line', async () => {
     const store = await evidenceOf({
-      'store.skill.js': "export const frontmatter = { name: 'store', description: 'Stores' };\n// keeps a note\nexport default async (ctx) => {\n  await ctx.capabilities.storage.put('k', 1);\n};",
+      'store.skill.js':
+        "export const frontmatter = { name: 'store', description: 'Stores' };\n// keeps a note\nexport default async (ctx) => {\n  await ctx.capabilities.storage.put('k', 1);\n};",
     });
     expect(store.tools[0].examples[0].attempts).toEqual([
-      { kind: 'capability', method: 'capability', target: 'storage', declared: false, refused: true, where: { file: 'store.skill.js', line: 4, text: "await ctx.capabilities.storage.put('k', 1);" } },
+      {
+        kind: 'capability',
+        method: 'capability',
+        target: 'storage',
+        declared: false,
+        refused: true,
+        where: { file: 'store.skill.js', line: 4, text: "await ctx.capabilities.storage.put('k', 1);" },
+      },
     ]);
     const glob = await evidenceOf({
       'glob.skill.js': "export const frontmatter = { name: 'glob', description: 'Global fetch' };\nexport default async () => {\n  return await fetch('https://x.test/');\n};",
@@ -123,7 +134,14 @@ export default async (ctx, { n }) => n;`,
     const base = manifest.tools[0];
     // a hostile package: many tools, each with the most examples a tool may have
     manifest.tools = Array.from({ length: 6 }, (_, i) => ({ ...base, name: i === 0 ? base.name : `${base.name}-${i}` }));
-    const ev = await runEvidence({ scope: 't', manifest, files: new Map(Object.entries(files)), versionId: 'v-budget', sandbox: sharedInProcessSandbox(), limits: { wallMs: 2000, cpuMs: 2000, memoryMb: 32 } });
+    const ev = await runEvidence({
+      scope: 't',
+      manifest,
+      files: new Map(Object.entries(files)),
+      versionId: 'v-budget',
+      sandbox: sharedInProcessSandbox(),
+      limits: { wallMs: 2000, cpuMs: 2000, memoryMb: 32 },
+    });
     const ran = ev.tools.reduce((n, t) => n + t.examples.length, 0);
     expect(ran).toBe(MAX_EVIDENCE_CALLS);
     expect(ev.tools).toHaveLength(6);

@@ -58,11 +58,20 @@ const CODE_FILE = /\.(m?js|cjs|ts|mts|cts|md)$/i;
 
 const METHOD_KIND: Record<string, AttemptKind> = {
   net_fetch: 'net',
-  storage_get: 'storage', storage_put: 'storage', storage_delete: 'storage', storage_list: 'storage',
-  tool_invoke: 'tool', invoke: 'tool', next: 'tool',
-  token_sign: 'token', token_verify: 'token', token_mint: 'token',
+  storage_get: 'storage',
+  storage_put: 'storage',
+  storage_delete: 'storage',
+  storage_list: 'storage',
+  tool_invoke: 'tool',
+  invoke: 'tool',
+  next: 'tool',
+  token_sign: 'token',
+  token_verify: 'token',
+  token_mint: 'token',
   environment_get: 'secret',
-  event_publish: 'event', event_subscribe: 'event', event_unsubscribe: 'event',
+  event_publish: 'event',
+  event_subscribe: 'event',
+  event_unsubscribe: 'event',
   ai_complete: 'ai',
   object_create: 'object',
 };
@@ -83,7 +92,12 @@ function skippedBecause(tool: ToolManifest): string | null {
 export function sameJson(a: unknown, b: unknown): boolean {
   const norm = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(norm);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, norm((v as Record<string, unknown>)[k])]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, norm((v as Record<string, unknown>)[k])]),
+      );
     return v === undefined ? null : v;
   };
   return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
@@ -179,7 +193,9 @@ export async function runEvidence(input: EvidenceInput): Promise<Evidence> {
   let calls = 0;
   for (const tool of manifest.tools) {
     const spent = calls >= MAX_EVIDENCE_CALLS || Date.now() - started >= BUDGET_DEADLINES * limits.wallMs;
-    const skipped = spent ? `the publish-time run's budget (${MAX_EVIDENCE_CALLS} calls, ${(BUDGET_DEADLINES * limits.wallMs) / 1000} s) was used by the tools before it` : skippedBecause(tool);
+    const skipped = spent
+      ? `the publish-time run's budget (${MAX_EVIDENCE_CALLS} calls, ${(BUDGET_DEADLINES * limits.wallMs) / 1000} s) was used by the tools before it`
+      : skippedBecause(tool);
     if (skipped) {
       tools.push({ tool: tool.name, handler: tool.handler.kind, skipped, examples: [] });
       continue;

@@ -58,7 +58,9 @@ export function checkStatementParts(
   const ev = payload.evidence as StatementEvidence | undefined;
   if (ev?.status === 'done') {
     const o = ev.outcomes;
-    lines.push(`evidence: ${o.passed} passed, ${o.failed} failed, ${o.ran} ran, ${o.error} errors, ${o.stopped} stopped; ${ev.flagged.length} attempt${ev.flagged.length === 1 ? '' : 's'} outside the permissions`);
+    lines.push(
+      `evidence: ${o.passed} passed, ${o.failed} failed, ${o.ran} ran, ${o.error} errors, ${o.stopped} stopped; ${ev.flagged.length} attempt${ev.flagged.length === 1 ? '' : 's'} outside the permissions`,
+    );
     for (const f of ev.flagged.slice(0, 10)) lines.push(`  flagged: ${f.tool} ${f.kind} ${f.target}${f.file ? ` at ${f.file}:${f.line}` : ''}`);
     if (given.evidence) {
       const digest = evidenceDigest(given.evidence);
@@ -73,7 +75,10 @@ export function checkStatementParts(
   const prov = payload.provenance as StatementProvenance | undefined;
   if (prov) lines.push(`provenance: ${prov.repository}@${prov.commit.slice(0, 12)} by ${prov.workflow} (${prov.issuer})`);
   else lines.push('provenance: none (not published by a trusted publisher)');
-  for (const [want, got, what] of [[given.repository, prov?.repository, 'repository'], [given.workflow, prov?.workflow, 'workflow']] as const) {
+  for (const [want, got, what] of [
+    [given.repository, prov?.repository, 'repository'],
+    [given.workflow, prov?.workflow, 'workflow'],
+  ] as const) {
     if (!want) continue;
     if (got === want) lines.push(`provenance: ${what} is ${want}`);
     else {

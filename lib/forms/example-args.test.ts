@@ -32,7 +32,9 @@ describe('buildExampleArgs', () => {
     expect(out.args.size).toBe(5);
     // an enum's first value, whatever order the stored schema's keys come in
     expect(out.args.kind).toBe('a');
-    expect(buildExampleArgs({ type: 'object', required: ['mode', 'text'], properties: { text: { type: 'string' }, mode: { enum: ['encode', 'decode'], type: 'string' } } }).args.mode).toBe('encode');
+    expect(
+      buildExampleArgs({ type: 'object', required: ['mode', 'text'], properties: { text: { type: 'string' }, mode: { enum: ['encode', 'decode'], type: 'string' } } }).args.mode,
+    ).toBe('encode');
     expect((out.args.inputs as unknown[]).length).toBeGreaterThanOrEqual(2);
     // the same schema gives the same example every time (seeded)
     expect(buildExampleArgs(schema).args).toEqual(out.args);

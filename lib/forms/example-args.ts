@@ -134,6 +134,9 @@ export function buildExampleArgs(params: Record<string, unknown> | null | undefi
   // 3. nothing valid: the old stand-ins, and say so
   const args = standInArgs(params);
   validate(structuredClone(args));
-  const why = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '(arguments)'} ${e.message}`).join('; ');
+  const why = (validate.errors ?? [])
+    .slice(0, 3)
+    .map((e) => `${e.instancePath || '(arguments)'} ${e.message}`)
+    .join('; ');
   return { args, source: 'stand-in', problem: `no example valid against the parameters could be built${why ? `: ${why}` : ''}; edit the arguments before running` };
 }

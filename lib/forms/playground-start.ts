@@ -56,9 +56,7 @@ export function playgroundStart(skillRef: string, tools: StartTool[]): Playgroun
 
 /** Script turns as the run config stores them: a bare string when a turn has no text. */
 export function turnsToScript(turns: ScriptTurnDraft[]): Array<string | { text?: string; code?: string }> {
-  return turns
-    .filter((t) => t.text.trim() || t.code.trim())
-    .map((t) => (t.text.trim() ? (t.code.trim() ? { text: t.text, code: t.code } : { text: t.text }) : t.code));
+  return turns.filter((t) => t.text.trim() || t.code.trim()).map((t) => (t.text.trim() ? (t.code.trim() ? { text: t.text, code: t.code } : { text: t.text }) : t.code));
 }
 
 export function scriptToTurns(script: ReadonlyArray<string | { text?: string; code?: string }> | null | undefined): ScriptTurnDraft[] {

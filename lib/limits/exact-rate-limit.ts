@@ -7,11 +7,7 @@ import 'server-only';
 import type { Db } from '../db/client';
 import type { RateDecision } from './rate-limit';
 
-export async function consumeRateLimitExact(
-  db: Db,
-  key: string,
-  opts: { limit: number; windowMs: number; cost?: number },
-): Promise<RateDecision> {
+export async function consumeRateLimitExact(db: Db, key: string, opts: { limit: number; windowMs: number; cost?: number }): Promise<RateDecision> {
   const cost = opts.cost ?? 1;
   // the row is locked by the upsert: concurrent requests on any instance are counted one after
   // another; clock_timestamp(), not now() (the transaction's start): a request that waited for

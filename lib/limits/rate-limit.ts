@@ -46,11 +46,7 @@ let flushTimer: NodeJS.Timeout | null = null;
 let flushing: Promise<void> | null = null;
 let lastSweep = 0;
 
-export async function consumeRateLimit(
-  db: Db,
-  key: string,
-  opts: { limit: number; windowMs: number; cost?: number; now?: number },
-): Promise<RateDecision> {
+export async function consumeRateLimit(db: Db, key: string, opts: { limit: number; windowMs: number; cost?: number; now?: number }): Promise<RateDecision> {
   const cost = opts.cost ?? 1;
   if (!buckets.has(key)) {
     let pending = loading.get(key);

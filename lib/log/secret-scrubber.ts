@@ -41,7 +41,13 @@ export function createSecretScrubber(initial: Iterable<string | null | undefined
     const forms = new Set<string>();
     for (const s of secrets) for (const f of encodings(s)) if (f.length >= MIN_SECRET_LENGTH) forms.add(f);
     // longest first, so a secret that contains another is replaced whole
-    pattern = new RegExp([...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+    pattern = new RegExp(
+      [...forms]
+        .sort((a, b) => b.length - a.length)
+        .map(escapeRegExp)
+        .join('|'),
+      'g',
+    );
   };
 
   const scrubText = (text: string) => (pattern && text.length >= MIN_SECRET_LENGTH ? text.replace(pattern, REDACTED) : text);

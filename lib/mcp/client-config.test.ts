@@ -29,7 +29,10 @@ describe('mcpClientConfig', () => {
     expect(public_.stdioCommand).toBe('npx -y https://skillyard.example/cli/skillyard.tgz mcp --registry https://skillyard.example --skill @skillyard/text-stats');
     expect(JSON.parse(public_.stdioJson)).toEqual({
       mcpServers: {
-        'text-stats': { command: 'npx', args: ['-y', 'https://skillyard.example/cli/skillyard.tgz', 'mcp', '--registry', 'https://skillyard.example', '--skill', '@skillyard/text-stats'] },
+        'text-stats': {
+          command: 'npx',
+          args: ['-y', 'https://skillyard.example/cli/skillyard.tgz', 'mcp', '--registry', 'https://skillyard.example', '--skill', '@skillyard/text-stats'],
+        },
       },
     });
     expect(public_.addCommand).toBe('npx -y https://skillyard.example/cli/skillyard.tgz add @skillyard/text-stats --registry https://skillyard.example');
@@ -57,7 +60,9 @@ describe('the CLI in snippets', () => {
     expect(cliPackageArgs('https://r.example', env)).toEqual(['-y', '@acme/skillyard@0.2.0']);
     expect(addCommand({ origin: 'https://r.example', scope: 'a', name: 'b' }, env)).toBe('npx -y @acme/skillyard@0.2.0 add @a/b --registry https://r.example');
     // an older version's page installs that version
-    expect(addCommand({ origin: 'https://r.example', scope: 'a', name: 'b', version: '1.0.0' }, env)).toBe('npx -y @acme/skillyard@0.2.0 add @a/b@1.0.0 --registry https://r.example');
+    expect(addCommand({ origin: 'https://r.example', scope: 'a', name: 'b', version: '1.0.0' }, env)).toBe(
+      'npx -y @acme/skillyard@0.2.0 add @a/b@1.0.0 --registry https://r.example',
+    );
     expect(JSON.parse(mcpClientConfig({ origin: 'https://r.example', scope: 'a', name: 'b', needsToken: false }, env).stdioJson).mcpServers.b.args.slice(0, 3)).toEqual([
       '-y',
       '@acme/skillyard@0.2.0',

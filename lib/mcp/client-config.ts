@@ -78,8 +78,9 @@ export const TOKEN_PLACEHOLDER = 'sy_YOUR_API_TOKEN';
 
 /** JSON.stringify(v, null, 2), with arrays of plain values on one line (`"args": ["a", "b"]`). */
 function prettyJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(/\[\n\s*((?:"(?:[^"\\]|\\.)*"|[\d.eE+-]+|true|false|null)(?:,\n\s*(?:"(?:[^"\\]|\\.)*"|[\d.eE+-]+|true|false|null))*)\n\s*\]/g, (_m, items: string) =>
-    `[${items.split(/,\n\s*/).join(', ')}]`,
+  return JSON.stringify(value, null, 2).replace(
+    /\[\n\s*((?:"(?:[^"\\]|\\.)*"|[\d.eE+-]+|true|false|null)(?:,\n\s*(?:"(?:[^"\\]|\\.)*"|[\d.eE+-]+|true|false|null))*)\n\s*\]/g,
+    (_m, items: string) => `[${items.split(/,\n\s*/).join(', ')}]`,
   );
 }
 
@@ -88,10 +89,7 @@ function prettyJson(value: unknown): string {
  * token the caller's connections provide, so the HTTP snippets carry an Authorization header
  * (an API token with the `invoke` scope, made in Settings); a public skill works without one.
  */
-export function mcpClientConfig(
-  opts: { origin: string; scope: string; name: string; needsToken: boolean; version?: string },
-  env?: Env,
-): McpClientConfig {
+export function mcpClientConfig(opts: { origin: string; scope: string; name: string; needsToken: boolean; version?: string }, env?: Env): McpClientConfig {
   const origin = opts.origin.replace(/\/+$/, '');
   const url = `${origin}/api/mcp/${encodeURIComponent(opts.scope)}/${encodeURIComponent(opts.name)}`;
   const serverName = opts.name;

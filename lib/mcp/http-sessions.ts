@@ -104,7 +104,10 @@ export function createMcpSessions(limits: McpSessionLimits = mcpSessionLimits(),
   sweeper.unref?.();
 
   async function toolsKeyOf(s: Session): Promise<string> {
-    return (await s.host.listVisibleTools()).map((t) => t.ref).sort().join('\n');
+    return (await s.host.listVisibleTools())
+      .map((t) => t.ref)
+      .sort()
+      .join('\n');
   }
 
   /**
@@ -145,10 +148,24 @@ export function createMcpSessions(limits: McpSessionLimits = mcpSessionLimits(),
       sessionIdGenerator: () => reviveId ?? crypto.randomUUID(),
       eventStore: createMemoryEventStore(),
       onsessioninitialized: async (id) => {
-        const s: Session = { id, principal: input.principal, account, selection: input.selection, transport, server, host, lastSeen: Date.now(), toolsKey: null, announcing: Promise.resolve() };
+        const s: Session = {
+          id,
+          principal: input.principal,
+          account,
+          selection: input.selection,
+          transport,
+          server,
+          host,
+          lastSeen: Date.now(),
+          toolsKey: null,
+          announcing: Promise.resolve(),
+        };
         session = s;
         sessions.set(id, s);
-        s.announcing = toolsKeyOf(s).then((k) => void (s.toolsKey ??= k), () => {});
+        s.announcing = toolsKeyOf(s).then(
+          (k) => void (s.toolsKey ??= k),
+          () => {},
+        );
         if (store && !reviveId) {
           const protocolVersion = String((body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion ?? '');
           touched.set(id, Date.now());

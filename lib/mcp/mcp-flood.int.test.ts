@@ -99,8 +99,7 @@ describe('a flood of MCP calls', () => {
   it('counts a tools/call as in progress until its answer has been sent, like an invoke', async () => {
     const token = await tokenFor('mcp-parallel');
     const { client, sessionId } = await connect(token);
-    const call = (id: number) =>
-      handleMcpRoute(new Request(`${base}${PATH}`, { method: 'POST', headers: sessionHeaders(token, sessionId), body: callBody(id) }), [SKILL]);
+    const call = (id: number) => handleMcpRoute(new Request(`${base}${PATH}`, { method: 'POST', headers: sessionHeaders(token, sessionId), body: callBody(id) }), [SKILL]);
     // two answers nobody has read yet: the caller's cap of 2 requests in progress is reached
     const first = await call(1);
     const second = await call(2);

@@ -59,7 +59,7 @@ async function newUserToken(name: string) {
 }
 
 async function until(check: () => boolean, what: string, ms = 5_000) {
-  for (const end = Date.now() + ms; !check(); ) {
+  for (const end = Date.now() + ms; !check();) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -77,7 +77,11 @@ function sseReader(res: Response) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         const id = /^id: ?(.*)$/m.exec(block)?.[1];
-        const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+        const data = block
+          .split('\n')
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5).trim())
+          .join('\n');
         if (!data) continue; // priming events and keep-alives carry no message
         return { id, data: JSON.parse(data) };
       }
@@ -99,7 +103,7 @@ function post(path: string, body: string, headers: Record<string, string> = {}) 
 }
 
 describe('the MCP endpoint', () => {
-  it('lists a skill\'s tools with their schemas and calls one through the pipeline', async () => {
+  it("lists a skill's tools with their schemas and calls one through the pipeline", async () => {
     const { client } = await connect('/api/mcp/skillyard/text-stats');
     const { tools } = await client.listTools();
     const count = tools.find((t) => t.name === 'count-words');
@@ -175,7 +179,11 @@ describe('the MCP endpoint', () => {
     const { userId, token } = await newUserToken('mcp-resumer');
     const path = '/api/mcp/skillyard/github-repos';
     const auth = { authorization: `Bearer ${token}` };
-    const init = await post(path, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }), auth);
+    const init = await post(
+      path,
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      auth,
+    );
     expect(init.status).toBe(200);
     const sessionId = init.headers.get('mcp-session-id')!;
     await init.text();
@@ -255,7 +263,10 @@ describe('the MCP endpoint', () => {
     }
     await session.client.close();
 
-    const unknownSkill = await post('/api/mcp/skillyard/no-such-skill', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }));
+    const unknownSkill = await post(
+      '/api/mcp/skillyard/no-such-skill',
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    );
     expect(unknownSkill.status).toBe(404);
     expect((await unknownSkill.json()).error.message).toMatch(/^skill\/not-found: /);
 

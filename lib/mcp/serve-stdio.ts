@@ -6,12 +6,18 @@ import { createMcpServer } from './create-mcp-server';
 import type { McpToolHost } from './tool-host';
 
 export async function serveMcpOverStdio(host: McpToolHost, io?: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream }): Promise<{ closed: Promise<void> }> {
-  let known = (await host.listVisibleTools()).map((t) => t.ref).sort().join('\n');
+  let known = (await host.listVisibleTools())
+    .map((t) => t.ref)
+    .sort()
+    .join('\n');
   const server = createMcpServer(host, {
     log: (event, fields) => process.stderr.write(`${JSON.stringify({ event, ...fields })}\n`),
     onToolCalled: () =>
       void host.listVisibleTools().then((tools) => {
-        const now = tools.map((t) => t.ref).sort().join('\n');
+        const now = tools
+          .map((t) => t.ref)
+          .sort()
+          .join('\n');
         if (now !== known) {
           known = now;
           void server.sendToolListChanged().catch(() => {});

@@ -6,7 +6,10 @@ import { addressBucket } from './address-bucket';
 
 /** The client address of a request's headers, or 'unknown' when there is none. */
 export function clientIp(req: { headers: Pick<Headers, 'get'> }, trustedProxies: number = setting('SKILLYARD_TRUSTED_PROXIES')): string {
-  const parts = (req.headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = (req.headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const ip = parts[parts.length - Math.max(1, trustedProxies)] ?? parts[0] ?? 'unknown';
   return addressBucket(ip.slice(0, 64));
 }

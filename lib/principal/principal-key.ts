@@ -9,7 +9,14 @@ export const ANONYMOUS_KEY_PREFIX = 'anon:';
 
 /** `anon:<16 hex digits>` of a client address (the same for every caller behind it). */
 export function anonymousKey(address: string | null): string {
-  return ANONYMOUS_KEY_PREFIX + crypto.createHash('sha256').update(address || 'unknown').digest('hex').slice(0, 16);
+  return (
+    ANONYMOUS_KEY_PREFIX +
+    crypto
+      .createHash('sha256')
+      .update(address || 'unknown')
+      .digest('hex')
+      .slice(0, 16)
+  );
 }
 
 export const userKey = (userId: string) => `user:${userId}`;

@@ -26,7 +26,12 @@ let target: Db | null = null;
 let lastSweep = '';
 
 let hmacKey: Buffer | null = null;
-const callerHash = (key: string) => crypto.createHmac('sha256', (hmacKey ??= deriveKey('download-caller'))).update(key).digest('base64url').slice(0, 22);
+const callerHash = (key: string) =>
+  crypto
+    .createHmac('sha256', (hmacKey ??= deriveKey('download-caller')))
+    .update(key)
+    .digest('base64url')
+    .slice(0, 22);
 
 /** Notes a download of a version by a caller (its rate-limit key); counted when the batch is written. */
 export function countDownload(db: Db, d: { versionId: string; callerKey: string }, now = new Date()): void {

@@ -47,11 +47,7 @@ export async function canSeePrivate(db: Db, scope: string, viewer: Viewer): Prom
   return owner?.userId === viewer.userId || (owner?.team?.memberships.length ?? 0) > 0;
 }
 
-export async function getSkill(
-  db: Db,
-  ref: { scope: string; name: string; version?: string },
-  viewer: Viewer = null,
-): Promise<SkillDetail> {
+export async function getSkill(db: Db, ref: { scope: string; name: string; version?: string }, viewer: Viewer = null): Promise<SkillDetail> {
   const notFound = new AppError('skill/not-found', `@${ref.scope}/${ref.name} was not found.`);
   const skill = await db.skill.findUnique({
     where: { scopeName_name: { scopeName: ref.scope, name: ref.name } },

@@ -31,11 +31,7 @@ export async function listSkills(db: Db, query: ListSkillsQuery = {}): Promise<S
       ...(query.tag ? { tags: { has: query.tag } } : {}),
       ...(q
         ? {
-            OR: [
-              { name: { contains: q, mode: 'insensitive' as const } },
-              { description: { contains: q, mode: 'insensitive' as const } },
-              { tags: { has: q.toLowerCase() } },
-            ],
+            OR: [{ name: { contains: q, mode: 'insensitive' as const } }, { description: { contains: q, mode: 'insensitive' as const } }, { tags: { has: q.toLowerCase() } }],
           }
         : {}),
     },

@@ -64,12 +64,10 @@ export async function loadSkillVersion(db: Db, ref: SkillRef, viewer: Viewer, he
     readFile(path: string) {
       let pending = cache.get(path);
       if (!pending) {
-        pending = db.skillFile
-          .findUnique({ where: { versionId_path: { versionId, path } }, select: { content: true } })
-          .then((row) => {
-            if (!row) throw new AppError('skill/file-not-found', `${label} has no file ${path}.`);
-            return Buffer.from(row.content).toString('utf8');
-          });
+        pending = db.skillFile.findUnique({ where: { versionId_path: { versionId, path } }, select: { content: true } }).then((row) => {
+          if (!row) throw new AppError('skill/file-not-found', `${label} has no file ${path}.`);
+          return Buffer.from(row.content).toString('utf8');
+        });
         cache.set(path, pending);
       }
       return pending;

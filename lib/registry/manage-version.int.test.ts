@@ -22,7 +22,10 @@ async function user(handle: string) {
 }
 
 async function publish(scope: string, name: string, version: string, by: string) {
-  const pkg = readUpload({ kind: 'files', files: [{ path: `${name}/SKILL.md`, content: enc.encode(`---\nname: ${name}\ndescription: A skill called ${name}.\n---\n\nHello.\n`) }] });
+  const pkg = readUpload({
+    kind: 'files',
+    files: [{ path: `${name}/SKILL.md`, content: enc.encode(`---\nname: ${name}\ndescription: A skill called ${name}.\n---\n\nHello.\n`) }],
+  });
   await publishVersion(testDb(), { scope, manifest: pkg.manifest!, files: pkg.files, version, publishedById: by });
 }
 
@@ -39,7 +42,13 @@ beforeAll(async () => {
     data: {
       slug: team,
       name: 'MV',
-      memberships: { create: [{ userId: ids.owner, role: 'owner' }, { userId: ids.member, role: 'member' }, { userId: ids.publisher, role: 'publisher' }] },
+      memberships: {
+        create: [
+          { userId: ids.owner, role: 'owner' },
+          { userId: ids.member, role: 'member' },
+          { userId: ids.publisher, role: 'publisher' },
+        ],
+      },
     },
   });
   await testDb().scope.create({ data: { name: team, kind: 'team', teamId: t.id } });
@@ -70,9 +79,15 @@ describe('manageVersion', () => {
   });
 
   it('refuses a signed-in stranger, and a yank changes nothing', async () => {
-    await expect(manageVersion(testDb(), as(ids.stranger), { op: 'yank', scope: owner, name: 'mine', version: '1.1.0', reason: 'mine now' })).rejects.toMatchObject({ code: 'publish/forbidden' });
-    await expect(manageVersion(testDb(), as(ids.stranger), { op: 'tag', scope: owner, name: 'mine', version: '1.1.0', tag: 'evil' })).rejects.toMatchObject({ code: 'publish/forbidden' });
-    await expect(manageVersion(testDb(), as(ids.stranger), { op: 'deprecate', scope: owner, name: 'mine', version: '1.1.0', message: 'x' })).rejects.toMatchObject({ code: 'publish/forbidden' });
+    await expect(manageVersion(testDb(), as(ids.stranger), { op: 'yank', scope: owner, name: 'mine', version: '1.1.0', reason: 'mine now' })).rejects.toMatchObject({
+      code: 'publish/forbidden',
+    });
+    await expect(manageVersion(testDb(), as(ids.stranger), { op: 'tag', scope: owner, name: 'mine', version: '1.1.0', tag: 'evil' })).rejects.toMatchObject({
+      code: 'publish/forbidden',
+    });
+    await expect(manageVersion(testDb(), as(ids.stranger), { op: 'deprecate', scope: owner, name: 'mine', version: '1.1.0', message: 'x' })).rejects.toMatchObject({
+      code: 'publish/forbidden',
+    });
     expect(await row(owner, 'mine', '1.1.0')).toMatchObject({ yankedAt: null, deprecated: null });
     expect(await mayManageSkill(testDb(), owner, ids.stranger)).toBe(false);
     expect(await mayManageSkill(testDb(), owner, null)).toBe(false);
@@ -92,8 +107,13 @@ describe('manageVersion', () => {
 
   it('answers bad input with a clear error and changes nothing', async () => {
     await expect(manageVersion(testDb(), as(ids.owner), { op: 'explode', scope: owner, name: 'mine', version: '1.1.0' })).rejects.toMatchObject({ code: 'input/invalid' });
-    await expect(manageVersion(testDb(), as(ids.owner), { op: 'deprecate', scope: owner, name: 'mine', version: '1.1.0', message: '   ' })).rejects.toMatchObject({ code: 'input/invalid', message: /Say why/ });
-    await expect(manageVersion(testDb(), as(ids.owner), { op: 'tag', scope: owner, name: 'mine', version: '1.1.0', tag: '1.0.0' })).rejects.toMatchObject({ code: 'input/invalid-tag' });
+    await expect(manageVersion(testDb(), as(ids.owner), { op: 'deprecate', scope: owner, name: 'mine', version: '1.1.0', message: '   ' })).rejects.toMatchObject({
+      code: 'input/invalid',
+      message: /Say why/,
+    });
+    await expect(manageVersion(testDb(), as(ids.owner), { op: 'tag', scope: owner, name: 'mine', version: '1.1.0', tag: '1.0.0' })).rejects.toMatchObject({
+      code: 'input/invalid-tag',
+    });
     await expect(manageVersion(testDb(), as(ids.owner), { op: 'yank', scope: owner, name: 'mine', version: '9.9.9' })).rejects.toMatchObject({ code: 'skill/version-not-found' });
     expect(await row(owner, 'mine', '1.1.0')).toMatchObject({ yankedAt: null, deprecated: null });
   });

@@ -62,7 +62,10 @@ export async function previewPackage(db: Db, input: PreviewInput): Promise<Packa
     });
     if (used) {
       const next = semver.inc(version, 'patch');
-      problems.push({ code: 'publish/version-exists', message: `@${scope}/${pkg.manifest.name}@${version} was published before; version numbers are never reused${next ? ` (try ${next})` : ''}.` });
+      problems.push({
+        code: 'publish/version-exists',
+        message: `@${scope}/${pkg.manifest.name}@${version} was published before; version numbers are never reused${next ? ` (try ${next})` : ''}.`,
+      });
     }
   }
   for (const f of findings.filter(isBlockingFinding)) {
@@ -93,7 +96,10 @@ export function previewError(p: PackagePreview): AppError {
     return new AppError('publish/invalid-skill', `${p.name ?? 'The skill'} has errors; nothing was published:\n${lines.join('\n')}`);
   }
   if (first.code === 'publish/blocked-by-scan') {
-    const where = p.problems.filter((x) => x.code === first.code).map((x) => x.message).join('\n');
+    const where = p.problems
+      .filter((x) => x.code === first.code)
+      .map((x) => x.message)
+      .join('\n');
     return new AppError(first.code, `The scan found a secret; remove it and publish again. Nothing was published:\n${where}`);
   }
   return new AppError(isErrorCode(first.code) ? first.code : 'publish/invalid-skill', first.message);

@@ -8,8 +8,7 @@ import { listSkills } from './list-skills';
 import { BUNDLED_SCOPE, seedBundledSkills } from './seed-bundled-skills';
 
 const enc = new TextEncoder();
-const skillMd = (name: string, body = 'Use this skill to say hello.') =>
-  `---\nname: ${name}\ndescription: A test skill called ${name}.\n---\n\n# ${name}\n\n${body}\n`;
+const skillMd = (name: string, body = 'Use this skill to say hello.') => `---\nname: ${name}\ndescription: A test skill called ${name}.\n---\n\n# ${name}\n\n${body}\n`;
 
 function pkg(name: string, body?: string) {
   const files = [{ path: 'SKILL.md', content: enc.encode(skillMd(name, body)) }];
@@ -45,9 +44,10 @@ describe('publishing versions', () => {
     const { manifest, files } = pkg('immutable');
     await publishVersion(testDb(), { scope: 'alice', manifest, files, version: '1.0.0' });
     const changed = pkg('immutable', 'A different body.');
-    await expect(
-      publishVersion(testDb(), { scope: 'alice', manifest: changed.manifest, files: changed.files, version: '1.0.0' }),
-    ).rejects.toMatchObject({ code: 'publish/version-exists', status: 409 });
+    await expect(publishVersion(testDb(), { scope: 'alice', manifest: changed.manifest, files: changed.files, version: '1.0.0' })).rejects.toMatchObject({
+      code: 'publish/version-exists',
+      status: 409,
+    });
     const detail = await getSkill(testDb(), { scope: 'alice', name: 'immutable' });
     expect(detail.manifest.instructions).toContain('say hello'); // unchanged
     await publishVersion(testDb(), { scope: 'alice', manifest: changed.manifest, files: changed.files, version: '1.1.0' });

@@ -104,7 +104,13 @@ export function changelogFor(version: string, files: PackageFile[], given?: stri
       break;
     }
   }
-  return lines.slice(start + 1, end).join('\n').trim().slice(0, 20_000) || null;
+  return (
+    lines
+      .slice(start + 1, end)
+      .join('\n')
+      .trim()
+      .slice(0, 20_000) || null
+  );
 }
 
 /** a version's id: 128 random bits (it names the version's object in an object store) */
@@ -117,7 +123,10 @@ export async function publishVersion(db: Db, input: PublishInput): Promise<Publi
     throw new AppError('publish/invalid-skill', `${manifest.name} has errors; nothing was published:\n${formatDiagnostics(errors)}`);
   }
   if (!isAsciiSkillName(manifest.name)) {
-    throw new AppError('publish/name-not-ascii', `"${manifest.name.slice(0, 64)}" is a valid Agent Skills name, but registry names (in URLs) are a-z, 0-9 and single hyphens: rename the skill to publish it. Nothing was published.`);
+    throw new AppError(
+      'publish/name-not-ascii',
+      `"${manifest.name.slice(0, 64)}" is a valid Agent Skills name, but registry names (in URLs) are a-z, 0-9 and single hyphens: rename the skill to publish it. Nothing was published.`,
+    );
   }
   const version = publishableVersion(input.version, manifest);
   const explicitTag = input.tag !== undefined;
@@ -128,8 +137,14 @@ export async function publishVersion(db: Db, input: PublishInput): Promise<Publi
   const findings = input.findings ?? scanPackage(input.files);
   const blocking = findings.filter(isBlockingFinding);
   if (blocking.length) {
-    const where = blocking.slice(0, 10).map((f) => `${f.file}:${f.line}: ${f.message} [${f.rule}]`).join('\n');
-    throw new AppError('publish/blocked-by-scan', `The scan found ${blocking.length} secret${blocking.length > 1 ? 's' : ''}; remove ${blocking.length > 1 ? 'them' : 'it'} and publish again. Nothing was published:\n${where}`);
+    const where = blocking
+      .slice(0, 10)
+      .map((f) => `${f.file}:${f.line}: ${f.message} [${f.rule}]`)
+      .join('\n');
+    throw new AppError(
+      'publish/blocked-by-scan',
+      `The scan found ${blocking.length} secret${blocking.length > 1 ? 's' : ''}; remove ${blocking.length > 1 ? 'them' : 'it'} and publish again. Nothing was published:\n${where}`,
+    );
   }
   // gzip at level 9 and two hashes over up to 50 MB: seconds of CPU, off the event loop
   const { contentHash: hash, tarball, integrity } = await packPackageOffThread(input.files, manifest.name);
@@ -137,7 +152,10 @@ export async function publishVersion(db: Db, input: PublishInput): Promise<Publi
   const tags = Array.from(new Set(manifest.tools.flatMap((t) => t.tags))).slice(0, 32);
   const changelog = changelogFor(version, input.files, input.changelog);
   const exists = () =>
-    new AppError('publish/version-exists', `@${scope}/${manifest.name}@${version} was published before; version numbers are never reused (even after a yank or a deletion): publish a new version.`);
+    new AppError(
+      'publish/version-exists',
+      `@${scope}/${manifest.name}@${version} was published before; version numbers are never reused (even after a yank or a deletion): publish a new version.`,
+    );
 
   // The bytes go to the configured store (package-store/): inside the transaction for
   // Postgres; an object store is written first, under an id chosen here, and its object

@@ -13,12 +13,7 @@ export type FilePrefix = { text: string; size: number; truncated: boolean };
  * The first `maxBytes` of `path` in `@scope/name@version` as text, or null when the version
  * has no such file. The caller has already checked that the viewer may see the version.
  */
-export async function readFilePrefix(
-  db: Db,
-  ref: { scope: string; name: string; version: string },
-  path: string,
-  maxBytes = FILE_VIEW_BYTES,
-): Promise<FilePrefix | null> {
+export async function readFilePrefix(db: Db, ref: { scope: string; name: string; version: string }, path: string, maxBytes = FILE_VIEW_BYTES): Promise<FilePrefix | null> {
   const rows = await db.$queryRaw<Array<{ head: Uint8Array; size: number }>>`
     SELECT substring(f."content" from 1 for ${maxBytes}::int) AS head, octet_length(f."content")::int AS size
     FROM "SkillFile" f

@@ -2,25 +2,13 @@
 // skill package: its files, its manifest and every diagnostic. The SPEC's hostile-input
 // limits are enforced here, before anything is parsed or stored, and a breach is an
 // error that names the limit.
-import {
-  archiveKind,
-  normalizeTreePath,
-  readArchive,
-  readSkillsFromFiles,
-  resolveLimits,
-  type Diagnostic,
-  type ReadLimits,
-  type SkillManifest,
-  type TrustedKey,
-} from '../skills';
+import { archiveKind, normalizeTreePath, readArchive, readSkillsFromFiles, resolveLimits, type Diagnostic, type ReadLimits, type SkillManifest, type TrustedKey } from '../skills';
 import { AppError } from '../errors';
 import type { PackageFile } from './package-tarball';
 import { pathCollisions } from './path-collisions';
 import { packageLimitSettings } from './package-limit-settings';
 
-export type UploadInput =
-  | { kind: 'bytes'; bytes: Uint8Array; fileName?: string }
-  | { kind: 'files'; files: PackageFile[]; folderName?: string };
+export type UploadInput = { kind: 'bytes'; bytes: Uint8Array; fileName?: string } | { kind: 'files'; files: PackageFile[]; folderName?: string };
 
 export type ReadUploadOptions = { limits?: Partial<ReadLimits>; trustedKeys?: readonly TrustedKey[] };
 
@@ -55,15 +43,7 @@ function limitError(d: Diagnostic, limits: ReadLimits): AppError {
   }
 }
 
-const LIMIT_CODES = new Set([
-  'archive/too-large',
-  'archive/too-many-files',
-  'archive/corrupt',
-  'archive/unsupported',
-  'file/too-large',
-  'path/outside-package',
-  'path/symlink',
-]);
+const LIMIT_CODES = new Set(['archive/too-large', 'archive/too-many-files', 'archive/corrupt', 'archive/unsupported', 'file/too-large', 'path/outside-package', 'path/symlink']);
 
 /** Drops one folder that holds everything (`greeter/SKILL.md` -> `SKILL.md`). */
 function stripCommonFolder(files: PackageFile[]): { files: PackageFile[]; folder: string | null } {

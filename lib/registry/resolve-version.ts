@@ -31,7 +31,13 @@ export async function resolveVersion(db: Db, skill: { id: string; scopeName: str
     return out(tag.version, 'tag');
   }
   const versions = await db.skillVersion.findMany({ where: { skillId: skill.id, yankedAt: null }, select });
-  const best = semver.maxSatisfying(versions.map((v) => v.version), range);
+  const best = semver.maxSatisfying(
+    versions.map((v) => v.version),
+    range,
+  );
   if (!best) throw new AppError('skill/version-not-found', `No version of ${label} satisfies "${wanted.slice(0, 64)}".`);
-  return out(versions.find((v) => v.version === best)!, 'range');
+  return out(
+    versions.find((v) => v.version === best)!,
+    'range',
+  );
 }

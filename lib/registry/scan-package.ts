@@ -22,7 +22,8 @@ const WHY: Record<string, string> = {
   'prompt-injection/ignore-instructions':
     'A skill’s text goes into the model’s context. Text that tells the model to drop its earlier instructions can turn the agent against the person using it.',
   'prompt-injection/exfiltrate': 'Asking the model to print or send its system prompt, keys or credentials is how a skill steals them through the agent.',
-  'prompt-injection/hidden-instruction': 'An HTML comment is invisible on the rendered page but the model reads it: an instruction there is hidden from the person, not from the agent.',
+  'prompt-injection/hidden-instruction':
+    'An HTML comment is invisible on the rendered page but the model reads it: an instruction there is hidden from the person, not from the agent.',
   'code/eval': 'Code built at run time cannot be read before it runs; it is a common way to hide what a script does.',
   'code/child-process': 'Starting processes runs other programs with the rights of whoever runs the skill, outside what its manifest declares.',
   'code/pipe-to-shell': 'Piping a download into a shell runs whatever the server sends at that moment, unreviewed and unsigned.',

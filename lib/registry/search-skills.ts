@@ -88,7 +88,15 @@ const RANKED = 200;
 
 /** Lowercase words of a query: letters and digits only (so they are safe in tsquery). */
 export function queryWords(q: string): string[] {
-  return Array.from(new Set(q.toLowerCase().slice(0, 200).split(/[^a-z0-9]+/).filter(Boolean))).slice(0, MAX_WORDS);
+  return Array.from(
+    new Set(
+      q
+        .toLowerCase()
+        .slice(0, 200)
+        .split(/[^a-z0-9]+/)
+        .filter(Boolean),
+    ),
+  ).slice(0, MAX_WORDS);
 }
 
 /** Longest vocabulary word (refresh-skill-search.ts keeps 3 to 32 letters): a prefix's upper bound. */
@@ -143,7 +151,11 @@ type Spellings = { known: Set<string>; exists: Set<string>; swapStarts: Set<stri
  */
 async function lookUpSpellings(db: Db, candidates: string[], edits: Map<string, Variant[]>, splits: Map<string, Array<[string, string]>>): Promise<Spellings> {
   const spellings = (w: string) => [...edits.get(w)!.map((v) => v.word), ...splits.get(w)!.flat()];
-  const swapsOf = (w: string) => edits.get(w)!.filter((v) => v.kind === 'swap').map((v) => v.word);
+  const swapsOf = (w: string) =>
+    edits
+      .get(w)!
+      .filter((v) => v.kind === 'swap')
+      .map((v) => v.word);
   const vocab = await vocabulary(db);
   if (vocab) {
     const known = new Set(candidates.filter((w) => startsKnownWord(vocab, w)));
@@ -202,9 +214,7 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
   const tsq = words.length ? buildTsQuery(words, fixes) : null;
 
   const scopes = (query.viewerScopes ?? []).slice(0, 1_000);
-  const visible = scopes.length
-    ? Prisma.sql`(s.visibility = 'public' OR s."scopeName" = ANY(${scopes}::text[]))`
-    : Prisma.sql`s.visibility = 'public'`;
+  const visible = scopes.length ? Prisma.sql`(s.visibility = 'public' OR s."scopeName" = ANY(${scopes}::text[]))` : Prisma.sql`s.visibility = 'public'`;
   const q = tsq ? Prisma.sql`to_tsquery('english', ${tsq})` : null;
   // the filters, without the words and the format (the facet counts ignore the format)
   const base: Prisma.Sql[] = [visible];
@@ -222,13 +232,12 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
 
   const sort = query.sort ?? (q ? 'relevance' : 'downloads');
   const keys =
-    sort === 'recent' ? Prisma.sql`s."publishedAt" DESC, s."skillId"`
-    : sort === 'stars' ? Prisma.sql`s.stars DESC, s.downloads DESC, s."skillId"`
-    : Prisma.sql`s.downloads DESC, s."skillId"`;
-  const outerKeys =
-    sort === 'recent' ? Prisma.sql`"publishedAt" DESC, id`
-    : sort === 'stars' ? Prisma.sql`stars DESC, downloads DESC, id`
-    : Prisma.sql`downloads DESC, id`;
+    sort === 'recent'
+      ? Prisma.sql`s."publishedAt" DESC, s."skillId"`
+      : sort === 'stars'
+        ? Prisma.sql`s.stars DESC, s.downloads DESC, s."skillId"`
+        : Prisma.sql`s.downloads DESC, s."skillId"`;
+  const outerKeys = sort === 'recent' ? Prisma.sql`"publishedAt" DESC, id` : sort === 'stars' ? Prisma.sql`stars DESC, downloads DESC, id` : Prisma.sql`downloads DESC, id`;
   // (A tier's LIMIT is a constant inside and what is left of the page outside: given a
   // computed LIMIT the planner assumes a tenth of the matches will do, and scans tables.)
   // The matches of the words are those of the text document and those of the
@@ -262,9 +271,7 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
               SELECT * FROM (SELECT s.*, b.pos ${bodyOnlyMatches(Prisma.sql`${cond} AND s."skillId" NOT IN (SELECT "skillId" FROM walk)`)}
                              LIMIT ${need}) s WHERE (SELECT count(*) FROM walk) < ${need}`
       })`;
-  const bodyIds = q
-    ? Prisma.sql`"bodyIds" AS MATERIALIZED (SELECT "skillId", row_number() OVER () AS pos FROM "SkillSearchBody" WHERE "bodyVector" @@ ${q}),`
-    : Prisma.empty;
+  const bodyIds = q ? Prisma.sql`"bodyIds" AS MATERIALIZED (SELECT "skillId", row_number() OVER () AS pos FROM "SkillSearchBody" WHERE "bodyVector" @@ ${q}),` : Prisma.empty;
   const cols = Prisma.sql`s."skillId" AS id, s.downloads, s.stars, s."publishedAt"`;
 
   // The page's ids in order: `tier` first, then `ord` within the tier.

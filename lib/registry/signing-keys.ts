@@ -66,7 +66,10 @@ export async function revokeSigningKey(db: Db, kid: string, reason: string): Pro
 
 /** The public key set served at /.well-known/skillyard-keys.json, newest first. */
 export async function publicKeySet(db: Db): Promise<KeySet> {
-  const rows = await db.signingKey.findMany({ orderBy: { createdAt: 'desc' }, select: { id: true, publicJwk: true, createdAt: true, retiredAt: true, revokedAt: true, revokeReason: true } });
+  const rows = await db.signingKey.findMany({
+    orderBy: { createdAt: 'desc' },
+    select: { id: true, publicJwk: true, createdAt: true, retiredAt: true, revokedAt: true, revokeReason: true },
+  });
   return {
     keys: rows.map((r): PublicSigningKey => {
       const jwk = r.publicJwk as { x: string };

@@ -24,7 +24,10 @@ export function cachedHead(key: string, read: () => Promise<FoundHead | null>): 
   const value = read();
   heads.set(key, { until: now + headTtlMs, value });
   // failures and not-found are asked again next time
-  value.then((v) => v === null && heads.get(key)?.value === value && heads.delete(key), () => heads.get(key)?.value === value && heads.delete(key));
+  value.then(
+    (v) => v === null && heads.get(key)?.value === value && heads.delete(key),
+    () => heads.get(key)?.value === value && heads.delete(key),
+  );
   return value;
 }
 

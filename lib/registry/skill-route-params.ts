@@ -9,7 +9,12 @@ const Segment = z
   .pipe(z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'a scope or skill name is lowercase letters, digits and "-"'));
 
 export const SkillParams = z.object({ scope: Segment, name: Segment });
-export const VersionParams = SkillParams.extend({ version: z.string().transform((s) => decodeURIComponent(s)).pipe(z.string().min(1).max(64)) });
+export const VersionParams = SkillParams.extend({
+  version: z
+    .string()
+    .transform((s) => decodeURIComponent(s))
+    .pipe(z.string().min(1).max(64)),
+});
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 

@@ -24,7 +24,12 @@ let flushing: Promise<void> | null = null;
 let target: Db | null = null;
 
 let hmacKey: Buffer | null = null;
-const callerHash = (key: string) => crypto.createHmac('sha256', (hmacKey ??= deriveKey('skill-caller'))).update(key).digest('base64url').slice(0, 22);
+const callerHash = (key: string) =>
+  crypto
+    .createHmac('sha256', (hmacKey ??= deriveKey('skill-caller')))
+    .update(key)
+    .digest('base64url')
+    .slice(0, 22);
 
 /** Notes calls of a skill's tools by a caller (`user:<id>`, `ip:<address>`, a run principal). */
 export function noteSkillCalls(db: Db, note: SkillCallNote, now = new Date()): void {

@@ -10,7 +10,9 @@ import { suggestSkills } from './suggest-skills';
 
 const enc = new TextEncoder();
 // letters only (the vocabulary keeps words of letters), unique to this run
-const tag = Date.now().toString(36).replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)]);
+const tag = Date.now()
+  .toString(36)
+  .replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)]);
 const [w1, w2] = [`zebra${tag}`, `quill${tag}`];
 const name = `${w1}-${w2}`;
 let owner = '';

@@ -26,7 +26,10 @@ function pkg(name: string, hosts: string[] = [], extra = '') {
   const meta = hosts.length ? `metadata:\n  allowed-hosts: ${hosts.join(' ')}\n` : '';
   const files = [
     { path: `${name}/SKILL.md`, content: enc.encode(`---\nname: ${name}\ndescription: Trust test skill ${name}.\n${meta}---\n\nCount words.\n`) },
-    { path: `${name}/tools.json`, content: enc.encode(JSON.stringify([{ name: 'count', description: 'count words', capabilities: hosts.length ? ['net'] : [], handler: 'count.js' }])) },
+    {
+      path: `${name}/tools.json`,
+      content: enc.encode(JSON.stringify([{ name: 'count', description: 'count words', capabilities: hosts.length ? ['net'] : [], handler: 'count.js' }])),
+    },
     { path: `${name}/count.js`, content: enc.encode(`export default function count({ text }) {\n  return { words: String(text).split(/\\s+/).length };\n}\n${extra}`) },
   ];
   const read = readUpload({ kind: 'files', files });

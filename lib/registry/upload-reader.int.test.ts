@@ -79,7 +79,9 @@ describe('reading an upload off the event loop', () => {
 
     await previewPackage(testDb(), { upload: { kind: 'bytes', bytes: archive, fileName: 'big.tgz' }, userId }); // warm the worker
     const { value: preview, worstDelay, ticks, ms: readMs } = await timed(() => uploadReader().read({ kind: 'bytes', bytes: archive, fileName: 'big.tgz' }));
-    console.log(`[upload-reader] in-thread read ${Math.round(inlineMs)} ms; worker read ${Math.round(readMs)} ms, ${ticks} timer ticks, worst timer delay ${Math.round(worstDelay)} ms`);
+    console.log(
+      `[upload-reader] in-thread read ${Math.round(inlineMs)} ms; worker read ${Math.round(readMs)} ms, ${ticks} timer ticks, worst timer delay ${Math.round(worstDelay)} ms`,
+    );
     expect(preview.threadId).not.toBe(threadId);
     expect(preview.pkg.manifest?.name).toBe('big');
     expect(preview.pkg.files.length).toBe(1_901);
@@ -107,7 +109,12 @@ describe('reading an upload off the event loop', () => {
 
   it('storing a large version keeps the event loop answering: its files go in batches', async () => {
     const { pkg, findings } = readAndScanUpload({ kind: 'bytes', bytes: archive, fileName: 'big.tgz' });
-    const { value: out, worstDelay, ms, ticks } = await timed(() => publishVersion(testDb(), { scope: handle, manifest: pkg.manifest!, files: pkg.files, findings, version: '3.0.0', publishedById: userId }));
+    const {
+      value: out,
+      worstDelay,
+      ms,
+      ticks,
+    } = await timed(() => publishVersion(testDb(), { scope: handle, manifest: pkg.manifest!, files: pkg.files, findings, version: '3.0.0', publishedById: userId }));
     console.log(`[upload-reader] publishing 27 MB in 1,901 files took ${Math.round(ms)} ms; worst timer delay ${Math.round(worstDelay)} ms`);
     // in one statement the files held the event loop ~370 ms: they go in batches of about a
     // megabyte each (bench:upload prints the worst delay)
@@ -127,12 +134,19 @@ describe('reading an upload off the event loop', () => {
     for (let i = 0; i < 30; i++) files.push({ path: `assets/blob-${i}.bin`, content: new Uint8Array(randomBytes(1_000_000)) });
     const { pkg, findings } = readAndScanUpload({ kind: 'bytes', bytes: packTarball(files, 'blobs'), fileName: 'blobs.tgz' });
     expect(pkg.manifest?.name).toBe('blobs');
-    const { value: out, worstDelay, ms, ticks } = await timed(() => publishVersion(testDb(), { scope: handle, manifest: pkg.manifest!, files: pkg.files, findings, version: '1.0.0', publishedById: userId }));
+    const {
+      value: out,
+      worstDelay,
+      ms,
+      ticks,
+    } = await timed(() => publishVersion(testDb(), { scope: handle, manifest: pkg.manifest!, files: pkg.files, findings, version: '1.0.0', publishedById: userId }));
     console.log(`[upload-reader] publishing 30 MB of random bytes took ${Math.round(ms)} ms; worst timer delay ${Math.round(worstDelay)} ms`);
     // the tarball in one value held the event loop ~80 ms at 12 MB (bench:upload prints the worst delay)
     expect(ticks).toBeGreaterThanOrEqual(1);
     expect(await testDb().tarballPart.count({ where: { versionId: out.versionId } })).toBeGreaterThanOrEqual(30);
-    const { value: tarball, worstDelay: readDelay } = await timed(async () => readAll((await downloadVersion(testDb(), { scope: handle, name: 'blobs', spec: '1.0.0' }, null)).open()));
+    const { value: tarball, worstDelay: readDelay } = await timed(async () =>
+      readAll((await downloadVersion(testDb(), { scope: handle, name: 'blobs', spec: '1.0.0' }, null)).open()),
+    );
     console.log(`[upload-reader] downloading it: worst timer delay ${Math.round(readDelay)} ms`);
     expect(checkIntegrity(tarball, out.integrity)).toBe(true);
     expect(Buffer.from(tarball).equals(Buffer.from(packPackage(pkg.files, 'blobs').tarball))).toBe(true);
@@ -156,7 +170,9 @@ describe('reading an upload off the event loop', () => {
   it('past the queue bound a publish answers 503 publish/busy with Retry-After, and the reader keeps working', async () => {
     const reader = uploadReader();
     expect({ workers: reader.workers, queueLimit: reader.queueLimit }).toEqual({ workers: 1, queueLimit: 1 });
-    const mod = (await import(path.join(import.meta.dirname, '../../app/api/v1/skills/route.ts'))) as { POST: (req: Request, ctx: { params: Promise<unknown> }) => Promise<Response> };
+    const mod = (await import(path.join(import.meta.dirname, '../../app/api/v1/skills/route.ts'))) as {
+      POST: (req: Request, ctx: { params: Promise<unknown> }) => Promise<Response>;
+    };
     const post = () =>
       mod.POST(
         new Request(`http://127.0.0.1/api/v1/skills?dryRun=1&filename=big.tgz`, {

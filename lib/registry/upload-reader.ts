@@ -71,9 +71,13 @@ export class UploadReader {
         const waitMs = this.avgMs * (1 + this.queue.length / this.workers);
         const retryAfterMs = Math.min(MAX_RETRY_AFTER_MS, Math.max(MIN_RETRY_AFTER_MS, Math.ceil(waitMs)));
         return reject(
-          new AppError('publish/busy', `The server is busy with other uploads and publishes (${this.running} running, ${this.queue.length} waiting); retry in ${Math.ceil(retryAfterMs / 1000)} s.`, {
-            details: { retryAfterMs },
-          }),
+          new AppError(
+            'publish/busy',
+            `The server is busy with other uploads and publishes (${this.running} running, ${this.queue.length} waiting); retry in ${Math.ceil(retryAfterMs / 1000)} s.`,
+            {
+              details: { retryAfterMs },
+            },
+          ),
         );
       }
       this.queue.push(pending);

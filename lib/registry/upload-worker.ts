@@ -8,9 +8,7 @@ import { packPackage, type PackageFile, type PackedPackage } from './package-tar
 import { readAndScanUpload } from './read-and-scan';
 import type { ReadUploadOptions, UploadInput } from './read-upload';
 
-export type UploadJob =
-  | { id: number; kind: 'read'; input: UploadInput; options?: ReadUploadOptions }
-  | { id: number; kind: 'pack'; files: PackageFile[]; folder: string };
+export type UploadJob = { id: number; kind: 'read'; input: UploadInput; options?: ReadUploadOptions } | { id: number; kind: 'pack'; files: PackageFile[]; folder: string };
 export type UploadJobReply =
   | { id: number; ok: true; result: ReturnType<typeof readAndScanUpload> | PackedPackage; threadId: number }
   | { id: number; ok: false; error: { code?: string; message: string; details?: Record<string, unknown> } };

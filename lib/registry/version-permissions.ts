@@ -25,11 +25,7 @@ export async function getVersionPermissions(db: Db, ref: { scope: string; name: 
 }
 
 /** From `from` to `to` (each an exact version, a dist-tag or a range). */
-export async function diffVersionPermissions(
-  db: Db,
-  ref: { scope: string; name: string; from: string; to: string },
-  viewer: Viewer,
-): Promise<VersionPermissionDiff> {
+export async function diffVersionPermissions(db: Db, ref: { scope: string; name: string; from: string; to: string }, viewer: Viewer): Promise<VersionPermissionDiff> {
   const skill = await findVisibleSkill(db, ref, viewer);
   const [a, b] = await Promise.all([permissionsAt(db, skill, ref.from), permissionsAt(db, skill, ref.to)]);
   const diff = diffPermissions(a.permissions, b.permissions);

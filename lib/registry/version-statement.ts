@@ -19,7 +19,11 @@ export async function statementInputFor(db: Db, versionId: string): Promise<Stat
   const v = await db.skillVersion.findUnique({
     where: { id: versionId },
     select: {
-      version: true, integrity: true, manifest: true, findings: true, skill: { select: { scopeName: true, name: true } },
+      version: true,
+      integrity: true,
+      manifest: true,
+      findings: true,
+      skill: { select: { scopeName: true, name: true } },
       evidence: { select: { status: true, evidence: true } },
       provenance: true,
     },

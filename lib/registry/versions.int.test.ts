@@ -24,7 +24,10 @@ const skillMd = (name: string, body = 'Say hello politely.', description = `A te
 
 /** A folder package read the way an upload is read. */
 function upload(name: string, body?: string, extra: Array<{ path: string; content: string }> = [], description?: string) {
-  const files = [{ path: `${name}/SKILL.md`, content: enc.encode(skillMd(name, body, description)) }, ...extra.map((f) => ({ path: `${name}/${f.path}`, content: enc.encode(f.content) }))];
+  const files = [
+    { path: `${name}/SKILL.md`, content: enc.encode(skillMd(name, body, description)) },
+    ...extra.map((f) => ({ path: `${name}/${f.path}`, content: enc.encode(f.content) })),
+  ];
   const pkg = readUpload({ kind: 'files', files });
   if (!pkg.manifest) throw new Error(JSON.stringify(pkg.diagnostics));
   return { manifest: pkg.manifest, files: pkg.files };
@@ -181,7 +184,12 @@ describe('versions', () => {
     const before = await downloadVersion(testDb(), { scope: 'carol', name: 'legacy-tgz' }, null);
     expect(Buffer.from(await readAll(before.open())).equals(Buffer.from(whole))).toBe(true);
     const sql = readFileSync(path.join(import.meta.dirname, '../../prisma/migrations/20261126093000_tarball_parts_backfill/migration.sql'), 'utf8');
-    for (const statement of sql.replace(/--.*$/gm, '').split(';').map((x) => x.trim()).filter(Boolean)) await testDb().$executeRawUnsafe(statement);
+    for (const statement of sql
+      .replace(/--.*$/gm, '')
+      .split(';')
+      .map((x) => x.trim())
+      .filter(Boolean))
+      await testDb().$executeRawUnsafe(statement);
     expect(await testDb().tarballPart.count({ where: { versionId: out.versionId } })).toBe(Math.ceil(whole.byteLength / 1_000_000));
     expect((await testDb().skillVersion.findUnique({ where: { id: out.versionId }, select: { tarball: true } }))?.tarball).toBeNull();
     const after = await downloadVersion(testDb(), { scope: 'carol', name: 'legacy-tgz' }, null);
@@ -266,9 +274,7 @@ describe('upload limits', () => {
 
 describe('search', () => {
   beforeAll(async () => {
-    const tools = JSON.stringify([
-      { name: 'fetch_forecast', description: 'Fetch the weather forecast for a city', parameters: { city: { type: 'string', description: 'City' } } },
-    ]);
+    const tools = JSON.stringify([{ name: 'fetch_forecast', description: 'Fetch the weather forecast for a city', parameters: { city: { type: 'string', description: 'City' } } }]);
     const weather = upload('weather-report', 'Reports temperature and precipitation.', [{ path: 'tools.json', content: tools }]);
     await publishVersion(testDb(), { scope: 'carol', manifest: weather.manifest, files: weather.files, version: '1.0.0' });
     const recipe = upload('recipe-finder', 'Finds recipes by ingredient.');

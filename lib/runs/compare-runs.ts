@@ -38,7 +38,7 @@ export type RunComparison = {
 
 async function readEvents(db: Db, runId: string): Promise<{ events: RunEvent[]; truncated: boolean }> {
   const events: RunEvent[] = [];
-  for (let after = 0; events.length < MAX_COMPARED_EVENTS; ) {
+  for (let after = 0; events.length < MAX_COMPARED_EVENTS;) {
     const page = await listRunEvents(db, runId, after, Math.min(2000, MAX_COMPARED_EVENTS - events.length));
     for (const e of page) events.push({ ...e.data, seq: e.seq, type: e.type, createdAt: e.createdAt });
     if (page.length === 0) break;

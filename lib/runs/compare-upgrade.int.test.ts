@@ -24,7 +24,10 @@ const scriptFor = (words: string[]) => [
 ];
 
 async function run(words: string[], userId: string, visibility: 'private' | 'unlisted' = 'private') {
-  const { id } = await createRun(w.db, { config: { skills: ['@cmpowner/shout'], provider: 'scripted', script: scriptFor(words), task: `shout ${words.join(' ')}`, visibility }, userId });
+  const { id } = await createRun(w.db, {
+    config: { skills: ['@cmpowner/shout'], provider: 'scripted', script: scriptFor(words), task: `shout ${words.join(' ')}`, visibility },
+    userId,
+  });
   const ended = await w.waitForEnd(id);
   expect(ended.status).toBe('succeeded');
   return id;

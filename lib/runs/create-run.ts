@@ -59,44 +59,46 @@ export async function createRun(
   // anonymous visitors, for their shared cap) held to the transaction's end: racing
   // requests on any number of instances are counted one after another. In one process
   // they also queue here first, so a burst waits without holding database connections.
-  const run = await oneAtATime(principal, () => db.$transaction(async (tx) => {
-    // always the principal's lock first, then the anonymous one: no two requests wait on each other in a cycle
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`run-create:${principal}`}, 0))::text`;
-    if (anonymous) await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended('run-create:anonymous', 0))::text`;
-    const [active] = await tx.$queryRaw<Array<{ mine: bigint; anonymous: bigint }>>`
+  const run = await oneAtATime(principal, () =>
+    db.$transaction(async (tx) => {
+      // always the principal's lock first, then the anonymous one: no two requests wait on each other in a cycle
+      await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`run-create:${principal}`}, 0))::text`;
+      if (anonymous) await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended('run-create:anonymous', 0))::text`;
+      const [active] = await tx.$queryRaw<Array<{ mine: bigint; anonymous: bigint }>>`
       SELECT count(*) FILTER (WHERE principal = ${principal}) AS mine,
              count(*) FILTER (WHERE principal LIKE ${`${ANONYMOUS_KEY_PREFIX}%`}) AS anonymous
       FROM "Run" WHERE status IN ('queued', 'running')`;
-    const mine = Number(active?.mine ?? 0);
-    if (mine >= limits.maxActivePerPrincipal) {
-      throw new AppError(
-        'run/too-many-active',
-        `You have ${mine} runs queued or running, the most one ${anonymous ? 'visitor' : 'account'} may have (SKILLYARD_RUN_MAX_ACTIVE=${limits.maxActivePerPrincipal}). Wait for one to end or cancel one.`,
-      );
-    }
-    const all = Number(active?.anonymous ?? 0);
-    if (anonymous && all >= limits.maxActiveAnonymous) {
-      throw new AppError(
-        'run/too-many-active',
-        `Anonymous visitors have ${all} runs queued or running, the most this server allows (SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS). Sign in, or try again later.`,
-      );
-    }
-    return tx.run.create({
-      data: {
-        id: newRunId(), // the share link: never a cuid (run-id.ts)
-        userId: input.userId,
-        principal,
-        teamId: team.teamId,
-        visibility,
-        config: { ...config, visibility } as object,
-        forkedFromId: input.forkedFromId ?? null,
-        controlHash: hashControlToken(controlToken),
-        pins: pins as object,
-        skillsUsed: { create: pins.skills.map((p) => ({ skillId: p.skillId, versionId: p.versionId })) },
-      },
-      select: { id: true },
-    });
-  }));
+      const mine = Number(active?.mine ?? 0);
+      if (mine >= limits.maxActivePerPrincipal) {
+        throw new AppError(
+          'run/too-many-active',
+          `You have ${mine} runs queued or running, the most one ${anonymous ? 'visitor' : 'account'} may have (SKILLYARD_RUN_MAX_ACTIVE=${limits.maxActivePerPrincipal}). Wait for one to end or cancel one.`,
+        );
+      }
+      const all = Number(active?.anonymous ?? 0);
+      if (anonymous && all >= limits.maxActiveAnonymous) {
+        throw new AppError(
+          'run/too-many-active',
+          `Anonymous visitors have ${all} runs queued or running, the most this server allows (SKILLYARD_RUN_MAX_ACTIVE_ANONYMOUS). Sign in, or try again later.`,
+        );
+      }
+      return tx.run.create({
+        data: {
+          id: newRunId(), // the share link: never a cuid (run-id.ts)
+          userId: input.userId,
+          principal,
+          teamId: team.teamId,
+          visibility,
+          config: { ...config, visibility } as object,
+          forkedFromId: input.forkedFromId ?? null,
+          controlHash: hashControlToken(controlToken),
+          pins: pins as object,
+          skillsUsed: { create: pins.skills.map((p) => ({ skillId: p.skillId, versionId: p.versionId })) },
+        },
+        select: { id: true },
+      });
+    }),
+  );
   runEventBus().announceQueued();
   return { id: run.id, controlToken };
 }

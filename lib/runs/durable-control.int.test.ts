@@ -53,11 +53,9 @@ const ended = (id: string) =>
     const run = await db.run.findUniqueOrThrow({ where: { id } });
     return ['succeeded', 'failed', 'cancelled'].includes(run.status) && run;
   });
-const awaitingInput = (id: string, n = 1) =>
-  waitFor('input to be asked', async () => (await listRunEvents(db, id, 0)).filter((e) => e.type === 'awaiting-input').length >= n);
+const awaitingInput = (id: string, n = 1) => waitFor('input to be asked', async () => (await listRunEvents(db, id, 0)).filter((e) => e.type === 'awaiting-input').length >= n);
 
-const manual = (principal: string) =>
-  createRun(db, { config: { skills: ['@skillyard/text-stats'], provider: 'manual', task: 'wait' }, userId: null, principal });
+const manual = (principal: string) => createRun(db, { config: { skills: ['@skillyard/text-stats'], provider: 'manual', task: 'wait' }, userId: null, principal });
 
 describe('durable run control', () => {
   it('a 30 KB manual turn is stored and reaches the run (pg_notify would refuse it)', async () => {
@@ -185,10 +183,12 @@ describe('a stream whose notices never come', () => {
     const reading = readSse(streamRunEvents(db, run.id, 0, new AbortController().signal, { catchUpMs: 50 }));
     // written straight to storage: no bus, no NOTIFY
     await new Promise((r) => setTimeout(r, 100));
-    await db.runEvent.createMany({ data: [
-      { runId: run.id, seq: 1, type: 'message', data: { text: 'a' } },
-      { runId: run.id, seq: 2, type: 'run-end', data: { status: 'succeeded' } },
-    ] });
+    await db.runEvent.createMany({
+      data: [
+        { runId: run.id, seq: 1, type: 'message', data: { text: 'a' } },
+        { runId: run.id, seq: 2, type: 'run-end', data: { status: 'succeeded' } },
+      ],
+    });
     const { events, ended: streamEnded } = await reading;
     expect(events.map((e) => e.id)).toEqual([1, 2]);
     expect(streamEnded).toBe(true);

@@ -147,7 +147,9 @@ function waitForTurn(db: ServerContext['db'], run: ClaimedRun, ctx: ExecuteConte
     const poll = setInterval(() => void look(), TURN_POLL_MS);
     const timer = setTimeout(() => {
       done();
-      reject(new RunError('run/input-timeout', `No turn arrived within ${Math.round(ctx.inputTimeoutMs / 1000)} s (SKILLYARD_RUN_INPUT_TIMEOUT_SECONDS); the run stopped waiting.`));
+      reject(
+        new RunError('run/input-timeout', `No turn arrived within ${Math.round(ctx.inputTimeoutMs / 1000)} s (SKILLYARD_RUN_INPUT_TIMEOUT_SECONDS); the run stopped waiting.`),
+      );
     }, ctx.inputTimeoutMs);
     const onAbort = () => {
       done();
@@ -168,7 +170,13 @@ async function providerConfig(db: ServerContext['db'], run: ClaimedRun, ctx: Exe
   // the user's own key, for their run only, at the provider's own API
   const own = await userModelKey(db, run.userId, config.provider);
   const server = modelConfig(config.provider);
-  if (own) return { provider: config.provider, model: config.model || server?.model || (config.provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-5'), apiKey: own, baseUrl: undefined };
+  if (own)
+    return {
+      provider: config.provider,
+      model: config.model || server?.model || (config.provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-5'),
+      apiKey: own,
+      baseUrl: undefined,
+    };
   if (!server) throw new Error(`the ${config.provider} provider is not configured on this server`);
   return { provider: config.provider, model: config.model || server.model, apiKey: server.apiKey, baseUrl: server.baseUrl };
 }
@@ -200,10 +208,7 @@ export async function executeRun(server: ServerContext, run: ClaimedRun, ctx: Ex
   let why: { rule: string; reason: string; failedCalls: number } | null = null;
   try {
     const skills = await loadPinnedSkills(db, run);
-    const runtime = await server.runtimeFor(
-      { userId: run.userId },
-      { onObject: (component) => log.append('object', { component, timestamp: Date.now() }) },
-    );
+    const runtime = await server.runtimeFor({ userId: run.userId }, { onObject: (component) => log.append('object', { component, timestamp: Date.now() }) });
     const manager = createToolManager({
       skills,
       ...learnRunSecrets(runtime, scrubber),

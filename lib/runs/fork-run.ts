@@ -31,7 +31,7 @@ export type ForkVersions = z.infer<typeof ForkVersionsSchema>;
 
 async function manualTurns(db: Db, runId: string) {
   const events = [];
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await listRunEvents(db, runId, after);
     events.push(...page);
     if (page.length < 1000) break;
@@ -67,13 +67,7 @@ async function forkVersions(db: Db, skills: string[], pinned: Record<string, str
   };
 }
 
-export async function forkRun(
-  db: Db,
-  id: string,
-  access: RunAccess,
-  overrides: { task?: string; versions?: ForkVersions } = {},
-  principal?: string,
-) {
+export async function forkRun(db: Db, id: string, access: RunAccess, overrides: { task?: string; versions?: ForkVersions } = {}, principal?: string) {
   const original = await getRun(db, id, access);
   const replay = original.config.provider === 'manual' ? (await manualTurns(db, original.id)).slice(0, 200) : [];
   const pins = readRunPins(original.pins);

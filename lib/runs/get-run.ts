@@ -44,18 +44,19 @@ export async function getRun(db: Db, id: string, access: RunAccess): Promise<Run
   const notFound = new AppError('run/not-found', 'No such run.');
   if (!run) {
     const removedAt = await runRemovedAt(db, id);
-    if (removedAt) throw new AppError('run/removed', `This run was removed on ${removedAt.toISOString().slice(0, 10)} under this registry's retention policy.`, { details: { removedAt: removedAt.toISOString() } });
+    if (removedAt)
+      throw new AppError('run/removed', `This run was removed on ${removedAt.toISOString().slice(0, 10)} under this registry's retention policy.`, {
+        details: { removedAt: removedAt.toISOString() },
+      });
     throw notFound;
   }
   const member =
     run.teamId !== null && run.visibility === 'private'
-      ? (await maySeeTeamRun(db, run.teamId, access.userId)) &&
-        (await maySeeRunSkills(db, (run.config as { skills?: unknown } | null)?.skills, access.userId))
+      ? (await maySeeTeamRun(db, run.teamId, access.userId)) && (await maySeeRunSkills(db, (run.config as { skills?: unknown } | null)?.skills, access.userId))
       : null;
   const owner = run.userId !== null && run.userId === access.userId && member !== false;
   if (run.visibility === 'private' && !owner && !member) throw notFound;
-  const canControl =
-    owner || (!!access.controlToken && !!run.controlHash && hashControlToken(access.controlToken) === run.controlHash);
+  const canControl = owner || (!!access.controlToken && !!run.controlHash && hashControlToken(access.controlToken) === run.controlHash);
   return {
     id: run.id,
     status: run.status,

@@ -17,7 +17,11 @@ export type UserRunRow = {
 export async function listUserRuns(db: Db, userId: string, opts: { take?: number; before?: Date } = {}): Promise<UserRunRow[]> {
   const rows = await db.run.findMany({
     // a private team run stays listed while its creator is still in the team
-    where: { userId, OR: [{ teamId: null }, { visibility: { not: 'private' } }, { team: { memberships: { some: { userId } } } }], ...(opts.before ? { createdAt: { lt: opts.before } } : {}) },
+    where: {
+      userId,
+      OR: [{ teamId: null }, { visibility: { not: 'private' } }, { team: { memberships: { some: { userId } } } }],
+      ...(opts.before ? { createdAt: { lt: opts.before } } : {}),
+    },
     orderBy: { createdAt: 'desc' },
     take: Math.min(opts.take ?? 50, 200),
     select: { id: true, status: true, config: true, visibility: true, createdAt: true, finishedAt: true, forkedFromId: true },

@@ -11,9 +11,7 @@ export function parseAfterSeq(lastEventId: string | null, afterParam: string | n
   if (raw === null || raw.trim() === '') return 0;
   const value = raw.trim();
   if (!/^\d{1,10}$/.test(value) || Number(value) > MAX_SEQ) {
-    throw new AppError(
-      'input/invalid-event-id',
-      `${lastEventId !== null ? 'Last-Event-ID' : 'after'} must be an event id (a whole number from 0 to ${MAX_SEQ}).`);
+    throw new AppError('input/invalid-event-id', `${lastEventId !== null ? 'Last-Event-ID' : 'after'} must be an event id (a whole number from 0 to ${MAX_SEQ}).`);
   }
   return Number(value);
 }

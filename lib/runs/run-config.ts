@@ -3,10 +3,7 @@
 import 'server-only';
 import { z } from 'zod';
 
-export const ScriptTurnSchema = z.union([
-  z.string().max(20_000),
-  z.object({ text: z.string().max(20_000).optional(), code: z.string().max(20_000).optional() }).strict(),
-]);
+export const ScriptTurnSchema = z.union([z.string().max(20_000), z.object({ text: z.string().max(20_000).optional(), code: z.string().max(20_000).optional() }).strict()]);
 
 export const RunConfigSchema = z
   .object({

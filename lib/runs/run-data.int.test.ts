@@ -84,7 +84,6 @@ describe('what a run stores', () => {
     expect(events.filter((e) => e.type === 'turn-start').length).toBe(2);
   });
 
-
   it('agent code returning JSON nested 100 deep fails the run with run/too-deep', async () => {
     const { run, events } = await scripted([`${DEEP} return deep;`, 'ctx.finish("never")']);
     expect(run.status).toBe('failed');
@@ -127,9 +126,10 @@ describe('what a run stores', () => {
     let deep: Record<string, unknown> = {};
     for (let i = 0; i < 5000; i++) deep = { deep };
     const before = await testDb().run.count();
-    await expect(
-      createRun(testDb(), { config: { skills: ['@skillyard/text-stats'], provider: 'manual', task: 'x', deep }, userId: null }),
-    ).rejects.toMatchObject({ code: 'input/too-deep', status: 400 });
+    await expect(createRun(testDb(), { config: { skills: ['@skillyard/text-stats'], provider: 'manual', task: 'x', deep }, userId: null })).rejects.toMatchObject({
+      code: 'input/too-deep',
+      status: 400,
+    });
     expect(await testDb().run.count()).toBe(before);
   });
 

@@ -4,15 +4,7 @@ import 'server-only';
 import { AppError } from '../errors';
 
 export type RunErrorCode =
-  | 'run/too-deep'
-  | 'run/unstorable'
-  | 'run/event-log-failed'
-  | 'run/input-timeout'
-  | 'run/lock-lost'
-  | 'run/worker-lost'
-  | 'run/worker-stopped'
-  | 'run/crashed'
-  | 'run/failed';
+  'run/too-deep' | 'run/unstorable' | 'run/event-log-failed' | 'run/input-timeout' | 'run/lock-lost' | 'run/worker-lost' | 'run/worker-stopped' | 'run/crashed' | 'run/failed';
 
 export class RunError extends AppError<RunErrorCode> {
   constructor(code: RunErrorCode, message: string) {

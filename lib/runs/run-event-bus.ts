@@ -196,20 +196,23 @@ class RunEventBus {
 
   private notify(msg: Message) {
     if (!this.notifier) return;
-    this.notifier.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(msg)]).catch((err) => {
-      // other instances miss this message until they poll (events: their next catch-up;
-      // queued runs: the 2 s poll; control: the run's own checks), so it must be seen
-      this.notifyFailures++;
-      const now = Date.now();
-      if (now - this.lastNotifyLog >= 5_000) {
-        // one line per 5 s at most: an outage would otherwise log once per event
-        workerHealth.failed('notify', err, { kind: msg.kind, failuresSinceLastLine: this.notifyFailures });
-        this.lastNotifyLog = now;
-        this.notifyFailures = 0;
-      }
-    }).then((res) => {
-      if (res && this.notifyFailures === 0) workerHealth.ok('notify');
-    });
+    this.notifier
+      .query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(msg)])
+      .catch((err) => {
+        // other instances miss this message until they poll (events: their next catch-up;
+        // queued runs: the 2 s poll; control: the run's own checks), so it must be seen
+        this.notifyFailures++;
+        const now = Date.now();
+        if (now - this.lastNotifyLog >= 5_000) {
+          // one line per 5 s at most: an outage would otherwise log once per event
+          workerHealth.failed('notify', err, { kind: msg.kind, failuresSinceLastLine: this.notifyFailures });
+          this.lastNotifyLog = now;
+          this.notifyFailures = 0;
+        }
+      })
+      .then((res) => {
+        if (res && this.notifyFailures === 0) workerHealth.ok('notify');
+      });
   }
 
   /** Delivers an event to this process's subscribers at once (it may not be stored yet). */

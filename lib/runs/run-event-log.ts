@@ -134,7 +134,7 @@ export async function openRunEventLog(
         await db.runEvent.create({ data: toRow(event) });
         continue;
       } catch (err) {
-        if (isUniqueViolation(err)) return stop(takenOver()), false;
+        if (isUniqueViolation(err)) return (stop(takenOver()), false);
         const f = { code: 'run/event-log-failed', message: `The ${event.type} event (#${event.seq}) could not be stored.` };
         runsLog.error('event refused by the database', { runId, seq: event.seq, type: event.type, ...errorContext(err) });
         try {
@@ -142,7 +142,7 @@ export async function openRunEventLog(
           fail(f);
         } catch (err2) {
           runsLog.error('run event log stopped', { runId, seq: event.seq, ...errorContext(err2) });
-          return stop({ code: 'run/event-log-failed', message: 'The run could not store its events (database error).' }), false;
+          return (stop({ code: 'run/event-log-failed', message: 'The run could not store its events (database error).' }), false);
         }
       }
     }

@@ -21,13 +21,7 @@ export type RunEventPage = {
   more: boolean;
 };
 
-export async function runEventPage(
-  db: Db,
-  runId: string,
-  after: number,
-  size = EVENT_PAGE_SIZE,
-  maxBytes = runLimits().eventPageMaxBytes,
-): Promise<RunEventPage> {
+export async function runEventPage(db: Db, runId: string, after: number, size = EVENT_PAGE_SIZE, maxBytes = runLimits().eventPageMaxBytes): Promise<RunEventPage> {
   const sizes = await db.$queryRaw<Array<{ seq: number; bytes: number }>>`
     SELECT "seq", octet_length("data"::text)::int AS "bytes" FROM "RunEvent"
     WHERE "runId" = ${runId} AND "seq" > ${after} ORDER BY "seq" LIMIT ${size + 1}`;

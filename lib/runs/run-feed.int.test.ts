@@ -51,7 +51,9 @@ describe('one live run watched by many', () => {
   it('every viewer gets every event once, in order, and storage is read per event, not per viewer', async () => {
     const VIEWERS = 200;
     const EVENTS = 20;
-    const run = await testDb().run.create({ data: { id: crypto.randomBytes(16).toString('hex'), config: {}, status: 'running', visibility: 'unlisted', principal: 'anon:fanout' } });
+    const run = await testDb().run.create({
+      data: { id: crypto.randomBytes(16).toString('hex'), config: {}, status: 'running', visibility: 'unlisted', principal: 'anon:fanout' },
+    });
     await store(run.id, 1);
     await store(run.id, 2);
     const { db, reads } = countingDb();
@@ -77,7 +79,9 @@ describe('one live run watched by many', () => {
   });
 
   it('a viewer that stops reading is closed at its bound instead of holding memory, and the others go on', async () => {
-    const run = await testDb().run.create({ data: { id: crypto.randomBytes(16).toString('hex'), config: {}, status: 'running', visibility: 'unlisted', principal: 'anon:fanout' } });
+    const run = await testDb().run.create({
+      data: { id: crypto.randomBytes(16).toString('hex'), config: {}, status: 'running', visibility: 'unlisted', principal: 'anon:fanout' },
+    });
     const stalled = streamRunEvents(testDb(), run.id, 0, new AbortController().signal, { catchUpMs: 60_000 });
     const reader = stalled.getReader(); // never reads
     const follower = readSse(streamRunEvents(testDb(), run.id, 0, new AbortController().signal, { catchUpMs: 60_000 }));

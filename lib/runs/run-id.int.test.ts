@@ -30,7 +30,7 @@ const commonPrefix = (a: string, b: string) => {
 const config = { skills: ['@skillyard/text-stats'], provider: 'manual', task: 'share me', visibility: 'unlisted' };
 
 describe('run ids (share links)', () => {
-  it('are 128 random bits: one caller\'s consecutive ids share nothing an attacker could extend', async () => {
+  it("are 128 random bits: one caller's consecutive ids share nothing an attacker could extend", async () => {
     await seedBundledSkills(testDb());
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) ids.push((await createRun(testDb(), { config, userId: null, principal: 'anon:links' })).id);
@@ -44,7 +44,7 @@ describe('run ids (share links)', () => {
     expect(positionsThatNeverChange).toBeLessThan(4);
   });
 
-  it('a run\'s neighbour cannot be read by changing a digit, and a cuid-shaped id is no run', async () => {
+  it("a run's neighbour cannot be read by changing a digit, and a cuid-shaped id is no run", async () => {
     const { id } = await createRun(testDb(), { config, userId: null, principal: 'anon:links' });
     await expect(getRun(testDb(), id, { userId: null })).resolves.toMatchObject({ id, visibility: 'unlisted' });
     const last = id.at(-1)!;

@@ -54,8 +54,7 @@ const ended = (id: string) =>
     return ['succeeded', 'failed', 'cancelled'].includes(run.status) && run;
   });
 
-const awaitingInput = (id: string) =>
-  waitFor(`run ${id} to ask for input`, async () => (await listRunEvents(db, id, 0)).some((e) => e.type === 'awaiting-input'));
+const awaitingInput = (id: string) => waitFor(`run ${id} to ask for input`, async () => (await listRunEvents(db, id, 0)).some((e) => e.type === 'awaiting-input'));
 
 async function manualRun(principal: string) {
   return createRun(db, { config: { skills: ['@skillyard/text-stats'], provider: 'manual', task: 'you drive' }, userId: null, principal });
@@ -106,9 +105,7 @@ describe('the run queue', () => {
 
     await expect(manualRun('anon:someone-else')).resolves.toMatchObject({ id: expect.any(String) });
     // ending one frees a place
-    const first = (created[0].status === 'fulfilled' ? created[0] : created.find((r) => r.status === 'fulfilled')) as PromiseFulfilledResult<
-      Awaited<ReturnType<typeof manualRun>>
-    >;
+    const first = (created[0].status === 'fulfilled' ? created[0] : created.find((r) => r.status === 'fulfilled')) as PromiseFulfilledResult<Awaited<ReturnType<typeof manualRun>>>;
     await cancelRun(db, first.value.id, { userId: null, controlToken: first.value.controlToken });
     await expect(manualRun('anon:greedy')).resolves.toMatchObject({ id: expect.any(String) });
     await db.run.updateMany({ where: { status: 'queued' }, data: { status: 'cancelled' } });
@@ -119,9 +116,9 @@ describe('the run queue', () => {
     for (let i = 0; i < 4; i++) await manualRun(`anon:forged-${i}`);
     await expect(manualRun('anon:forged-next')).rejects.toMatchObject({ code: 'run/too-many-active', status: 429 });
     const user = await db.user.create({ data: { name: 'queue-user' } });
-    await expect(
-      createRun(db, { config: { skills: ['@skillyard/text-stats'], provider: 'manual', task: 'x' }, userId: user.id }),
-    ).resolves.toMatchObject({ id: expect.any(String) });
+    await expect(createRun(db, { config: { skills: ['@skillyard/text-stats'], provider: 'manual', task: 'x' }, userId: user.id })).resolves.toMatchObject({
+      id: expect.any(String),
+    });
     await db.run.updateMany({ where: { status: 'queued' }, data: { status: 'cancelled' } });
   });
 

@@ -73,7 +73,10 @@ const RETRIABLE_SQL = 'attempts < $3 AND "cancelRequested" = false AND NOT EXIST
 export async function retriableRuns(db: Db, workerId: string, ids: string[], maxAttempts: number): Promise<string[]> {
   const rows = await db.$queryRawUnsafe<Array<{ id: string }>>(
     `SELECT id FROM "Run" r WHERE id = ANY($1) AND "lockedBy" = $2 AND status = 'running' AND ${RETRIABLE_SQL}`,
-    ids, workerId, maxAttempts);
+    ids,
+    workerId,
+    maxAttempts,
+  );
   return rows.map((r) => r.id);
 }
 
@@ -141,11 +144,7 @@ const WORKER_STOPPED: RunFailure = {
  * trace; the others are failed with the reason and their traces closed (agent-error,
  * run-end). Returns the ids failed (`retried` gets the others).
  */
-export async function failStaleRuns(
-  db: Db,
-  staleAfterSeconds: number,
-  opts: { maxAttempts?: number; retried?: (id: string) => void } = {},
-): Promise<string[]> {
+export async function failStaleRuns(db: Db, staleAfterSeconds: number, opts: { maxAttempts?: number; retried?: (id: string) => void } = {}): Promise<string[]> {
   const maxAttempts = opts.maxAttempts ?? runLimits().maxAttempts;
   // the retriable ones are held by this check (a holder of its own) while their trace says so
   const reclaimer = `reclaim-${crypto.randomUUID()}`;

@@ -186,12 +186,12 @@ describe('playground runs', () => {
     expect((await getRun(testDb(), id, { userId: owner.id })).canControl).toBe(true);
     const before = await testDb().run.count();
     await expect(createRun(testDb(), { config: { skills: [], provider: 'scripted', task: 'x' }, userId: null })).rejects.toThrow('pick at least one skill');
-    await expect(
-      createRun(testDb(), { config: { skills: ['not a ref'], provider: 'scripted', script: ['1'], task: 'x' }, userId: null }),
-    ).rejects.toMatchObject({ code: 'input/invalid-skill-ref' });
-    await expect(
-      createRun(testDb(), { config: { skills: ['@skillyard/text-stats'], provider: 'openai', task: 'x' }, userId: null }),
-    ).rejects.toMatchObject({ code: 'input/provider-unavailable' });
+    await expect(createRun(testDb(), { config: { skills: ['not a ref'], provider: 'scripted', script: ['1'], task: 'x' }, userId: null })).rejects.toMatchObject({
+      code: 'input/invalid-skill-ref',
+    });
+    await expect(createRun(testDb(), { config: { skills: ['@skillyard/text-stats'], provider: 'openai', task: 'x' }, userId: null })).rejects.toMatchObject({
+      code: 'input/provider-unavailable',
+    });
     expect(await testDb().run.count()).toBe(before);
   });
 });

@@ -19,9 +19,7 @@ const event = { seq: 7, type: 'tool-result', data: { result: 'two\nlines', seq: 
 
 describe('run event stream framing', () => {
   it('an event is `id: <seq>`, one data line of JSON, and a blank line', () => {
-    expect(text(eventFrame(event))).toBe(
-      'id: 7\ndata: {"result":"two\\nlines","seq":7,"type":"tool-result","createdAt":"2026-01-01T00:00:00.000Z"}\n\n',
-    );
+    expect(text(eventFrame(event))).toBe('id: 7\ndata: {"result":"two\\nlines","seq":7,"type":"tool-result","createdAt":"2026-01-01T00:00:00.000Z"}\n\n');
   });
 
   it('the end event and the heartbeat comment', () => {
@@ -37,14 +35,7 @@ describe('run event stream framing', () => {
   });
 
   it('a stream of events, heartbeats and the end parses to the events in order with their ids', () => {
-    const raw = [
-      eventFrame({ ...event, seq: 1 }),
-      HEARTBEAT_FRAME,
-      eventFrame({ ...event, seq: 2, type: 'run-end', data: { status: 'succeeded' } }),
-      END_FRAME,
-    ]
-      .map(text)
-      .join('');
+    const raw = [eventFrame({ ...event, seq: 1 }), HEARTBEAT_FRAME, eventFrame({ ...event, seq: 2, type: 'run-end', data: { status: 'succeeded' } }), END_FRAME].map(text).join('');
     const { messages, comments } = parse(raw);
     expect(messages.map((m) => [m.id, m.event ?? 'message'])).toEqual([
       ['1', 'message'],

@@ -12,7 +12,6 @@ import { RunError } from './run-errors';
 
 export const MAX_RUN_JSON_DEPTH = 64;
 
-
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function storableString(s: string): string {

@@ -92,7 +92,13 @@ describe('globMatch without backtracking (issue 8 item 2)', () => {
 
   it('agrees with a regular-expression glob on small inputs', () => {
     const reference = (glob: string, value: string) =>
-      new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 's').test(value);
+      new RegExp(
+        `^${glob
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '.*')
+          .replace(/\?/g, '.')}$`,
+        's',
+      ).test(value);
     fc.assert(
       fc.property(fc.stringMatching(/^[ab*?.]{0,8}$/), fc.stringMatching(/^[ab.\n]{0,10}$/), (glob, value) => {
         expect(globMatch(glob, value)).toBe(reference(glob, value));

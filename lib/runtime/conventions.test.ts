@@ -49,18 +49,22 @@ describe('handler calling conventions (each seed format runs unchanged)', () => 
   });
 
   it('malv: named default export (input, capabilities)', async () => {
-    const s = skill('notes', [tool('create-note', { sourceName: 'create_note', capabilities: ['storage'], params: obj, handler: { kind: 'ts', ref: 'src/tools/create_note.ts' } })], {
-      format: 'malv',
-      files: {
-        'src/tools/create_note.ts': `import { Input, Output, Capabilities } from './types/create_note.js';
+    const s = skill(
+      'notes',
+      [tool('create-note', { sourceName: 'create_note', capabilities: ['storage'], params: obj, handler: { kind: 'ts', ref: 'src/tools/create_note.ts' } })],
+      {
+        format: 'malv',
+        files: {
+          'src/tools/create_note.ts': `import { Input, Output, Capabilities } from './types/create_note.js';
           export default async function create_note(input: Input, capabilities: Capabilities): Promise<Output> {
             const storage = capabilities.storage.use('@my-org/notes');
             const noteId = 'n-' + input.title;
             await storage.put(\`/notes/\${noteId}.json\`, { title: input.title, content: input.content });
             return { noteId, success: true, stored: await storage.get(\`/notes/\${noteId}.json\`) };
           }`,
+        },
       },
-    });
+    );
     expect(await createManager(sb(), [s]).manager.invoke('create_note', { title: 'a', content: 'b' })).toEqual({
       noteId: 'n-a',
       success: true,
@@ -96,15 +100,20 @@ describe('handler calling conventions (each seed format runs unchanged)', () => 
   });
 
   it('relative imports of package files are bundled (.js specifiers find .ts files); escapes are refused', async () => {
-    const s = skill('pkg', [tool('use-helper', { params: obj, handler: { kind: 'ts', ref: 'src/tools/use_helper.ts' } }), tool('escape', { handler: { kind: 'js', ref: 'src/esc.js' } })], {
-      format: 'malv',
-      files: {
-        'src/tools/use_helper.ts': "import { shout } from './lib/text.js';\nimport data from '../data.json';\nexport default async (input: { w: string }) => shout(input.w) + data.suffix;",
-        'src/tools/lib/text.ts': 'export const shout = (s: string): string => s.toUpperCase();',
-        'src/data.json': '{ "suffix": "!" }',
-        'src/esc.js': "import x from '../../outside.js'; export default () => x;",
+    const s = skill(
+      'pkg',
+      [tool('use-helper', { params: obj, handler: { kind: 'ts', ref: 'src/tools/use_helper.ts' } }), tool('escape', { handler: { kind: 'js', ref: 'src/esc.js' } })],
+      {
+        format: 'malv',
+        files: {
+          'src/tools/use_helper.ts':
+            "import { shout } from './lib/text.js';\nimport data from '../data.json';\nexport default async (input: { w: string }) => shout(input.w) + data.suffix;",
+          'src/tools/lib/text.ts': 'export const shout = (s: string): string => s.toUpperCase();',
+          'src/data.json': '{ "suffix": "!" }',
+          'src/esc.js': "import x from '../../outside.js'; export default () => x;",
+        },
       },
-    });
+    );
     const { manager } = createManager(sb(), [s]);
     expect(await manager.invoke('use-helper', { w: 'hi' })).toBe('HI!');
     await expect(manager.invoke('escape')).rejects.toMatchObject({ code: 'runtime/compile-error', message: expect.stringContaining('outside the package') });
@@ -121,7 +130,7 @@ describe('handler calling conventions (each seed format runs unchanged)', () => 
     });
     const { manager } = createManager(sb(), [s]);
     await expect(manager.invoke('bad')).rejects.toMatchObject({ code: 'runtime/compile-error' });
-    await expect(manager.invoke('imp')).rejects.toMatchObject({ message: expect.stringContaining("imports are not available in the sandbox (tried to import \"node:fs\")") });
+    await expect(manager.invoke('imp')).rejects.toMatchObject({ message: expect.stringContaining('imports are not available in the sandbox (tried to import "node:fs")') });
   });
 });
 
@@ -161,10 +170,17 @@ describe('delegates', () => {
   });
   it('a markdown tool with a returns schema (the answer its instructions ask for) still returns its instructions', async () => {
     const returns = { type: 'object', properties: { verdict: { type: 'string' } }, required: ['verdict'] };
-    const s = skill('critic', [tool('critic', { returns, handler: { kind: 'markdown', ref: 'critic.skill.md' } }), tool('coded', { returns, handler: { kind: 'inline-code', ref: 'inline://code,export default () => "not an object";' } })], {
-      format: 'skill-md',
-      over: { instructions: 'Review it.' },
-    });
+    const s = skill(
+      'critic',
+      [
+        tool('critic', { returns, handler: { kind: 'markdown', ref: 'critic.skill.md' } }),
+        tool('coded', { returns, handler: { kind: 'inline-code', ref: 'inline://code,export default () => "not an object";' } }),
+      ],
+      {
+        format: 'skill-md',
+        over: { instructions: 'Review it.' },
+      },
+    );
     const { manager } = createManager(sb(), [s]);
     expect(await manager.invoke('critic')).toBe('Review it.');
     // code handlers are still held to their returns schema
@@ -172,6 +188,9 @@ describe('delegates', () => {
   });
   it('an MCP tool whose server the package does not define is refused, naming the server', async () => {
     const s = skill('m', [tool('q', { handler: { kind: 'mcp', ref: 'mcp/servers/context7#query-docs' } })], { format: 'rye' });
-    await expect(createManager(sb(), [s]).manager.invoke('q')).rejects.toMatchObject({ code: 'runtime/unsupported-handler', message: expect.stringContaining('mcp/servers/context7') });
+    await expect(createManager(sb(), [s]).manager.invoke('q')).rejects.toMatchObject({
+      code: 'runtime/unsupported-handler',
+      message: expect.stringContaining('mcp/servers/context7'),
+    });
   });
 });

@@ -3,10 +3,7 @@
 
 import { RuntimeError } from './errors';
 
-export type Delegate =
-  | { kind: 'code'; source: string; ref: string }
-  | { kind: 'markdown'; markdown: string; ref: string }
-  | { kind: 'path'; path: string };
+export type Delegate = { kind: 'code'; source: string; ref: string } | { kind: 'markdown'; markdown: string; ref: string } | { kind: 'path'; path: string };
 
 const MAX_BASE64_DEPTH = 8;
 

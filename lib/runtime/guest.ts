@@ -41,9 +41,7 @@ export type GuestPayload = {
 };
 
 /** What the wrapper returns: a value, a `finish()`ed value, or an error. */
-export type GuestEnvelope =
-  | { v?: unknown; f?: boolean; fv?: unknown }
-  | { e: { code?: string; message: string } };
+export type GuestEnvelope = { v?: unknown; f?: boolean; fv?: unknown } | { e: { code?: string; message: string } };
 
 export const GUEST_PRELUDE = String.raw`
 (function () {

@@ -11,7 +11,9 @@ describe('lockedToolMessage', () => {
       ref: '@skillyard/github-repos/list-repos',
       usable: false,
       missing: [{ issuer: '@oauth/github', claim: 'repo', reason: 'missing' }],
-      unlocks: [{ issuer: '@oauth/github', claims: ['repo'], options: [{ kind: 'oauth', provider: 'github', issuer: '@oauth/github', claims: ['repo'], label: 'log in with GitHub' }] }],
+      unlocks: [
+        { issuer: '@oauth/github', claims: ['repo'], options: [{ kind: 'oauth', provider: 'github', issuer: '@oauth/github', claims: ['repo'], label: 'log in with GitHub' }] },
+      ],
     });
     expect(msg).toBe('tool "list-repos" is locked: it needs @oauth/github (repo); to unlock it: connect GitHub (the skill\'s page or Settings → Connections)');
   });
@@ -21,14 +23,34 @@ describe('lockedToolMessage', () => {
       ref: 'notebook/write-page',
       usable: false,
       missing: [{ issuer: '@skillyard/notebook', claim: 'open', reason: 'expired' }],
-      unlocks: [{ issuer: '@skillyard/notebook', claims: ['open'], options: [{ kind: 'tool', ref: 'notebook/open-notebook', issuer: '@skillyard/notebook', claims: ['open'], usable: false, label: 'run open-notebook (it issues @skillyard/notebook open)' }] }],
+      unlocks: [
+        {
+          issuer: '@skillyard/notebook',
+          claims: ['open'],
+          options: [
+            {
+              kind: 'tool',
+              ref: 'notebook/open-notebook',
+              issuer: '@skillyard/notebook',
+              claims: ['open'],
+              usable: false,
+              label: 'run open-notebook (it issues @skillyard/notebook open)',
+            },
+          ],
+        },
+      ],
     });
     expect(msg).toContain('@skillyard/notebook (open), which has expired');
     expect(msg).toContain('run open-notebook (it issues @skillyard/notebook open) — itself locked');
   });
 
   it('says so when nothing issues the token', () => {
-    const msg = lockedToolMessage({ ref: 'x/t', usable: false, missing: [{ issuer: '@acme/x', claim: 'a', reason: 'missing' }], unlocks: [{ issuer: '@acme/x', claims: ['a'], options: [] }] });
+    const msg = lockedToolMessage({
+      ref: 'x/t',
+      usable: false,
+      missing: [{ issuer: '@acme/x', claim: 'a', reason: 'missing' }],
+      unlocks: [{ issuer: '@acme/x', claims: ['a'], options: [] }],
+    });
     expect(msg).toContain('nothing on this server issues it');
   });
 });

@@ -9,9 +9,7 @@ export function lockedToolMessage(plan: Plan): string | null {
     const expired = plan.missing.some((m) => m.issuer === issuer && m.reason === 'expired');
     const need = `${issuer}${claims.length ? ` (${claims.join(', ')})` : ''}${expired ? ', which has expired' : ''}`;
     const ways = options.map((o) =>
-      o.kind === 'oauth'
-        ? `connect ${o.label.replace(/^log in with /, '')} (the skill's page or Settings → Connections)`
-        : `${o.label}${o.usable ? '' : ' — itself locked'}`,
+      o.kind === 'oauth' ? `connect ${o.label.replace(/^log in with /, '')} (the skill's page or Settings → Connections)` : `${o.label}${o.usable ? '' : ' — itself locked'}`,
     );
     return ways.length ? `${need}; to unlock it: ${ways.join(' or ')}` : `${need}; nothing on this server issues it`;
   });

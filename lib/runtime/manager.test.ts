@@ -7,8 +7,7 @@ import type { Sandbox } from '../sandbox/types';
 afterAll(closeSharedSandbox);
 const sb = () => sharedInProcessSandbox();
 
-const echo = (name: string, over = {}, opts = {}) =>
-  codeSkill(name, 'export default async function (ctx, args) { return { tool: ctx.tool.name, args }; }', over, opts);
+const echo = (name: string, over = {}, opts = {}) => codeSkill(name, 'export default async function (ctx, args) { return { tool: ctx.tool.name, args }; }', over, opts);
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
@@ -20,9 +19,7 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 }
 
 describe('resolve ref', () => {
-  const s = skill('notes', [
-    tool('create-note', { sourceName: 'create_note', handler: { kind: 'inline-code', ref: 'inline://code,export default async () => "created"' } }),
-  ]);
+  const s = skill('notes', [tool('create-note', { sourceName: 'create_note', handler: { kind: 'inline-code', ref: 'inline://code,export default async () => "created"' } })]);
   it('accepts a bare canonical name, skill/tool, and snake_case spelling', async () => {
     const { manager } = createManager(sb(), [s]);
     expect(await manager.invoke('create-note')).toBe('created');
@@ -137,7 +134,14 @@ describe('the onion through the manager', () => {
   it('host middleware wraps every tool, outermost first, and can short-circuit', async () => {
     const log: string[] = [];
     const mw: HostMiddleware[] = [
-      { name: 'trace', fn: async (ctx) => { log.push(`in:${ctx.tool.name}`); const r = await ctx.manager.next(); log.push(`out:${JSON.stringify(r)}`); } },
+      {
+        name: 'trace',
+        fn: async (ctx) => {
+          log.push(`in:${ctx.tool.name}`);
+          const r = await ctx.manager.next();
+          log.push(`out:${JSON.stringify(r)}`);
+        },
+      },
       { name: 'cache', fn: (ctx) => ((ctx.args as { cached?: boolean })?.cached ? 'from cache' : undefined) },
     ];
     const { manager } = createManager(sb(), [echo('t', { params: { type: 'object' } })], { middleware: mw });
@@ -165,7 +169,13 @@ describe('the onion through the manager', () => {
   });
   it('in the guest: ctx.args is read-only, finish() sets the result, a nested error keeps its code', async () => {
     const s = skill('g', [
-      tool('ro', { params: { type: 'object' }, handler: { kind: 'inline-code', ref: 'inline://code,export default async (ctx) => { "use strict"; try { ctx.args = 1; return "assigned"; } catch (e) { return "read-only:" + JSON.stringify(ctx.args); } }' } }),
+      tool('ro', {
+        params: { type: 'object' },
+        handler: {
+          kind: 'inline-code',
+          ref: 'inline://code,export default async (ctx) => { "use strict"; try { ctx.args = 1; return "assigned"; } catch (e) { return "read-only:" + JSON.stringify(ctx.args); } }',
+        },
+      }),
       tool('fin', { handler: { kind: 'inline-code', ref: 'inline://code,export default async (ctx) => { ctx.manager.finish({ done: 1 }); }' } }),
       tool('nest', { handler: { kind: 'inline-code', ref: 'inline://code,export default async (ctx) => ctx.manager.invoke("missing-tool")' } }),
       tool('boom', { handler: { kind: 'inline-code', ref: 'inline://code,export default async () => { throw new Error("kaput"); }' } }),
@@ -187,7 +197,12 @@ describe('limits', () => {
   it('fan-out stops at maxCalls with runtime/too-many-calls', async () => {
     const s = skill('fan', [
       tool('leaf', { handler: { kind: 'inline-code', ref: 'inline://code,export default async () => 1' } }),
-      tool('root', { handler: { kind: 'inline-code', ref: 'inline://code,export default async (ctx) => { let n = 0; for (let i = 0; i < 10; i++) n += await ctx.manager.invoke("leaf"); return n; }' } }),
+      tool('root', {
+        handler: {
+          kind: 'inline-code',
+          ref: 'inline://code,export default async (ctx) => { let n = 0; for (let i = 0; i < 10; i++) n += await ctx.manager.invoke("leaf"); return n; }',
+        },
+      }),
     ]);
     expect(await createManager(sb(), [s], { maxCalls: 11 }).manager.invoke('root')).toBe(10);
     expect(await codeOf(createManager(sb(), [s], { maxCalls: 5 }).manager.invoke('root'))).toBe('runtime/too-many-calls');

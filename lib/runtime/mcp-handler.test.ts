@@ -27,14 +27,10 @@ const seen: Array<{ tool: string; args: unknown }> = [];
 
 function docsServer() {
   const mcp = new McpServer({ name: 'docs', version: '1.0.0' });
-  mcp.registerTool(
-    'query-docs',
-    { description: 'docs', inputSchema: { libraryId: z.string(), query: z.string() }, outputSchema: { answer: z.string() } },
-    async (args) => {
-      seen.push({ tool: 'query-docs', args });
-      return { content: [{ type: 'text', text: `about ${args.query}` }], structuredContent: { answer: `${args.libraryId}: about ${args.query}` } };
-    },
-  );
+  mcp.registerTool('query-docs', { description: 'docs', inputSchema: { libraryId: z.string(), query: z.string() }, outputSchema: { answer: z.string() } }, async (args) => {
+    seen.push({ tool: 'query-docs', args });
+    return { content: [{ type: 'text', text: `about ${args.query}` }], structuredContent: { answer: `${args.libraryId}: about ${args.query}` } };
+  });
   mcp.registerTool('always-fails', { description: 'fails', inputSchema: {} }, async () => ({ isError: true, content: [{ type: 'text', text: 'upstream quota exceeded' }] }));
   return mcp;
 }
@@ -125,10 +121,34 @@ server.setRequestHandler(CallToolRequestSchema, async ({ params: { name, argumen
 server.connect(new StdioServerTransport());
 `;
 const stdioServer = (timeout = 10) =>
-  ['tool_type: mcp_server', 'executor_id: null', 'category: mcp/servers', 'version: 1.0.0', "description: 'docs'", 'config:', '  transport: stdio',
-    `  command: ${JSON.stringify(process.execPath)}`, '  args: [server/docs-server.cjs]', '  env: {DOCS_MODE: local}', `  timeout: ${timeout}`, ''].join('\n');
+  [
+    'tool_type: mcp_server',
+    'executor_id: null',
+    'category: mcp/servers',
+    'version: 1.0.0',
+    "description: 'docs'",
+    'config:',
+    '  transport: stdio',
+    `  command: ${JSON.stringify(process.execPath)}`,
+    '  args: [server/docs-server.cjs]',
+    '  env: {DOCS_MODE: local}',
+    `  timeout: ${timeout}`,
+    '',
+  ].join('\n');
 
-const httpServer = (url: string) => ['tool_type: mcp_server', 'executor_id: null', 'category: mcp/servers', 'version: 1.0.0', "description: 'docs'", 'config:', '  transport: http', '  timeout: 5', `  url: ${url}`, ''].join('\n');
+const httpServer = (url: string) =>
+  [
+    'tool_type: mcp_server',
+    'executor_id: null',
+    'category: mcp/servers',
+    'version: 1.0.0',
+    "description: 'docs'",
+    'config:',
+    '  transport: http',
+    '  timeout: 5',
+    `  url: ${url}`,
+    '',
+  ].join('\n');
 
 describe('handler kind mcp', () => {
   it('calls the declared MCP server and returns its structured result', async () => {
@@ -141,7 +161,7 @@ describe('handler kind mcp', () => {
     await expect(manager.invoke(`${name}/query-docs`, { libraryId: 1 })).rejects.toMatchObject({ code: 'params/invalid' });
   });
 
-  it('turns the server\'s error result into tool/failed with its text', async () => {
+  it("turns the server's error result into tool/failed with its text", async () => {
     const skills = await load(ryeSkill(httpServer(`http://127.0.0.1:${port}/mcp`)));
     const { manager } = createManager(createFakeSandbox(), skills, loopback);
     await expect(manager.invoke(`${skills[0].manifest.name}/always-fails`, {})).rejects.toMatchObject({
@@ -223,7 +243,17 @@ describe('handler kind mcp', () => {
   });
 
   it('refuses an stdio MCP server while subprocesses are off, and says so', async () => {
-    const yaml = ['tool_type: mcp_server', 'executor_id: null', 'category: mcp/servers', 'version: 1.0.0', "description: 'docs'", 'config:', '  transport: stdio', '  command: npx', ''].join('\n');
+    const yaml = [
+      'tool_type: mcp_server',
+      'executor_id: null',
+      'category: mcp/servers',
+      'version: 1.0.0',
+      "description: 'docs'",
+      'config:',
+      '  transport: stdio',
+      '  command: npx',
+      '',
+    ].join('\n');
     const skills = await load(ryeSkill(yaml));
     const { manager } = createManager(createFakeSandbox(), skills, loopback);
     await expect(manager.invoke(`${skills[0].manifest.name}/query-docs`, { libraryId: 'a', query: 'b' })).rejects.toMatchObject({

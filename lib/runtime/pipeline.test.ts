@@ -34,7 +34,10 @@ describe('runOnion', () => {
   it('returning non-undefined sets ctx.locals.result and stops the downstream chain', async () => {
     const ctx = ctxWith({});
     let reached = false;
-    const result = await runOnion(ctx, [{ name: 'gate', fn: () => ({ blocked: true }) }, { name: 'h', fn: () => ((reached = true), 1) }]);
+    const result = await runOnion(ctx, [
+      { name: 'gate', fn: () => ({ blocked: true }) },
+      { name: 'h', fn: () => ((reached = true), 1) },
+    ]);
     expect(result).toEqual({ blocked: true });
     expect(ctx.locals.result).toEqual({ blocked: true });
     expect(reached).toBe(false);
@@ -54,8 +57,20 @@ describe('runOnion', () => {
   it('a throw propagates up through the onion, past outer layers', async () => {
     const log: string[] = [];
     const p = runOnion(ctxWith({}), [
-      { name: 'outer', fn: async (ctx) => { log.push('outer'); await ctx.manager.next(); log.push('never'); } },
-      { name: 'h', fn: () => { throw new Error('boom'); } },
+      {
+        name: 'outer',
+        fn: async (ctx) => {
+          log.push('outer');
+          await ctx.manager.next();
+          log.push('never');
+        },
+      },
+      {
+        name: 'h',
+        fn: () => {
+          throw new Error('boom');
+        },
+      },
     ]);
     await expect(p).rejects.toThrow('boom');
     expect(log).toEqual(['outer']);
@@ -63,8 +78,22 @@ describe('runOnion', () => {
 
   it('an outer layer can catch an inner throw and return a fallback', async () => {
     const result = await runOnion(ctxWith({}), [
-      { name: 'outer', fn: async (ctx) => { try { await ctx.manager.next(); } catch (e) { return `caught ${(e as Error).message}`; } } },
-      { name: 'h', fn: () => { throw new Error('inner'); } },
+      {
+        name: 'outer',
+        fn: async (ctx) => {
+          try {
+            await ctx.manager.next();
+          } catch (e) {
+            return `caught ${(e as Error).message}`;
+          }
+        },
+      },
+      {
+        name: 'h',
+        fn: () => {
+          throw new Error('inner');
+        },
+      },
     ]);
     expect(result).toBe('caught inner');
   });
@@ -102,7 +131,14 @@ describe('runOnion', () => {
   it('next() runs the downstream chain once even when called twice', async () => {
     let runs = 0;
     const result = await runOnion(ctxWith({}), [
-      { name: 'mw', fn: async (c) => { await c.manager.next(); await c.manager.next(); return undefined; } },
+      {
+        name: 'mw',
+        fn: async (c) => {
+          await c.manager.next();
+          await c.manager.next();
+          return undefined;
+        },
+      },
       { name: 'h', fn: () => ++runs },
     ]);
     expect(runs).toBe(1);

@@ -17,10 +17,7 @@ export function compileSchema(schema: Record<string, unknown>, useDefaults = tru
 }
 
 /** `$resolve`: when the path names a non-null object in `context`, it replaces the static schema (nested too). */
-export function resolveJsonSchema(
-  schema: Record<string, unknown> | null,
-  context: Record<string, unknown> | undefined,
-): Record<string, unknown> | null {
+export function resolveJsonSchema(schema: Record<string, unknown> | null, context: Record<string, unknown> | undefined): Record<string, unknown> | null {
   if (!schema || !context) return schema;
   return resolveSkillSchema(schema, context);
 }

@@ -29,7 +29,7 @@ describe('per-skill namespaces across scopes', () => {
     expect(await createManager(sharedInProcessSandbox(), [thief], { providers }).manager.invoke('t', {})).toEqual({ got: null, keys: [] });
   });
 
-  it("a token signed by @skillyard/notebook does not verify in @mallory/notebook", async () => {
+  it('a token signed by @skillyard/notebook does not verify in @mallory/notebook', async () => {
     const providers = { signer: createHmacTokenSigner('one-server-key') };
     const signer = notebook('skillyard', `return await capabilities.token.sign({ admin: true });`, ['token']);
     const token = (await createManager(sharedInProcessSandbox(), [signer], { providers }).manager.invoke('t', {})) as string;

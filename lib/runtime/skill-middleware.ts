@@ -21,9 +21,7 @@ export function skillMiddleware(k: KernelState, entry: ToolEntry, frame: Frame, 
     const name = key.replace(/_/g, '-');
     const mw =
       k.index.entries.find((e) => e.skill === entry.skill && e.tool.name === name && e.tool.role === 'middleware') ??
-      k.index.entries.find(
-        (e) => e.tool.name === name && e.tool.role === 'middleware' && e.tool.visibility !== 'hidden' && mayWrap(e.skill.scope, entry.skill.scope),
-      );
+      k.index.entries.find((e) => e.tool.name === name && e.tool.role === 'middleware' && e.tool.visibility !== 'hidden' && mayWrap(e.skill.scope, entry.skill.scope));
     if (!mw) continue;
     layers.push({
       name: mw.ref,

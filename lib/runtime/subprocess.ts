@@ -164,7 +164,10 @@ export const MAX_PACKAGE_BYTES = 50 * 1024 * 1024;
 
 /** A package-relative path that stays inside the package, or null. */
 function safeRelative(p: string): string | null {
-  const parts = p.replace(/\\/g, '/').split('/').filter((x) => x !== '' && x !== '.');
+  const parts = p
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((x) => x !== '' && x !== '.');
   if (!parts.length || parts.some((x) => x === '..' || x.includes('\0')) || /^[a-zA-Z]:/.test(parts[0]) || p.startsWith('/')) return null;
   return parts.join('/');
 }

@@ -52,7 +52,11 @@ describe('token gate', () => {
     expect(await manager.invoke('plain')).toEqual([]);
   });
   it('prefers a live token over an expired one with the same claim', () => {
-    const res = checkTokenGate(listEmails.manifest.tools[0], [tok('old', '@malv/gmail', ['gmail_access'], past), tok('new', '@malv/gmail', ['gmail_access'], future), tok('a', '@malv/auth', ['account'])]);
+    const res = checkTokenGate(listEmails.manifest.tools[0], [
+      tok('old', '@malv/gmail', ['gmail_access'], past),
+      tok('new', '@malv/gmail', ['gmail_access'], future),
+      tok('a', '@malv/auth', ['account']),
+    ]);
     expect(res.ok && res.granted.map((t) => t.id)).toEqual(['a', 'new']);
   });
 });
@@ -65,7 +69,10 @@ describe('minting', () => {
         tool('login-gmail', {
           capabilities: ['token'],
           outputTokens: declared,
-          handler: { kind: 'inline-code', ref: `inline://code,export default async (ctx) => ctx.capabilities.token.mint({ issuer: ${JSON.stringify(issuer)}, claims: ${JSON.stringify(claims)} })` },
+          handler: {
+            kind: 'inline-code',
+            ref: `inline://code,export default async (ctx) => ctx.capabilities.token.mint({ issuer: ${JSON.stringify(issuer)}, claims: ${JSON.stringify(claims)} })`,
+          },
         }),
       ],
       { scope },
@@ -112,7 +119,13 @@ describe('planner', () => {
       ref: 'gh-issues/gh-issues',
       usable: false,
       missing: [{ issuer: '@oauth/github', claim: 'account', reason: 'missing' }],
-      unlocks: [{ issuer: '@oauth/github', claims: ['account'], options: [{ kind: 'oauth', provider: 'github', issuer: '@oauth/github', claims: ['account'], label: 'log in with GitHub' }] }],
+      unlocks: [
+        {
+          issuer: '@oauth/github',
+          claims: ['account'],
+          options: [{ kind: 'oauth', provider: 'github', issuer: '@oauth/github', claims: ['account'], label: 'log in with GitHub' }],
+        },
+      ],
     });
   });
   it("names tools whose outputTokens unlock it (only those able to mint in that scope), and whether they're usable now", () => {
@@ -123,7 +136,9 @@ describe('planner', () => {
       {
         issuer: '@malv/gmail',
         claims: ['gmail_access'],
-        options: [{ kind: 'tool', ref: 'login/login-gmail', issuer: '@malv/gmail', claims: ['gmail_access'], usable: false, label: 'run login-gmail (it issues @malv/gmail gmail_access)' }],
+        options: [
+          { kind: 'tool', ref: 'login/login-gmail', issuer: '@malv/gmail', claims: ['gmail_access'], usable: false, label: 'run login-gmail (it issues @malv/gmail gmail_access)' },
+        ],
       },
     ]);
     expect(manager.plan('login-gmail').unlocks[0].options[0]).toMatchObject({ kind: 'oauth', label: 'log in with Google' });

@@ -49,7 +49,8 @@ export function validateJob(job: SandboxJob): string | null {
   if (job.hostMethods.some((m) => typeof m !== 'string' || m === '')) return 'job.hostMethods must hold non-empty strings';
   if (job.prelude !== undefined && typeof job.prelude !== 'string') return 'job.prelude must be a string';
   if (job.globals !== undefined && (job.globals === null || typeof job.globals !== 'object' || Array.isArray(job.globals))) return 'job.globals must be an object';
-  if (job.returnGlobals !== undefined && (!Array.isArray(job.returnGlobals) || job.returnGlobals.some((n) => typeof n !== 'string'))) return 'job.returnGlobals must be an array of names';
+  if (job.returnGlobals !== undefined && (!Array.isArray(job.returnGlobals) || job.returnGlobals.some((n) => typeof n !== 'string')))
+    return 'job.returnGlobals must be an array of names';
   return null;
 }
 

@@ -12,9 +12,7 @@ export class SandboxFailure extends AppError<SandboxErrorCode> {
 }
 
 export function failed(code: SandboxErrorCode, message: string, globals?: Record<string, unknown>): SandboxResult {
-  return globals === undefined
-    ? { ok: false, error: { code, message } }
-    : { ok: false, error: { code, message }, globals };
+  return globals === undefined ? { ok: false, error: { code, message } } : { ok: false, error: { code, message }, globals };
 }
 
 /** Errors that mean the isolate may be in an unknown state and must not be reused. */

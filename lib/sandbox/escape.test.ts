@@ -112,11 +112,7 @@ describe('constructor chains never reach the host realm', () => {
     await contained(job(`export default () => (function* () {}).constructor('return process')().next().value.exit()`), 'sandbox/guest-error', /process is not defined/);
   });
   it('via the Promise constructor and a rejected host promise', async () => {
-    await contained(
-      job(`export default () => host.fail().catch((e) => Promise.constructor.constructor${PWN})`),
-      'sandbox/guest-error',
-      /process is not defined/,
-    );
+    await contained(job(`export default () => host.fail().catch((e) => Promise.constructor.constructor${PWN})`), 'sandbox/guest-error', /process is not defined/);
   });
   it('indirect eval and new Function see only the guest global', async () => {
     await contained(job(`export default () => (0, eval)('this').process.exit(1)`), 'sandbox/guest-error', /reading 'exit'/);
@@ -192,7 +188,7 @@ describe('prototype pollution', () => {
     expect(Object.keys(seen as object)).toEqual(['b']);
     expect((Object.assign({}, seen) as Record<string, unknown>).polluted).toBeUndefined();
   });
-  it("a guest polluting its own Object.prototype affects neither the host nor another key", async () => {
+  it('a guest polluting its own Object.prototype affects neither the host nor another key', async () => {
     await containedValue(job(`export default () => { Object.prototype.polluted = 'yes'; return 1; }`, { key: 'polluter' }));
     const other = await containedValue(job(`export default () => ({}).polluted ?? 'clean'`, { key: 'bystander' }));
     expect(other).toBe('clean');
@@ -223,7 +219,9 @@ describe('ambient globals are absent', () => {
   });
   it('the bridge callbacks are not reachable from the global scope', async () => {
     const value = await containedValue(
-      job(`export default () => Reflect.ownKeys(globalThis).map(String).filter((k) => /^(_?ivm|Reference|Callback|ExternalCopy|\\$\\d|send|done|run|settle|setNamespace|bridge|__.*)$/i.test(k))`),
+      job(
+        `export default () => Reflect.ownKeys(globalThis).map(String).filter((k) => /^(_?ivm|Reference|Callback|ExternalCopy|\\$\\d|send|done|run|settle|setNamespace|bridge|__.*)$/i.test(k))`,
+      ),
     );
     expect(value).toEqual([]);
   });
@@ -243,10 +241,14 @@ describe('ambient globals are absent', () => {
     // the outbox is an array (bootstrap.ts): its host-call slots are appended at indices 5, 6, ...
     const trap = `const seen = []; for (let i = 0; i < 40; i++) Object.defineProperty(Array.prototype, i, { set(v) { seen.push([i, v]); }, get() { return 'trapped'; }, configurable: true });`;
     const key = 'outbox-traps';
-    const first = await containedValue(job(`${trap} export default async (x) => { const a = await host.echo(x); const b = await host.count(1, 2, 3); return { a, b, seen: seen.length }; }`, { key, args: [7] }));
+    const first = await containedValue(
+      job(`${trap} export default async (x) => { const a = await host.echo(x); const b = await host.count(1, 2, 3); return { a, b, seen: seen.length }; }`, { key, args: [7] }),
+    );
     expect(first).toEqual({ a: 7, b: 3, seen: 0 });
     // the same warm isolate again (the short two-argument run): still nothing seen
-    const again = await containedValue(job(`${trap} export default async (x) => { const a = await host.echo(x); const b = await host.count(1, 2, 3); return { a, b, seen: seen.length }; }`, { key, args: [8] }));
+    const again = await containedValue(
+      job(`${trap} export default async (x) => { const a = await host.echo(x); const b = await host.count(1, 2, 3); return { a, b, seen: seen.length }; }`, { key, args: [8] }),
+    );
     expect(again).toEqual({ a: 8, b: 3, seen: 0 });
   });
   it('descriptors the bridge uses: an accessor on Object.prototype never sees one (no copy bomb through the outbox)', async () => {
@@ -269,7 +271,7 @@ describe('ambient globals are absent', () => {
       };`;
     expect(await containedValue(job(source, { globals: { g: 1 } }))).toEqual({ leaked: false });
   });
-  it('a warm isolate re-run with other limits or globals gets them, not the last job\'s', async () => {
+  it("a warm isolate re-run with other limits or globals gets them, not the last job's", async () => {
     const key = 'short-run-config';
     const source = `export default async (n) => { for (let i = 0; i < n; i++) await host.echo(i); return typeof flag === 'undefined' ? 'none' : flag; }`;
     expect(await containedValue(job(source, { key, args: [2] }))).toBe('none');
@@ -306,16 +308,28 @@ describe('denial of service', () => {
     await contained(job(`export default () => ({ then() {} })`, { limits: { wallMs: 300 } }), 'sandbox/timeout');
   });
   it('a memory bomb of arrays hits the memory limit', async () => {
-    await contained(job(`export default () => { const a = []; for (let i = 0; ; i++) a.push([i, i + 1, i + 2, i + 3]); }`, { limits: { cpuMs: 5_000, memoryMb: 16 } }), 'sandbox/memory-limit');
+    await contained(
+      job(`export default () => { const a = []; for (let i = 0; ; i++) a.push([i, i + 1, i + 2, i + 3]); }`, { limits: { cpuMs: 5_000, memoryMb: 16 } }),
+      'sandbox/memory-limit',
+    );
   });
   it('a memory bomb of strings hits the memory limit', async () => {
-    await contained(job(`export default () => { const a = []; const s = 'x'.repeat(1 << 16); for (let i = 0; ; i++) a.push(s + i); }`, { limits: { cpuMs: 5_000, memoryMb: 16 } }), 'sandbox/memory-limit');
+    await contained(
+      job(`export default () => { const a = []; const s = 'x'.repeat(1 << 16); for (let i = 0; ; i++) a.push(s + i); }`, { limits: { cpuMs: 5_000, memoryMb: 16 } }),
+      'sandbox/memory-limit',
+    );
   });
   it('a memory bomb of nested objects hits the memory limit', async () => {
-    await contained(job(`export default () => { let o = {}; for (let i = 0; ; i++) o = { o, i, s: 'v' + i }; }`, { limits: { cpuMs: 5_000, memoryMb: 16 } }), 'sandbox/memory-limit');
+    await contained(
+      job(`export default () => { let o = {}; for (let i = 0; ; i++) o = { o, i, s: 'v' + i }; }`, { limits: { cpuMs: 5_000, memoryMb: 16 } }),
+      'sandbox/memory-limit',
+    );
   });
   it('a memory bomb after a host call hits the memory limit', async () => {
-    await contained(job(`export default async () => { await host.echo(1); const a = []; for (;;) a.push({ a: [1, 2, 3] }); }`, { limits: { cpuMs: 5_000, memoryMb: 16 } }), 'sandbox/memory-limit');
+    await contained(
+      job(`export default async () => { await host.echo(1); const a = []; for (;;) a.push({ a: [1, 2, 3] }); }`, { limits: { cpuMs: 5_000, memoryMb: 16 } }),
+      'sandbox/memory-limit',
+    );
   });
   it('a huge ArrayBuffer is refused', async () => {
     const res = await pool.run(job(`export default () => new ArrayBuffer(2 ** 31).byteLength`), handler);
@@ -330,7 +344,10 @@ describe('denial of service', () => {
     await contained(job(`export default () => 'x'.repeat(2_000_000)`, { limits: { cpuMs: 1_000, memoryMb: 64 } }), 'sandbox/result-too-large');
   });
   it('huge returnGlobals are refused', async () => {
-    await contained(job(`export default () => { globalThis.big = 'y'.repeat(200); return 1; }`, { returnGlobals: ['big'], limits: { maxResultBytes: 100 } }), 'sandbox/result-too-large');
+    await contained(
+      job(`export default () => { globalThis.big = 'y'.repeat(200); return 1; }`, { returnGlobals: ['big'], limits: { maxResultBytes: 100 } }),
+      'sandbox/result-too-large',
+    );
   });
   it('a result whose getter loops forever hits the CPU limit', async () => {
     await contained(job(`export default () => ({ get x() { for (;;) {} } })`), 'sandbox/cpu-limit');
@@ -342,7 +359,10 @@ describe('denial of service', () => {
     await contained(job(`export default () => { throw { get message() { throw new Error('gotcha') } }; }`), 'sandbox/guest-error', /cannot be described/);
   });
   it('10,000 awaited host calls exceed the default host-call limit', async () => {
-    await contained(job(`export default async () => { for (let i = 0; i < 10000; i++) await host.echo(i); }`, { limits: { cpuMs: 5_000, wallMs: 10_000 } }), 'sandbox/too-many-host-calls');
+    await contained(
+      job(`export default async () => { for (let i = 0; i < 10000; i++) await host.echo(i); }`, { limits: { cpuMs: 5_000, wallMs: 10_000 } }),
+      'sandbox/too-many-host-calls',
+    );
   });
   it('10,000 host calls fired without awaiting exceed the limit too', async () => {
     await contained(job(`export default () => { for (let i = 0; i < 10000; i++) host.count(i); return 1; }`, { limits: { cpuMs: 5_000 } }), 'sandbox/too-many-host-calls');
@@ -406,7 +426,9 @@ describe('memory outside the heap limit', () => {
   });
   it('a resizable ArrayBuffer is refused through a subclass', async () => {
     await contained(
-      job(`export default () => { class Big extends ArrayBuffer { constructor() { super(1, { maxByteLength: 2 ** 30 }); } } const b = new Big(); b.resize(2 ** 30); return b.byteLength; }`),
+      job(
+        `export default () => { class Big extends ArrayBuffer { constructor() { super(1, { maxByteLength: 2 ** 30 }); } } const b = new Big(); b.resize(2 ** 30); return b.byteLength; }`,
+      ),
       'sandbox/guest-error',
       /resizable/,
     );
@@ -423,7 +445,9 @@ describe('memory outside the heap limit', () => {
   });
   it('the native constructor is not reachable through the prototype either', async () => {
     await contained(
-      job(`export default () => { const AB = Object.getPrototypeOf(new DataView(new ArrayBuffer(1)).buffer).constructor; return new AB(1, { maxByteLength: 2 ** 30 }).maxByteLength; }`),
+      job(
+        `export default () => { const AB = Object.getPrototypeOf(new DataView(new ArrayBuffer(1)).buffer).constructor; return new AB(1, { maxByteLength: 2 ** 30 }).maxByteLength; }`,
+      ),
       'sandbox/guest-error',
       /resizable/,
     );
@@ -437,7 +461,9 @@ describe('memory outside the heap limit', () => {
   });
   it('ArrayBuffer keeps working: fixed buffers, isView, species, instanceof, slice', async () => {
     const value = await containedValue(
-      job(`export default () => { const b = new ArrayBuffer(8, {}); new Uint8Array(b)[0] = 7; return [b.byteLength, ArrayBuffer.isView(new Uint8Array(1)), ArrayBuffer[Symbol.species] === ArrayBuffer, b instanceof ArrayBuffer, new Uint8Array(b.slice(0, 1))[0], b.resizable, ArrayBuffer.name, ArrayBuffer.length]; }`),
+      job(
+        `export default () => { const b = new ArrayBuffer(8, {}); new Uint8Array(b)[0] = 7; return [b.byteLength, ArrayBuffer.isView(new Uint8Array(1)), ArrayBuffer[Symbol.species] === ArrayBuffer, b instanceof ArrayBuffer, new Uint8Array(b.slice(0, 1))[0], b.resizable, ArrayBuffer.name, ArrayBuffer.length]; }`,
+      ),
     );
     expect(value).toEqual([8, true, true, true, 7, false, 'ArrayBuffer', 1]);
   });
@@ -622,7 +648,10 @@ describe('catastrophic guest errors', () => {
         const wallMs = 3_000;
         const bombing = single.run(job(source, { limits: { cpuMs: 1_000, wallMs, memoryMb: 16 } }), handler);
         // sent after the bomb to the same worker, still in flight when the bomb goes off
-        const bystander = single.run(job(`export default () => { const end = Date.now() + 2500; while (Date.now() < end) {} return 'done'; }`, { limits: { cpuMs: 5_000, wallMs: 15_000 } }), handler);
+        const bystander = single.run(
+          job(`export default () => { const end = Date.now() + 2500; while (Date.now() < end) {} return 'done'; }`, { limits: { cpuMs: 5_000, wallMs: 15_000 } }),
+          handler,
+        );
         // stopped by a limit (how fast is bench:sandbox's business, not a test's)
         const bomb = await bombing;
         expect(bomb.ok).toBe(false);
@@ -641,7 +670,13 @@ describe('catastrophic guest errors', () => {
     try {
       await Promise.all([1, 2, 3, 4].map((i) => two.run(job(`export default () => ${i}`), handler)));
       const work = Array.from({ length: 8 }, (_, i) =>
-        two.run(job(`export default () => { const end = Date.now() + 50; while (Date.now() < end) {} return ${i}; }`, { key: `user:bystander-${i}|t`, limits: { cpuMs: 2_000, wallMs: 10_000 } }), handler),
+        two.run(
+          job(`export default () => { const end = Date.now() + 50; while (Date.now() < end) {} return ${i}; }`, {
+            key: `user:bystander-${i}|t`,
+            limits: { cpuMs: 2_000, wallMs: 10_000 },
+          }),
+          handler,
+        ),
       );
       const bomb = two.run(job(`export default () => new Array(2 ** 28).flat().length`, { limits: { cpuMs: 500, wallMs: 2_000 } }), handler);
       const results = await Promise.all(work);
@@ -775,7 +810,12 @@ describe('more escape and denial-of-service attempts', () => {
     await expectNextJobWorks();
   });
   it('deeply nested host call arguments reject inside the guest; the host never parses them', async () => {
-    const res = await pool.run(job(`export default async () => { let v = []; for (let i = 0; i < 5000; i++) v = [v]; try { await host.echo(v); return 'called'; } catch (e) { return String(e.message); } }`), handler);
+    const res = await pool.run(
+      job(
+        `export default async () => { let v = []; for (let i = 0; i < 5000; i++) v = [v]; try { await host.echo(v); return 'called'; } catch (e) { return String(e.message); } }`,
+      ),
+      handler,
+    );
     // Node 24's guest stack overflows while serialising them; Node 26 serialises them and the host refuses
     expect(res).toMatchObject({ ok: true, value: expect.stringMatching(/nest deeper than|JSON-serialisable/) });
     await expectNextJobWorks();
@@ -801,10 +841,16 @@ describe('more escape and denial-of-service attempts', () => {
     await expectNextJobWorks();
   });
   it('Error.stackTraceLimit = Infinity with deep recursion stays a guest error', async () => {
-    await contained(job(`export default () => { Error.stackTraceLimit = Infinity; const f = (n) => f(n + 1) + 1; return f(0); }`, { limits: { cpuMs: 2_000 } }), 'sandbox/guest-error');
+    await contained(
+      job(`export default () => { Error.stackTraceLimit = Infinity; const f = (n) => f(n + 1) + 1; return f(0); }`, { limits: { cpuMs: 2_000 } }),
+      'sandbox/guest-error',
+    );
   });
   it('new Function with a million parameters is refused', async () => {
-    const res = await pool.run(job(`export default () => new Function(Array.from({ length: 1e6 }, (_, i) => 'a' + i).join(','), 'return 1')()`, { limits: { cpuMs: 2_000 } }), handler);
+    const res = await pool.run(
+      job(`export default () => new Function(Array.from({ length: 1e6 }, (_, i) => 'a' + i).join(','), 'return 1')()`, { limits: { cpuMs: 2_000 } }),
+      handler,
+    );
     expect(res.ok).toBe(false);
     await expectNextJobWorks();
   });
@@ -816,7 +862,9 @@ describe('more escape and denial-of-service attempts', () => {
   });
   it('replacing Object.defineProperty, Reflect.apply and Promise does not break the bridge', async () => {
     const value = await containedValue(
-      job(`export default async () => { Object.defineProperty = () => { throw 1 }; Reflect.apply = () => { throw 2 }; globalThis.Promise = function () { throw 3 }; return await host.echo('still'); }`),
+      job(
+        `export default async () => { Object.defineProperty = () => { throw 1 }; Reflect.apply = () => { throw 2 }; globalThis.Promise = function () { throw 3 }; return await host.echo('still'); }`,
+      ),
     );
     expect(value).toBe('still');
   });

@@ -9,7 +9,10 @@ import { DOORBELL, encodeFrame, FrameReader, MAX_FRAME_BYTES } from './frame';
 function readAll(stream: Buffer, cuts: number[]): { messages: unknown[]; broken: string[] } {
   const messages: unknown[] = [];
   const broken: string[] = [];
-  const reader = new FrameReader((m) => messages.push(m), (why) => broken.push(why));
+  const reader = new FrameReader(
+    (m) => messages.push(m),
+    (why) => broken.push(why),
+  );
   const scratch = Buffer.alloc(stream.length + 1);
   const points = [...new Set([0, ...cuts.map((c) => c % (stream.length + 1)), stream.length])].sort((a, b) => a - b);
   for (let i = 1; i < points.length; i++) {
@@ -23,16 +26,12 @@ function readAll(stream: Buffer, cuts: number[]): { messages: unknown[]; broken:
 describe('FrameReader', () => {
   it('gives every message in order, however the stream is cut', () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.jsonValue({ maxDepth: 3 }), { minLength: 1, maxLength: 8 }),
-        fc.array(fc.nat(), { maxLength: 40 }),
-        (values, cuts) => {
-          const stream = Buffer.concat(values.map((v) => encodeFrame({ v })));
-          const { messages, broken } = readAll(stream, cuts);
-          expect(broken).toEqual([]);
-          expect(messages).toEqual(values.map((v) => JSON.parse(JSON.stringify({ v }))));
-        },
-      ),
+      fc.property(fc.array(fc.jsonValue({ maxDepth: 3 }), { minLength: 1, maxLength: 8 }), fc.array(fc.nat(), { maxLength: 40 }), (values, cuts) => {
+        const stream = Buffer.concat(values.map((v) => encodeFrame({ v })));
+        const { messages, broken } = readAll(stream, cuts);
+        expect(broken).toEqual([]);
+        expect(messages).toEqual(values.map((v) => JSON.parse(JSON.stringify({ v }))));
+      }),
       { numRuns: 300 },
     );
   });
@@ -66,10 +65,17 @@ describe('FrameReader', () => {
     reader.push(encodeFrame(null));
     expect(broken).toEqual(['a frame of the wrong shape (not a message)']);
     const bells: number[] = [];
-    const bellReader = new FrameReader(() => {}, (why) => broken.push(why), () => bells.push(1));
+    const bellReader = new FrameReader(
+      () => {},
+      (why) => broken.push(why),
+      () => bells.push(1),
+    );
     bellReader.push(Buffer.concat([DOORBELL, DOORBELL, encodeFrame({ t: 'ok' }), DOORBELL]));
     expect(bells).toHaveLength(3);
-    new FrameReader(() => {}, (why) => broken.push(why)).push(DOORBELL);
+    new FrameReader(
+      () => {},
+      (why) => broken.push(why),
+    ).push(DOORBELL);
     expect(broken.at(-1)).toBe('a frame that is not JSON');
   });
 });

@@ -20,7 +20,16 @@ function echo(): { write(text: string): void; source: PollSource; heard: string[
   child.stdout.on('data', (d: Buffer) => eventLoop.push(d.toString()));
   const handle = (child.stdout as unknown as { _handle: { fd: number } })._handle;
   const proc = child;
-  return { write: (text) => proc.stdin.write(text), source: pipeSource(() => handle.fd, (chunk) => heard.push(chunk.toString())), heard, eventLoop, up };
+  return {
+    write: (text) => proc.stdin.write(text),
+    source: pipeSource(
+      () => handle.fd,
+      (chunk) => heard.push(chunk.toString()),
+    ),
+    heard,
+    eventLoop,
+    up,
+  };
 }
 const immediate = () => new Promise((resolve) => setImmediate(resolve));
 const settle = (ms = 50) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -94,7 +103,15 @@ describe.skipIf(process.platform === 'win32')('idle spin', () => {
   });
 
   it('never reads a pipe whose descriptor is gone (-1)', async () => {
-    const spin = createIdleSpin({ sources: () => [pipeSource(() => -1, () => expect.unreachable())], maxUs: 1_000 });
+    const spin = createIdleSpin({
+      sources: () => [
+        pipeSource(
+          () => -1,
+          () => expect.unreachable(),
+        ),
+      ],
+      maxUs: 1_000,
+    });
     spin.idle();
     await immediate();
     expect(spin.budgetUs).toBe(500);

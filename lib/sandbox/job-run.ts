@@ -74,9 +74,7 @@ export class JobRun {
     // the bridge keeps the entry and limits of the isolate's last full call (bootstrap.ts)
     const config = `${this.job.entry}\n${this.limits.maxHostCalls}\n${this.limits.maxResultBytes}`;
     const short = globalsJson === undefined && returnJson === undefined && entry.runConfig === config;
-    const args = short
-      ? [this.seq, argsJson]
-      : [this.seq, argsJson, this.job.entry, globalsJson, returnJson, this.limits.maxHostCalls, this.limits.maxResultBytes];
+    const args = short ? [this.seq, argsJson] : [this.seq, argsJson, this.job.entry, globalsJson, returnJson, this.limits.maxHostCalls, this.limits.maxResultBytes];
     entry.runConfig = null;
     this.segment((timeout) => {
       const box = run.applySync(undefined, args, { timeout, result: { copy: true } });
@@ -203,7 +201,10 @@ export class JobRun {
       // the bridge appends at most four slots per allowed host call: anything longer was not its doing
       if (box.length > 5 + 4 * this.limits.maxHostCalls) return this.finish(rawFailure('sandbox/guest-error', 'the sandbox bridge returned a malformed outbox'), true);
       for (let i = 5; i + 3 < box.length && !this.settled; i += 4) {
-        const seq = box[i], id = box[i + 1], method = box[i + 2], argsJson = box[i + 3];
+        const seq = box[i],
+          id = box[i + 1],
+          method = box[i + 2],
+          argsJson = box[i + 3];
         if (seq === this.seq && typeof id === 'number' && typeof method === 'string' && typeof argsJson === 'string') {
           this.onSend(id, method, argsJson);
         }
@@ -225,10 +226,7 @@ export class JobRun {
     }
     if (this.outcome) return this.complete();
     // The job now waits on its host (or on nothing): only a timer can end it.
-    this.timer ??= setTimeout(
-      () => this.fail('sandbox/timeout', `the job exceeded its wall-clock limit of ${this.limits.wallMs} ms`),
-      this.remainingWallMs(),
-    );
+    this.timer ??= setTimeout(() => this.fail('sandbox/timeout', `the job exceeded its wall-clock limit of ${this.limits.wallMs} ms`), this.remainingWallMs());
   }
 
   /** A host call the guest asked for in the segment that just returned. */

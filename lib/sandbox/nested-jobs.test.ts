@@ -26,10 +26,12 @@ describe.each([
     const pool = createSandboxPool({ workers: 1, concurrency: 1, inProcess });
     pools.push(pool);
     const results = await Promise.all(
-      [1, 2, 3].map((i) => pool.run(outer(`outer-${i}`), async () => {
-        const r = await pool.run(inner(`inner-${i}`), async () => null);
-        return r.ok ? r.value : null;
-      })),
+      [1, 2, 3].map((i) =>
+        pool.run(outer(`outer-${i}`), async () => {
+          const r = await pool.run(inner(`inner-${i}`), async () => null);
+          return r.ok ? r.value : null;
+        }),
+      ),
     );
     expect(results.map((r) => (r.ok ? r.value : r.error.code))).toEqual([42, 42, 42]);
   });

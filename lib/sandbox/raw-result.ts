@@ -37,7 +37,8 @@ export function messageOf(error: unknown): string {
 
 /** Host-call rejections become `{message, code}` JSON for the guest; never a stack. */
 export function hostErrorJson(error: unknown): string {
-  const message = error instanceof Error ? error.message : typeof error === 'object' && error !== null && 'message' in error ? String((error as { message: unknown }).message) : String(error);
+  const message =
+    error instanceof Error ? error.message : typeof error === 'object' && error !== null && 'message' in error ? String((error as { message: unknown }).message) : String(error);
   const code = typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : undefined;
   return JSON.stringify({ message, code });
 }

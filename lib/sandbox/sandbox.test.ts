@@ -65,9 +65,7 @@ for (const mode of ['worker processes', 'worker processes without polling', 'wor
     it('moves frames of megabytes both ways, in order, many at once (pipes written directly and through the stream, polled and heard)', async () => {
       const big = 'x'.repeat(900_000);
       const source = `const big = ${JSON.stringify(big)}; export default async (n, s) => ({ n, len: s.length + big.length, echo: s.slice(0, 300_000), back: (await host.get(s.slice(0, 200_000))).key.length })`;
-      const results = await Promise.all(
-        Array.from({ length: 6 }, (_, n) => pool.run(job(source, { key: `big-${mode}`, args: [n, `${n}`.repeat(400_000)] }), handler)),
-      );
+      const results = await Promise.all(Array.from({ length: 6 }, (_, n) => pool.run(job(source, { key: `big-${mode}`, args: [n, `${n}`.repeat(400_000)] }), handler)));
       results.forEach((res, n) => {
         expect(res).toMatchObject({ ok: true, value: { n, len: 1_300_000, back: 200_000 } });
         expect((res as { value: { echo: string } }).value.echo).toBe(`${n}`.repeat(300_000));
@@ -92,7 +90,8 @@ for (const mode of ['worker processes', 'worker processes without polling', 'wor
     });
 
     it('installs globals and copies returnGlobals back, also on failure', async () => {
-      const source = 'export default () => { memory.count += 1; globalThis.note = "seen " + memory.count; if (memory.count > 5) throw new Error("too many"); return memory.count; }';
+      const source =
+        'export default () => { memory.count += 1; globalThis.note = "seen " + memory.count; if (memory.count > 5) throw new Error("too many"); return memory.count; }';
       const ok = await pool.run(job(source, { globals: { memory: { count: 1 } }, returnGlobals: ['memory', 'note', 'missing'] }), handler);
       expect(ok).toMatchObject({ ok: true, value: 2, globals: { memory: { count: 2 }, note: 'seen 2' } });
       const bad = await pool.run(job(source, { globals: { memory: { count: 9 } }, returnGlobals: ['memory'] }), handler);
@@ -203,7 +202,7 @@ describe('pieces', () => {
     expect(Object.keys(parsed)).toEqual(['a']);
     expect(Object.keys(parsed.a)).toEqual(['b']);
   });
-  it('SandboxEngine.cancel ends a job waiting on its host (a worker\'s cancel frame), and only that job', async () => {
+  it("SandboxEngine.cancel ends a job waiting on its host (a worker's cancel frame), and only that job", async () => {
     const engine = new SandboxEngine();
     try {
       const waiting = job('export default () => host.get(1)');

@@ -37,7 +37,9 @@ describe.skipIf(process.platform !== 'linux')('shared-memory lane', () => {
 
   it.skipIf(process.arch !== 'x64')('ships a prebuilt helper (for machines without a C compiler) built from the source beside it', () => {
     const prebuilt = loadLaneAddon(path.join(sandboxRoot(), 'native', 'prebuilt', 'linux-x64', 'shm-lane.node'));
-    const hash = createHash('sha256').update(fs.readFileSync(path.join(sandboxRoot(), 'native', 'shm-lane.c'))).digest('hex');
+    const hash = createHash('sha256')
+      .update(fs.readFileSync(path.join(sandboxRoot(), 'native', 'shm-lane.c')))
+      .digest('hex');
     expect(prebuilt?.source(), 'refresh it: npm run build:lane -- --prebuilt').toBe(hash);
   });
 
@@ -161,7 +163,10 @@ describe.skipIf(process.platform !== 'linux')('shared-memory lane', () => {
       const pool = createSandboxPool({ workers: 1, lane: 'shm', workerFile: hostile('count') });
       try {
         const res = await pool.run(someJob, async () => null);
-        expect(res).toMatchObject({ ok: false, error: { code: 'sandbox/worker-crashed', message: expect.stringContaining('the worker sent a write count past what the ring holds') } });
+        expect(res).toMatchObject({
+          ok: false,
+          error: { code: 'sandbox/worker-crashed', message: expect.stringContaining('the worker sent a write count past what the ring holds') },
+        });
         await new Promise((r) => setTimeout(r, 300));
         expect(pool.stats().restarts).toBeGreaterThanOrEqual(1);
       } finally {
@@ -252,7 +257,10 @@ describe('frames of the wrong shape from a worker', () => {
       const pool = createSandboxPool({ workers: 1, lane, workerFile: path.join(import.meta.dirname, 'fixtures', 'hostile-worker-badjson.ts') });
       try {
         // a deadline far past the test's own timeout: only the worker's end can answer in time
-        const res = await pool.run({ key: 'user:lane|badjson', source: 'export default () => 1', entry: 'default', args: [], hostMethods: [], limits: { wallMs: 600_000 } }, async () => null);
+        const res = await pool.run(
+          { key: 'user:lane|badjson', source: 'export default () => 1', entry: 'default', args: [], hostMethods: [], limits: { wallMs: 600_000 } },
+          async () => null,
+        );
         expect(res).toMatchObject({ ok: false, error: { code: 'sandbox/worker-crashed', message: expect.stringContaining('a frame of the wrong shape') } });
       } finally {
         await pool.close();

@@ -39,10 +39,7 @@ export function poolSizing(over: Partial<PoolSizing> = {}, m: MachineInfo = mach
   const fitByMemory = Math.max(1, Math.floor(memoryMb / (WORKER_BASE_MB + concurrency * JOB_BUDGET_MB)));
   const workers = Math.max(1, over.workers ?? setting('SKILLYARD_SANDBOX_WORKERS') ?? Math.min(8, m.cpus, fitByMemory));
   const queueLimit = Math.max(0, over.queueLimit ?? setting('SKILLYARD_SANDBOX_QUEUE') ?? workers * concurrency * 32);
-  const perPrincipalQueueLimit = Math.max(
-    1,
-    over.perPrincipalQueueLimit ?? setting('SKILLYARD_SANDBOX_QUEUE_PER_CALLER') ?? Math.max(8, Math.ceil(queueLimit / 8)),
-  );
+  const perPrincipalQueueLimit = Math.max(1, over.perPrincipalQueueLimit ?? setting('SKILLYARD_SANDBOX_QUEUE_PER_CALLER') ?? Math.max(8, Math.ceil(queueLimit / 8)));
   const maxQueueWaitMs = Math.max(0, over.maxQueueWaitMs ?? setting('SKILLYARD_SANDBOX_MAX_QUEUE_WAIT_MS') ?? 5_000);
   return { workers, concurrency, queueLimit, perPrincipalQueueLimit, maxQueueWaitMs };
 }

@@ -65,8 +65,7 @@ export type SandboxErrorCode =
   | 'sandbox/closed';
 
 export type SandboxResult =
-  | { ok: true; value: unknown; globals?: Record<string, unknown>; stats: { wallMs: number; cold: boolean } }
-  | { ok: false; error: SandboxError; globals?: Record<string, unknown> };
+  { ok: true; value: unknown; globals?: Record<string, unknown>; stats: { wallMs: number; cold: boolean } } | { ok: false; error: SandboxError; globals?: Record<string, unknown> };
 
 /**
  * `retryAfterMs` is set on `sandbox/queue-full` (back-pressure): the HTTP layer answers

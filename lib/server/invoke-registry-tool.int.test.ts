@@ -64,7 +64,7 @@ describe('invoking registry tools', () => {
 });
 
 describe('the hot path of an invoke', () => {
-  it('reads the skill row once a second and a signed-in caller\'s held tokens only for a token-gated skill', async () => {
+  it("reads the skill row once a second and a signed-in caller's held tokens only for a token-gated skill", async () => {
     const reads: string[] = [];
     const db = testDb();
     // counts the reads of the tables a call starts from

@@ -11,7 +11,15 @@ import { createSecretScrubber } from '../log';
 import { learnRunSecrets } from '../runs/run-secrets';
 
 /** `visitorId`: an anonymous visitor's stable (signed-cookie) id, which gives them storage and warm isolates. */
-export type InvokeInput = { tool: string; skill?: string; args: unknown; userId: string | null; visitorId?: string | null; ip?: string | null; /** CallerIdentity.account */ account?: string | null };
+export type InvokeInput = {
+  tool: string;
+  skill?: string;
+  args: unknown;
+  userId: string | null;
+  visitorId?: string | null;
+  ip?: string | null;
+  /** CallerIdentity.account */ account?: string | null;
+};
 export type InvokeOutput = { skill: string; version: string; tool: string; result: unknown; ms: number };
 
 export { forgetCachedSkillHeads } from '../registry/skill-heads';

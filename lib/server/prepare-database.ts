@@ -45,8 +45,10 @@ export async function prepareDatabase(opts: {
       } finally {
         await db.$disconnect();
       }
-      opts.log(`bundled skills: ${seed.published.length} published, ${seed.unchanged.length} unchanged` +
-        (seed.invalid.length ? `, ${seed.invalid.length} invalid (${seed.invalid.join(', ')})` : ''));
+      opts.log(
+        `bundled skills: ${seed.published.length} published, ${seed.unchanged.length} unchanged` +
+          (seed.invalid.length ? `, ${seed.invalid.length} invalid (${seed.invalid.join(', ')})` : ''),
+      );
     }
     return { url, embedded, migrationsApplied, seed, stop };
   } catch (err) {

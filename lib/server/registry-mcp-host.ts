@@ -18,7 +18,10 @@ export const MCP_MAX_SKILLS = 20;
 
 /** `@a/b,@c/d@1.0.0` → skill refs; a stable key of the selection for session binding. */
 export function parseMcpSelection(list: string[]): { refs: ReturnType<typeof parseSkillRef>[]; key: string } {
-  const refs = list.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const refs = list
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (refs.length === 0) {
     throw new AppError('input/invalid', 'Choose the skills to serve: /api/mcp?skills=@scope/name,@scope/other or /api/mcp/<scope>/<name>.');
   }
@@ -27,7 +30,13 @@ export function parseMcpSelection(list: string[]): { refs: ReturnType<typeof par
   return { refs: parsed, key: parsed.map((r) => `@${r.scope}/${r.name}${r.version ? `@${r.version}` : ''}`).join(',') };
 }
 
-export async function openRegistryMcpHost(server: ServerContext, refs: ReturnType<typeof parseSkillRef>[], userId: string | null, ip?: string, account?: string | null): Promise<McpToolHost> {
+export async function openRegistryMcpHost(
+  server: ServerContext,
+  refs: ReturnType<typeof parseSkillRef>[],
+  userId: string | null,
+  ip?: string,
+  account?: string | null,
+): Promise<McpToolHost> {
   const viewer = userId ? { userId } : null;
   const skills: Awaited<ReturnType<typeof loadSkillVersion>>[] = [];
   for (const ref of refs) skills.push(await loadSkillVersion(server.db, ref, viewer));
@@ -53,7 +62,13 @@ export async function openRegistryMcpHost(server: ServerContext, refs: ReturnTyp
     return skills.filter((_, i) => visible[i]);
   };
   const manager = async () => createToolManager({ skills: await visibleNow(), ...(anonymous ?? (await server.runtimeFor({ userId, heldTokens, account }))) });
-  const info = (s: (typeof skills)[number]) => ({ ref: s.ref, name: s.manifest.name, description: s.manifest.description, instructions: s.manifest.instructions, locked: lockedToolNotes(s.manifest) });
+  const info = (s: (typeof skills)[number]) => ({
+    ref: s.ref,
+    name: s.manifest.name,
+    description: s.manifest.description,
+    instructions: s.manifest.instructions,
+    locked: lockedToolNotes(s.manifest),
+  });
   return {
     skills: () => skills.map(info),
     visibleSkills: async () => (await visibleNow()).map(info),
@@ -63,7 +78,8 @@ export async function openRegistryMcpHost(server: ServerContext, refs: ReturnTyp
       // the skill page's usage counts MCP calls per caller (skill-usage.ts)
       const counted = skillOfTool(skills, ref);
       const note = (failed: number) =>
-        counted?.identity && noteSkillCalls(server.db, { skillId: counted.identity, callerKey: userId ? `user:${userId}` : `ip:${ip ?? 'unknown'}`, source: 'mcp', calls: 1, failed });
+        counted?.identity &&
+        noteSkillCalls(server.db, { skillId: counted.identity, callerKey: userId ? `user:${userId}` : `ip:${ip ?? 'unknown'}`, source: 'mcp', calls: 1, failed });
       try {
         const result = await m.invoke(ref, args);
         note(0);

@@ -61,11 +61,7 @@ function storageFor(server: ServerContext, caller: Caller): CapabilityProviders[
   return createEphemeralStorage(server.config.anonymousStorageQuota);
 }
 
-export async function runtimeForCaller(
-  server: ServerContext,
-  who: CallerIdentity,
-  extra: Partial<CapabilityProviders> = {},
-): Promise<CallerRuntime> {
+export async function runtimeForCaller(server: ServerContext, who: CallerIdentity, extra: Partial<CapabilityProviders> = {}): Promise<CallerRuntime> {
   const caller = await resolveCaller(server.db, who);
   const { storage: _s, visitorStorage: _v, ...shared } = server.providers;
   return {

@@ -15,9 +15,14 @@ export const hashInvite = (secret: string) => crypto.createHash('sha256').update
 
 export async function createInvite(db: Db, actor: Actor, slug: string, input: { role?: unknown; email?: unknown; ttlMs?: number }) {
   const team = await teamForActor(db, slug, actor, 'admin');
-  const role: TeamRole = input.role === undefined ? 'member' : isTeamRole(input.role) ? input.role : (() => {
-    throw new AppError('input/invalid', 'role is one of owner, admin, publisher, member.');
-  })();
+  const role: TeamRole =
+    input.role === undefined
+      ? 'member'
+      : isTeamRole(input.role)
+        ? input.role
+        : (() => {
+            throw new AppError('input/invalid', 'role is one of owner, admin, publisher, member.');
+          })();
   if (role === 'owner' && !roleAtLeast(team.role, 'owner')) throw new AppError('team/forbidden', 'Only an owner can invite another owner.');
   const email = typeof input.email === 'string' && input.email.trim() ? input.email.trim().toLowerCase().slice(0, 320) : null;
   if (email && !/^[^@\s]+@[^@\s]+$/.test(email)) throw new AppError('input/invalid', 'That is not an email address.');

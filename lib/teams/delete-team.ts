@@ -19,7 +19,10 @@ export async function deleteTeam(db: Db, actor: Actor, slug: string): Promise<vo
   const team = await teamForActor(db, slug, actor, 'owner');
   const published = await db.skill.count({ where: { scopeName: slug, visibility: { in: ['public', 'unlisted'] } } });
   if (published > 0) {
-    throw new AppError('team/has-published-skills', `@${slug} has ${published} public or unlisted skill${published === 1 ? '' : 's'}; make them private or transfer them before deleting the team.`);
+    throw new AppError(
+      'team/has-published-skills',
+      `@${slug} has ${published} public or unlisted skill${published === 1 ? '' : 's'}; make them private or transfer them before deleting the team.`,
+    );
   }
   const members = await teamMemberIds(db, team.id);
   await db.$transaction(async (tx) => {

@@ -33,9 +33,9 @@ describe('a deleted team', () => {
 
     await expect(createTeam(db, as(stranger), { slug })).rejects.toMatchObject({ code: 'team/slug-taken' });
     await expect(chooseUsername(db, await person(false), slug)).rejects.toMatchObject({ code: 'account/username-exists' });
-    await expect(
-      publishPackage(db, { upload: { kind: 'bytes', bytes: lib, fileName: 'lib.skill.md' }, userId: stranger, scope: slug, version: '1.0.1' }),
-    ).rejects.toMatchObject({ code: 'publish/forbidden' });
+    await expect(publishPackage(db, { upload: { kind: 'bytes', bytes: lib, fileName: 'lib.skill.md' }, userId: stranger, scope: slug, version: '1.0.1' })).rejects.toMatchObject({
+      code: 'publish/forbidden',
+    });
     await expect(downloadVersion(db, { scope: slug, name: 'lib', spec: '^1' }, null)).rejects.toMatchObject({ status: 404 });
     expect(await db.team.count({ where: { slug } })).toBe(0);
     expect(await db.scope.findUnique({ where: { name: slug }, select: { kind: true, teamId: true, userId: true } })).toEqual({ kind: 'team', teamId: null, userId: null });

@@ -20,7 +20,11 @@ describe('previewInvite', () => {
 
     const inv = await createInvite(db, as, slug, { role: 'publisher' });
     expect(await previewInvite(db, joiner.id, inv.secret)).toMatchObject({
-      team: { slug, name: 'Pi Team' }, role: 'publisher', invitedBy: `@pi-owner-${stamp}`, wrongAccount: null, alreadyMember: false,
+      team: { slug, name: 'Pi Team' },
+      role: 'publisher',
+      invitedBy: `@pi-owner-${stamp}`,
+      wrongAccount: null,
+      alreadyMember: false,
     });
     await acceptInvite(db, { principal: userPrincipal(joiner.id) }, inv.secret);
     await expect(previewInvite(db, joiner.id, inv.secret)).rejects.toMatchObject({ code: 'invite/used', message: expect.stringContaining('already used') });

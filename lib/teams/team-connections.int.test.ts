@@ -8,7 +8,18 @@ import { checkTokenGate } from '../runtime';
 import type { ToolManifest } from '../skills';
 import { resolveCaller } from '../server/runtime-for-caller';
 import { heldTokenClaims, unlockPlan } from './unlock-plan';
-import { acceptInvite, createInvite, createTeam, encodeTeamConnectIntent, getWorkspace, listAudit, parseTeamConnectIntent, removeMember, removeTeamConnection, storeTeamConnection } from '.';
+import {
+  acceptInvite,
+  createInvite,
+  createTeam,
+  encodeTeamConnectIntent,
+  getWorkspace,
+  listAudit,
+  parseTeamConnectIntent,
+  removeMember,
+  removeTeamConnection,
+  storeTeamConnection,
+} from '.';
 import { userPrincipal } from '../principal';
 
 const as = (userId: string) => ({ principal: userPrincipal(userId), ip: '203.0.113.11' });
@@ -38,7 +49,7 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('team connections', () => {
-  it("are stored sealed for the team by an admin, never by a member, and listed without their token", async () => {
+  it('are stored sealed for the team by an admin, never by a member, and listed without their token', async () => {
     await expect(storeTeamConnection(testDb(), member, team, tokens('at-by-member'))).rejects.toMatchObject({ code: 'team/forbidden' });
     await expect(storeTeamConnection(testDb(), outsider, team, tokens('at-by-outsider'))).rejects.toMatchObject({ code: 'team/not-found' });
     await storeTeamConnection(testDb(), admin, team, tokens('at-team-one'), '203.0.113.11');

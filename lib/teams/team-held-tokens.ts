@@ -14,5 +14,12 @@ export async function teamHeldTokens(db: Pick<Db, 'heldToken'>, userId: string, 
     orderBy: { createdAt: 'asc' },
     select: { id: true, issuer: true, claims: true, expiresAt: true, secret: true, team: { select: { slug: true } } },
   });
-  return rows.map((r) => ({ id: r.id, issuer: r.issuer, claims: r.claims, expiresAt: r.expiresAt, secret: opts.secrets === false ? '' : openSecret(r.secret), onlyForScope: r.team!.slug }));
+  return rows.map((r) => ({
+    id: r.id,
+    issuer: r.issuer,
+    claims: r.claims,
+    expiresAt: r.expiresAt,
+    secret: opts.secrets === false ? '' : openSecret(r.secret),
+    onlyForScope: r.team!.slug,
+  }));
 }

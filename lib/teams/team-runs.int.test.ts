@@ -197,7 +197,9 @@ describe('removing a member', () => {
     await expect(forkRun(testDb(), own.id, { userId: dee })).rejects.toMatchObject({ code: 'run/not-found' });
     expect((await listUserRuns(testDb(), dee)).map((r) => r.id)).not.toContain(own.id);
     expect(await env.get(envScope, 'TEAM_API_KEY')).toBeNull();
-    expect((await listPlaygroundSkills(testDb(), { q: 'secret-tool', take: 12, viewerScopes: await privateScopesOf(testDb(), dee) })).map((o) => o.name)).not.toContain('secret-tool');
+    expect((await listPlaygroundSkills(testDb(), { q: 'secret-tool', take: 12, viewerScopes: await privateScopesOf(testDb(), dee) })).map((o) => o.name)).not.toContain(
+      'secret-tool',
+    );
     await expect(getWorkspace(testDb(), as(dee), team)).rejects.toMatchObject({ status: 404 });
     // the team keeps the run: members still see it
     expect(await sees(own.id, ann)).toBe(true);

@@ -16,6 +16,7 @@ export function parseTeamSlug(raw: unknown): string {
     throw new AppError('team/invalid-slug', 'A team name is 2-39 characters: lowercase letters, digits and single hyphens, not at either end.');
   }
   const reserved = reservedScopeName(slug);
-  if (reserved) throw new AppError('team/slug-taken', reserved === slug ? `@${slug} is reserved; choose another name.` : `@${slug} reads like the reserved @${reserved}; choose another name.`);
+  if (reserved)
+    throw new AppError('team/slug-taken', reserved === slug ? `@${slug} is reserved; choose another name.` : `@${slug} reads like the reserved @${reserved}; choose another name.`);
   return slug;
 }

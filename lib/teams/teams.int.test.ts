@@ -153,7 +153,10 @@ describe('teams', () => {
   it('never lets a team token manage teams: no `teams` scope at creation, and its service account is refused everywhere', async () => {
     const s = slug();
     await createTeam(testDb(), as(ann), { slug: s });
-    await expect(createTeamApiToken(testDb(), as(ann), s, { name: 'ci', scopes: ['publish', 'teams'] })).rejects.toMatchObject({ code: 'input/invalid', message: expect.stringContaining('"teams"') });
+    await expect(createTeamApiToken(testDb(), as(ann), s, { name: 'ci', scopes: ['publish', 'teams'] })).rejects.toMatchObject({
+      code: 'input/invalid',
+      message: expect.stringContaining('"teams"'),
+    });
     expect(await testDb().apiToken.count({ where: { team: { slug: s } } })).toBe(0);
     // the lowest layer refuses it too, whoever calls it
     const teamId = (await testDb().team.findUniqueOrThrow({ where: { slug: s } })).id;

@@ -8,11 +8,24 @@ const github = { id: 'github', name: 'GitHub', kind: 'github', clientId: 'x', cl
 const repo = { '@oauth/github': { required: ['account', 'repo:read'], allowExpired: [] } };
 
 describe('unlock plan', () => {
-  const tools = [tool('plain'), tool('list-repos', repo), tool('search-repos', repo), tool('issues', { '@oauth/github': { required: ['issues'], allowExpired: [] } }), tool('notes', { '@acme/notebook': { required: ['open'], allowExpired: [] } }), tool('jira', { '@oauth/jira': { required: ['read'], allowExpired: [] } })];
+  const tools = [
+    tool('plain'),
+    tool('list-repos', repo),
+    tool('search-repos', repo),
+    tool('issues', { '@oauth/github': { required: ['issues'], allowExpired: [] } }),
+    tool('notes', { '@acme/notebook': { required: ['open'], allowExpired: [] } }),
+    tool('jira', { '@oauth/jira': { required: ['read'], allowExpired: [] } }),
+  ];
 
   it('groups locked tools by provider with the scopes they need', () => {
     const plan = unlockPlan(tools, [], [github]);
-    expect(plan.locked[0]).toMatchObject({ provider: 'github', configured: true, scopes: ['repo:read', 'issues'], tools: ['list-repos', 'search-repos', 'issues'], reconnect: false });
+    expect(plan.locked[0]).toMatchObject({
+      provider: 'github',
+      configured: true,
+      scopes: ['repo:read', 'issues'],
+      tools: ['list-repos', 'search-repos', 'issues'],
+      reconnect: false,
+    });
     expect(unlockLabel(plan.locked[0])).toBe('Connect GitHub with repo:read, issues to unlock 3 tools');
     expect(plan.locked[1]).toMatchObject({ provider: 'jira', configured: false, name: 'Jira' });
     // a provider this server does not configure is still spelled as it spells itself

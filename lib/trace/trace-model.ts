@@ -355,7 +355,10 @@ export class TraceBuilder {
     for (const child of node.children) this.settle(child, how);
     if (node.status !== 'pending') return;
     node.status = 'error';
-    node.error = { code: how === 'cancelled' ? 'run/cancelled' : 'run/ended', message: how === 'cancelled' ? 'the run was cancelled during this call' : 'the run ended during this call' };
+    node.error = {
+      code: how === 'cancelled' ? 'run/cancelled' : 'run/ended',
+      message: how === 'cancelled' ? 'the run was cancelled during this call' : 'the run ended during this call',
+    };
     node.rev++;
   }
 

@@ -6,8 +6,20 @@ import { toolAnnotationsFor } from './tool-annotations';
 
 function tool(over: Partial<ToolManifest>): ToolManifest {
   return {
-    name: 't', sourceName: 't', description: '', role: null, visibility: null, tags: [], params: null, returns: null,
-    capabilities: [], inputTokens: {}, outputTokens: {}, handler: { kind: 'js', ref: 'index.js' }, executor: null, timeoutMs: null,
+    name: 't',
+    sourceName: 't',
+    description: '',
+    role: null,
+    visibility: null,
+    tags: [],
+    params: null,
+    returns: null,
+    capabilities: [],
+    inputTokens: {},
+    outputTokens: {},
+    handler: { kind: 'js', ref: 'index.js' },
+    executor: null,
+    timeoutMs: null,
     ...over,
   };
 }
@@ -19,7 +31,10 @@ describe('summarizePermissions', () => {
     const s = summarizePermissions(
       manifest(
         [
-          tool({ capabilities: ['net.http', 'storage'], inputTokens: { '@oauth/github': { required: ['repo'], allowExpired: [] }, '@acme/auth': { required: [], allowExpired: [] } } }),
+          tool({
+            capabilities: ['net.http', 'storage'],
+            inputTokens: { '@oauth/github': { required: ['repo'], allowExpired: [] }, '@acme/auth': { required: [], allowExpired: [] } },
+          }),
           tool({ name: 'u', capabilities: ['environment', 'tool'], outputTokens: { '@acme/session': { required: [] } }, handler: { kind: 'python', ref: 'x.py' } }),
         ],
         { net: { hosts: ['API.example.com'] } },
@@ -69,7 +84,13 @@ describe('diffPermissions', () => {
   });
 
   it('a lock entry of the old shape never reads as a widening on its own', () => {
-    const next = summarizePermissions(manifest([tool({ capabilities: ['net'], inputTokens: { '@acme/auth': { required: [], allowExpired: [] } }, handler: { kind: 'bash', ref: 'x.sh' } })], { hosts: 'a.example.com' }, 'file-read'));
+    const next = summarizePermissions(
+      manifest(
+        [tool({ capabilities: ['net'], inputTokens: { '@acme/auth': { required: [], allowExpired: [] } }, handler: { kind: 'bash', ref: 'x.sh' } })],
+        { hosts: 'a.example.com' },
+        'file-read',
+      ),
+    );
     const legacy = summaryFromLegacy({ capabilities: ['net'], network: ['a.example.com'], tokens: ['@acme/auth'], subprocess: true }, next);
     expect(diffPermissions(legacy, next).widens).toBe(false);
   });

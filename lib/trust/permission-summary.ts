@@ -59,10 +59,7 @@ export function summarizePermissions(manifest: Pick<SkillManifest, 'tools' | 'me
  * (allowed-tools) is taken from the new version so that an upgrade alone never reads as a
  * widening.
  */
-export function summaryFromLegacy(
-  legacy: { capabilities: string[]; network: string[]; tokens: string[]; subprocess: boolean },
-  next: PermissionSummary,
-): PermissionSummary {
+export function summaryFromLegacy(legacy: { capabilities: string[]; network: string[]; tokens: string[]; subprocess: boolean }, next: PermissionSummary): PermissionSummary {
   const capabilities = sorted(legacy.capabilities.map(capabilityName));
   return {
     capabilities,

@@ -11,13 +11,22 @@ const tarball = new TextEncoder().encode('pretend this is a .tar.gz');
 function key(kid: string) {
   const { privateKey, publicKey } = crypto.generateKeyPairSync('ed25519');
   const jwk = publicKey.export({ format: 'jwk' }) as { x: string };
-  return { kid, privateKey, pub: (status: KeyStatus) => ({ kty: 'OKP', crv: 'Ed25519', x: jwk.x, kid, alg: 'EdDSA', use: 'sig', status, created: '2026-11-28T00:00:00.000Z' }) as const };
+  return {
+    kid,
+    privateKey,
+    pub: (status: KeyStatus) => ({ kty: 'OKP', crv: 'Ed25519', x: jwk.x, kid, alg: 'EdDSA', use: 'sig', status, created: '2026-11-28T00:00:00.000Z' }) as const,
+  };
 }
 
 const k1 = key('k1');
 const payload = buildStatementPayload({
-  scope: 'acme', name: 'demo', version: '1.0.0', integrity: packageDigestOf(tarball), manifest,
-  findings: [{ rule: 'code/eval', severity: 'warning' }], issuedAt: new Date('2026-11-28T03:00:00Z'),
+  scope: 'acme',
+  name: 'demo',
+  version: '1.0.0',
+  integrity: packageDigestOf(tarball),
+  manifest,
+  findings: [{ rule: 'code/eval', severity: 'warning' }],
+  issuedAt: new Date('2026-11-28T03:00:00Z'),
 });
 const jws = signStatement(payload, k1);
 const keys = (status: KeyStatus = 'active'): KeySet => ({ keys: [k1.pub(status)] });

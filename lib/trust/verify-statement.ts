@@ -6,16 +6,9 @@ import type { KeySet, PublicSigningKey } from './key-set';
 import { STATEMENT_TYPE, type StatementPayload } from './statement';
 
 export type VerifyFailure =
-  | 'statement/malformed'
-  | 'statement/unknown-key'
-  | 'statement/key-revoked'
-  | 'statement/bad-signature'
-  | 'statement/wrong-subject'
-  | 'statement/digest-mismatch';
+  'statement/malformed' | 'statement/unknown-key' | 'statement/key-revoked' | 'statement/bad-signature' | 'statement/wrong-subject' | 'statement/digest-mismatch';
 
-export type VerifyResult =
-  | { ok: true; payload: StatementPayload; key: PublicSigningKey }
-  | { ok: false; code: VerifyFailure; reason: string; payload?: StatementPayload };
+export type VerifyResult = { ok: true; payload: StatementPayload; key: PublicSigningKey } | { ok: false; code: VerifyFailure; reason: string; payload?: StatementPayload };
 
 /** npm-style `sha512-<base64>` of bytes, as the statement's packageDigest names them. */
 export function packageDigestOf(bytes: Uint8Array): string {
@@ -26,11 +19,7 @@ function decode(part: string): unknown {
   return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
 }
 
-export function verifyStatement(
-  jws: string,
-  keys: KeySet,
-  expect: { name?: string; version?: string; tarball?: Uint8Array } = {},
-): VerifyResult {
+export function verifyStatement(jws: string, keys: KeySet, expect: { name?: string; version?: string; tarball?: Uint8Array } = {}): VerifyResult {
   const parts = jws.trim().split('.');
   if (parts.length !== 3) return { ok: false, code: 'statement/malformed', reason: 'not a compact JWS (three dot-separated parts)' };
   let header: { alg?: string; kid?: string };
@@ -48,7 +37,12 @@ export function verifyStatement(
   const key = keys.keys.find((k) => k.kid === header.kid);
   if (!key) return { ok: false, code: 'statement/unknown-key', reason: `signed by key ${header.kid}, which the registry's key set does not list`, payload };
   if (key.status === 'revoked') {
-    return { ok: false, code: 'statement/key-revoked', reason: `signed by key ${key.kid}, revoked ${key.revoked ?? ''}${key.revokeReason ? ` (${key.revokeReason})` : ''}`.trim(), payload };
+    return {
+      ok: false,
+      code: 'statement/key-revoked',
+      reason: `signed by key ${key.kid}, revoked ${key.revoked ?? ''}${key.revokeReason ? ` (${key.revokeReason})` : ''}`.trim(),
+      payload,
+    };
   }
   let valid = false;
   try {
@@ -69,7 +63,12 @@ export function verifyStatement(
   if (expect.tarball) {
     const got = packageDigestOf(expect.tarball);
     if (got !== payload.subject.packageDigest) {
-      return { ok: false, code: 'statement/digest-mismatch', reason: `the package's digest ${got.slice(0, 24)}… is not the signed ${payload.subject.packageDigest.slice(0, 24)}…`, payload };
+      return {
+        ok: false,
+        code: 'statement/digest-mismatch',
+        reason: `the package's digest ${got.slice(0, 24)}… is not the signed ${payload.subject.packageDigest.slice(0, 24)}…`,
+        payload,
+      };
     }
   }
   return { ok: true, payload, key };

@@ -35,7 +35,10 @@ export async function exchangeCiToken(db: Db, input: { token: string; scope: str
     match = candidates.find((p) => mismatchedClaims(verified, p.claims as Record<string, string>).length === 0);
     if (!match) {
       const differing = [...new Set(candidates.flatMap((p) => mismatchedClaims(verified, p.claims as Record<string, string>)))];
-      throw new AppError('publish/oidc-no-publisher', `The token's ${differing.map((c) => `"${c}"`).join(', ')} claim${differing.length > 1 ? 's do' : ' does'} not match a trusted publisher of ${label}.`);
+      throw new AppError(
+        'publish/oidc-no-publisher',
+        `The token's ${differing.map((c) => `"${c}"`).join(', ')} claim${differing.length > 1 ? 's do' : ' does'} not match a trusted publisher of ${label}.`,
+      );
     }
   } catch (err) {
     // a private skill: whatever went wrong reads as "no such skill" (a stranger's own CI

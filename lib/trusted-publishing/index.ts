@@ -4,4 +4,11 @@ export { oidcSettings, GITHUB_ACTIONS_ISSUER, type OidcSettings } from './oidc-s
 export { exchangeCiToken, type ExchangeResult } from './exchange-ci-token';
 export { publishGrantOf, assertGrantCovers, type PublishGrant } from './publish-grant';
 export { provenanceFromClaims } from './provenance-from-claims';
-export { listTrustedPublishers, addTrustedPublisher, removeTrustedPublisher, ZTrustedPublisherInput, type TTrustedPublisherInput, type TrustedPublisherView } from './trusted-publishers';
+export {
+  listTrustedPublishers,
+  addTrustedPublisher,
+  removeTrustedPublisher,
+  ZTrustedPublisherInput,
+  type TTrustedPublisherInput,
+  type TrustedPublisherView,
+} from './trusted-publishers';

@@ -6,7 +6,22 @@ import type { JWTPayload } from 'jose';
 import { GITLAB_ISSUER, type OidcSettings } from './oidc-settings';
 import type { VersionProvenanceInput } from './types';
 
-const RECORDED = ['repository', 'repository_owner', 'workflow_ref', 'job_workflow_ref', 'sha', 'ref', 'run_id', 'run_attempt', 'event_name', 'environment', 'project_path', 'ci_config_ref_uri', 'pipeline_id', 'sub'];
+const RECORDED = [
+  'repository',
+  'repository_owner',
+  'workflow_ref',
+  'job_workflow_ref',
+  'sha',
+  'ref',
+  'run_id',
+  'run_attempt',
+  'event_name',
+  'environment',
+  'project_path',
+  'ci_config_ref_uri',
+  'pipeline_id',
+  'sub',
+];
 
 const str = (v: unknown) => (typeof v === 'string' && v.length <= 500 ? v : typeof v === 'number' ? String(v) : null);
 

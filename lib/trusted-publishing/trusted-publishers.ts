@@ -41,12 +41,19 @@ export async function listTrustedPublishers(db: Db, ref: { scope: string; name: 
   return rows.map((r) => ({ id: r.id, issuer: r.issuer, claims: r.claims as Record<string, string>, createdAt: r.createdAt.toISOString() }));
 }
 
-export async function addTrustedPublisher(db: Db, ref: { scope: string; name: string }, userId: string, input: TTrustedPublisherInput, settings = oidcSettings()): Promise<TrustedPublisherView> {
+export async function addTrustedPublisher(
+  db: Db,
+  ref: { scope: string; name: string },
+  userId: string,
+  input: TTrustedPublisherInput,
+  settings = oidcSettings(),
+): Promise<TrustedPublisherView> {
   const parsed = ZTrustedPublisherInput.parse(input);
   const issuer = parsed.issuer.replace(/\/$/, '');
   checkIssuerUrl(issuer, settings);
   const needed = requiredClaimFor(issuer, settings);
-  if (needed && !parsed.claims[needed]) throw new AppError('input/invalid', `A publisher of ${issuer} must name the "${needed}" claim: without it any ${needed} of that CI could publish.`);
+  if (needed && !parsed.claims[needed])
+    throw new AppError('input/invalid', `A publisher of ${issuer} must name the "${needed}" claim: without it any ${needed} of that CI could publish.`);
   const skill = await skillFor(db, ref.scope, ref.name, userId);
   if ((await db.trustedPublisher.count({ where: { skillId: skill.id } })) >= MAX_PUBLISHERS) {
     throw new AppError('input/invalid', `A skill has at most ${MAX_PUBLISHERS} trusted publishers.`);

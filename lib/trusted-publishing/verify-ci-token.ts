@@ -40,11 +40,17 @@ export async function verifyCiToken(token: string, issuer: string, settings: Oid
 function refusal(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof joseErrors.JWTExpired) return new AppError('publish/oidc-invalid-token', 'The token has expired.');
-  if (err instanceof joseErrors.JWTClaimValidationFailed) return new AppError('publish/oidc-invalid-token', `The token's "${err.claim}" claim is not accepted: ${err.reason === 'check_failed' ? 'it is not what this registry expects' : err.reason}${err.claim === 'aud' ? ' (request the token for this registry\'s audience)' : ''}.`);
+  if (err instanceof joseErrors.JWTClaimValidationFailed)
+    return new AppError(
+      'publish/oidc-invalid-token',
+      `The token's "${err.claim}" claim is not accepted: ${err.reason === 'check_failed' ? 'it is not what this registry expects' : err.reason}${err.claim === 'aud' ? " (request the token for this registry's audience)" : ''}.`,
+    );
   return new AppError('publish/oidc-invalid-token', 'The token is not signed by a key of its issuer.');
 }
 
 /** The configured claims the token does not match (empty: it matches). */
 export function mismatchedClaims(payload: JWTPayload, required: Record<string, string>): string[] {
-  return Object.entries(required).filter(([k, v]) => payload[k] !== v).map(([k]) => k);
+  return Object.entries(required)
+    .filter(([k, v]) => payload[k] !== v)
+    .map(([k]) => k);
 }

@@ -22,7 +22,10 @@ export async function connectProvider(form: FormData): Promise<void> {
   const id = ProviderId.safeParse(form.get('provider'));
   const spec = id.success ? providersFromEnv().find((p) => p.id === id.data) : undefined;
   if (!spec) redirect('/signin/error?error=Configuration');
-  const requested = String(form.get('scopes') ?? '').split(/[\s,]+/).filter(Boolean).slice(0, 20);
+  const requested = String(form.get('scopes') ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .slice(0, 20);
   const scopes = z.array(Scope).safeParse(requested);
   if (!scopes.success) redirect('/signin/error?error=OAuthSignInError');
   const next = safeLocalPath(form.get('next'));

@@ -22,7 +22,11 @@ const welcome = (next: string) => `/welcome?next=${encodeURIComponent(next)}`;
 
 export async function signInWithEmail(_prev: SignInState, form: FormData): Promise<SignInState> {
   await assertSameOrigin();
-  const email = Email.safeParse(String(form.get('email') ?? '').trim().toLowerCase());
+  const email = Email.safeParse(
+    String(form.get('email') ?? '')
+      .trim()
+      .toLowerCase(),
+  );
   if (!email.success) return { error: email.error.issues[0].message };
   const next = safeLocalPath(form.get('next'));
   try {
@@ -43,7 +47,10 @@ export async function signInWithEmail(_prev: SignInState, form: FormData): Promi
 
 export async function signInWithProvider(form: FormData): Promise<void> {
   await assertSameOrigin();
-  const provider = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/).safeParse(form.get('provider'));
+  const provider = z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,31}$/)
+    .safeParse(form.get('provider'));
   if (!provider.success) redirect('/signin/error?error=Configuration');
   const next = safeLocalPath(form.get('next'));
   try {

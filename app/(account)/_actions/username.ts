@@ -9,12 +9,9 @@ import { chooseUsername } from '@/lib/auth/usernames';
 export type UsernameState = ActionState;
 
 // chooseUsername says what is wrong with a username (lib/auth/usernames.ts)
-const choose = serverAction(
-  { name: 'set a username', input: z.object({ username: z.string() }), signedIn: { redirectTo: '/signin' } },
-  async ({ username }, { db, user }) => {
-    await chooseUsername(db, user.id, username);
-  },
-);
+const choose = serverAction({ name: 'set a username', input: z.object({ username: z.string() }), signedIn: { redirectTo: '/signin' } }, async ({ username }, { db, user }) => {
+  await chooseUsername(db, user.id, username);
+});
 
 export async function chooseUsernameAction(_prev: UsernameState, form: FormData): Promise<UsernameState> {
   const state = await choose({ username: formText(form, 'username') ?? '' });

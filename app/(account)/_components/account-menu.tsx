@@ -16,9 +16,7 @@ export async function AccountMenu() {
     console.error('[auth] could not read the session:', (err as Error).message);
   }
   if (!user) {
-    return (
-      <SignInLink className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900" />
-    );
+    return <SignInLink className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900" />;
   }
   const label = user.handle ? `@${user.handle}` : (user.name ?? user.email ?? 'Account');
   return (

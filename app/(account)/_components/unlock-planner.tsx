@@ -24,18 +24,34 @@ export async function UnlockPlanner({ tools, next, scope }: { tools: ToolManifes
   const plan = unlockPlan(tools, held, configuredProviders(), undefined, scope);
   // issuers whose unlocked tools the viewer's own tokens would not unlock: that is the
   // team's connection (lib/teams), which the team's admins disconnect on the workspace
-  const own = unlockPlan(tools, held.filter((h) => h.onlyForScope === undefined), [], undefined, scope);
+  const own = unlockPlan(
+    tools,
+    held.filter((h) => h.onlyForScope === undefined),
+    [],
+    undefined,
+    scope,
+  );
   const nameOf = (provider: string) => configuredProviders().find((p) => p.id === provider)?.name ?? provider;
   const viaTeam = (issuer: string) => !tools.some((t) => own.unlocked.includes(t.name) && issuer in (t.inputTokens ?? {}));
   if (plan.locked.length === 0 && plan.unlocked.length === 0 && plan.lockedByTool.length === 0) return null;
   return (
     <section aria-label="Unlock tools" className="space-y-2" data-testid="unlock-planner">
       {plan.locked.map((g) => (
-        <div key={g.provider} className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-900 dark:bg-amber-950/30" data-testid="unlock-group" data-provider={g.provider}>
+        <div
+          key={g.provider}
+          className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-900 dark:bg-amber-950/30"
+          data-testid="unlock-group"
+          data-provider={g.provider}
+        >
           <div className="min-w-0">
             <p className="font-medium">{unlockLabel(g)}</p>
             <p className="text-xs text-zinc-600 dark:text-zinc-400">
-              Locked: {g.tools.map((t) => <code key={t} className="mr-1">{t}</code>)}
+              Locked:{' '}
+              {g.tools.map((t) => (
+                <code key={t} className="mr-1">
+                  {t}
+                </code>
+              ))}
             </p>
           </div>
           {g.configured ? (
@@ -58,9 +74,17 @@ export async function UnlockPlanner({ tools, next, scope }: { tools: ToolManifes
         </p>
       ))}
       {plan.unlocked.length > 0 && (
-        <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-emerald-300 bg-emerald-50 p-3 text-sm dark:border-emerald-900 dark:bg-emerald-950/30" data-testid="unlocked-tools">
+        <div
+          className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-emerald-300 bg-emerald-50 p-3 text-sm dark:border-emerald-900 dark:bg-emerald-950/30"
+          data-testid="unlocked-tools"
+        >
           <p>
-            Unlocked for you: {plan.unlocked.map((t) => <code key={t} className="mr-1">{t}</code>)}
+            Unlocked for you:{' '}
+            {plan.unlocked.map((t) => (
+              <code key={t} className="mr-1">
+                {t}
+              </code>
+            ))}
           </p>
           <span className="flex gap-3 text-xs">
             {[...new Set(tools.flatMap((t) => (plan.unlocked.includes(t.name) ? Object.keys(t.inputTokens) : [])))]
@@ -71,13 +95,13 @@ export async function UnlockPlanner({ tools, next, scope }: { tools: ToolManifes
                     {nameOf(issuer.slice('@oauth/'.length))} through @{scope}&apos;s connection
                   </span>
                 ) : (
-                <form key={issuer} action={disconnectProvider}>
-                  <input type="hidden" name="provider" value={issuer.slice('@oauth/'.length)} />
-                  <input type="hidden" name="next" value={next} />
-                  <button type="submit" className="underline" data-testid="disconnect-button">
-                    Disconnect {nameOf(issuer.slice('@oauth/'.length))}
-                  </button>
-                </form>
+                  <form key={issuer} action={disconnectProvider}>
+                    <input type="hidden" name="provider" value={issuer.slice('@oauth/'.length)} />
+                    <input type="hidden" name="next" value={next} />
+                    <button type="submit" className="underline" data-testid="disconnect-button">
+                      Disconnect {nameOf(issuer.slice('@oauth/'.length))}
+                    </button>
+                  </form>
                 ),
               )}
             <Link href="/settings#connections" className="underline">

@@ -11,7 +11,12 @@ export function CliLoginForm({ code, scopes }: { code: string; scopes: readonly 
       </p>
     );
   }
-  if (state.done === 'denied') return <p className="text-sm" data-testid="cli-login-done">Refused: the CLI was not signed in.</p>;
+  if (state.done === 'denied')
+    return (
+      <p className="text-sm" data-testid="cli-login-done">
+        Refused: the CLI was not signed in.
+      </p>
+    );
   return (
     <form action={action} className="space-y-4">
       <label className="grid gap-1 text-sm">
@@ -39,7 +44,13 @@ export function CliLoginForm({ code, scopes }: { code: string; scopes: readonly 
         </p>
       )}
       <div className="flex gap-3">
-        <button type="submit" name="answer" value="approve" disabled={pending} className="rounded-lg bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60">
+        <button
+          type="submit"
+          name="answer"
+          value="approve"
+          disabled={pending}
+          className="rounded-lg bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60"
+        >
           Sign in the CLI
         </button>
         <button type="submit" name="answer" value="deny" disabled={pending} className="rounded-lg border border-zinc-300 px-4 py-2 text-sm dark:border-zinc-700">

@@ -18,8 +18,8 @@ export default async function CliLoginPage({ searchParams }: { searchParams: Pro
       <header className="space-y-2">
         <h1 className="text-2xl font-semibold tracking-tight">Sign in the Skillyard CLI</h1>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Confirm only a code that <code>skillyard login</code> printed in your own terminal. The CLI gets an API token of
-          @{user.handle ?? user.name} with the scopes you pick, valid 90 days; revoke it any time in Settings.
+          Confirm only a code that <code>skillyard login</code> printed in your own terminal. The CLI gets an API token of @{user.handle ?? user.name} with the scopes you pick,
+          valid 90 days; revoke it any time in Settings.
         </p>
       </header>
       <CliLoginForm code={code} scopes={API_TOKEN_SCOPES} />

@@ -33,7 +33,11 @@ export default async function MyRunsPage() {
       </header>
       {runs.length === 0 ? (
         <p className="text-zinc-600 dark:text-zinc-400" data-testid="no-runs">
-          No runs yet. Start one in the <Link href="/playground" className="underline">playground</Link>.
+          No runs yet. Start one in the{' '}
+          <Link href="/playground" className="underline">
+            playground
+          </Link>
+          .
         </p>
       ) : (
         <ul className="divide-y divide-zinc-200 rounded-xl border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" data-testid="my-runs">

@@ -28,7 +28,11 @@ export default async function SettingsPage() {
   } catch {
     providers = [];
   }
-  const [connections, tokens, keys] = await Promise.all([listConnections(serverContext().db, user.id), listApiTokens(serverContext().db, user.id), listModelKeys(serverContext().db, user.id)]);
+  const [connections, tokens, keys] = await Promise.all([
+    listConnections(serverContext().db, user.id),
+    listApiTokens(serverContext().db, user.id),
+    listModelKeys(serverContext().db, user.id),
+  ]);
   const now = new Date();
   return (
     <div className="mx-auto max-w-3xl space-y-6">
@@ -45,8 +49,7 @@ export default async function SettingsPage() {
           Connections
         </h2>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          A connection holds the provider&apos;s token (sealed) as <code>@oauth/&lt;provider&gt;</code>; the tools that need it unlock
-          for you alone. Disconnecting deletes it.
+          A connection holds the provider&apos;s token (sealed) as <code>@oauth/&lt;provider&gt;</code>; the tools that need it unlock for you alone. Disconnecting deletes it.
         </p>
         <ul className="divide-y divide-zinc-200 text-sm dark:divide-zinc-800">
           {providers.map((p) => {
@@ -110,7 +113,9 @@ export default async function SettingsPage() {
                   <th className="py-1 pr-3 font-normal">Scopes</th>
                   <th className="py-1 pr-3 font-normal">Last used</th>
                   <th className="py-1 pr-3 font-normal">Expires</th>
-                  <th className="py-1 font-normal"><span className="sr-only">Actions</span></th>
+                  <th className="py-1 font-normal">
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -183,9 +188,8 @@ export default async function SettingsPage() {
           Delete account
         </h2>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Your runs, tokens, connections and keys are deleted. The versions you published stay, as on npm, and your scope stays
-          reserved. A team always keeps an owner: while you are the last owner of a team, make another member an owner or delete
-          the team first.
+          Your runs, tokens, connections and keys are deleted. The versions you published stay, as on npm, and your scope stays reserved. A team always keeps an owner: while you
+          are the last owner of a team, make another member an owner or delete the team first.
         </p>
         <DeleteAccountForm confirmWith={user.handle ?? user.email ?? 'delete my account'} />
       </section>

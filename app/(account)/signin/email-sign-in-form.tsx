@@ -21,11 +21,7 @@ export function EmailSignInForm({ next }: { next: string }) {
           aria-describedby={state.error ? 'signin-email-error' : undefined}
           className="min-w-0 flex-1 rounded-lg border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
         />
-        <button
-          type="submit"
-          disabled={pending}
-          className="rounded-lg bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60"
-        >
+        <button type="submit" disabled={pending} className="rounded-lg bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60">
           {pending ? 'Sending…' : 'Send link'}
         </button>
       </div>

@@ -30,9 +30,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
     <div className="mx-auto max-w-md space-y-8 py-8">
       <header className="space-y-2">
         <h1 className="text-2xl font-semibold tracking-tight">Sign in to Skillyard</h1>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Your runs become yours, and connecting an account unlocks the tools that need it.
-        </p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">Your runs become yours, and connecting an account unlocks the tools that need it.</p>
       </header>
       {configError && (
         <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
@@ -64,8 +62,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <EmailSignInForm next={next} />
         {delivery === 'log' ? (
           <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950/40 dark:text-amber-200" data-testid="email-log-mode">
-            This server has no mail server configured (<code>SKILLYARD_SMTP_URL</code>): the sign-in link is printed to the
-            server&apos;s log instead of being e-mailed. Whoever runs the server opens it from there.
+            This server has no mail server configured (<code>SKILLYARD_SMTP_URL</code>): the sign-in link is printed to the server&apos;s log instead of being e-mailed. Whoever
+            runs the server opens it from there.
           </p>
         ) : (
           <p className="text-sm text-zinc-500">We e-mail you a link that signs you in. It works once, for 15 minutes.</p>

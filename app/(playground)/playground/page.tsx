@@ -60,7 +60,12 @@ export default async function PlaygroundPage({ searchParams }: { searchParams: P
 
   if (from) {
     draft = await draftFromRun(from, providers);
-    if (!draft) notice = <>There is no run <code className="font-mono">{from}</code> you can see: starting from the demo skill instead.</>;
+    if (!draft)
+      notice = (
+        <>
+          There is no run <code className="font-mono">{from}</code> you can see: starting from the demo skill instead.
+        </>
+      );
   }
   if (!draft) {
     const chosen = requested ? await playgroundSkill(requested) : null;
@@ -96,8 +101,8 @@ export default async function PlaygroundPage({ searchParams }: { searchParams: P
       <header className="space-y-2">
         <h1 className="text-3xl font-semibold tracking-tight">Playground</h1>
         <p className="max-w-3xl text-zinc-700 dark:text-zinc-300">
-          Give an agent some skills and a task. It works in code: each turn it writes JavaScript that calls the skills&apos; tools in a sandbox,
-          and you watch every step live. Runs are unlisted by default: anyone with the link can watch them.
+          Give an agent some skills and a task. It works in code: each turn it writes JavaScript that calls the skills&apos; tools in a sandbox, and you watch every step live. Runs
+          are unlisted by default: anyone with the link can watch them.
         </p>
         {draft.forkOf && (
           <p data-testid="editing-run" className="text-sm text-zinc-700 dark:text-zinc-300">
@@ -109,13 +114,23 @@ export default async function PlaygroundPage({ searchParams }: { searchParams: P
           </p>
         )}
         {notice && (
-          <p role="alert" data-testid="playground-notice" className="rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100">
+          <p
+            role="alert"
+            data-testid="playground-notice"
+            className="rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
+          >
             {notice}
           </p>
         )}
       </header>
       {/* the identity planner: connect buttons for what the first skill's gated tools need */}
-      {draft.skills[0] && <UnlockPlanner tools={await skillToolManifests(draft.skills[0].ref)} next={`/playground?skill=${encodeURIComponent(draft.skills[0].ref)}`} scope={draft.skills[0].ref.slice(1).split('/')[0]} />}
+      {draft.skills[0] && (
+        <UnlockPlanner
+          tools={await skillToolManifests(draft.skills[0].ref)}
+          next={`/playground?skill=${encodeURIComponent(draft.skills[0].ref)}`}
+          scope={draft.skills[0].ref.slice(1).split('/')[0]}
+        />
+      )}
       <PlaygroundForm providers={providers} initial={draft} storageKey={storageKey} signedIn={!!user} />
     </div>
   );

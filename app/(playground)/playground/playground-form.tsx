@@ -53,58 +53,58 @@ export function PlaygroundForm({ providers, initial, storageKey, signedIn = fals
 
   return (
     <div className="min-w-0 space-y-6">
-    <form action={formAction} className="grid min-w-0 grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]" data-testid="playground-form">
-      <input type="hidden" name="script" value={draft.provider === 'scripted' ? JSON.stringify(turnsToScript(draft.turns)) : ''} />
-      {draft.forkOf && <input type="hidden" name="forkOf" value={draft.forkOf} />}
-      <div className="min-w-0 space-y-6">
-        <section className={panelClass} aria-label="Skills and task">
-          <SkillPicker selected={draft.skills} onChange={setSkills} />
-          <div>
-            <label htmlFor="allowed-tools" className={labelClass}>
-              Allowed tools <span className="font-normal text-zinc-600 dark:text-zinc-400">(optional)</span>
-            </label>
-            <input
-              id="allowed-tools"
-              name="allowedTools"
-              data-testid="allowed-tools"
-              className={`${inputClass} font-mono`}
-              placeholder="empty = discovery mode over all tools"
-              value={draft.allowedTools}
-              onChange={(e) => set({ allowedTools: e.target.value })}
-            />
-            <ToolChips tools={tools} allowed={allowed} onToggle={toggleTool} />
-            <p className={hintClass}>
-              Space-separated globs, e.g. <code className="font-mono">slugify count-*</code>.
-            </p>
-          </div>
-          <div>
-            <label htmlFor="task" className={labelClass}>
-              Task
-            </label>
-            <textarea
-              id="task"
-              name="task"
-              data-testid="task"
-              required
-              rows={3}
-              value={draft.task}
-              onChange={(e) => set({ task: e.target.value, edited: true })}
-              className={`${inputClass} break-words`}
-            />
-          </div>
-        </section>
+      <form action={formAction} className="grid min-w-0 grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]" data-testid="playground-form">
+        <input type="hidden" name="script" value={draft.provider === 'scripted' ? JSON.stringify(turnsToScript(draft.turns)) : ''} />
+        {draft.forkOf && <input type="hidden" name="forkOf" value={draft.forkOf} />}
+        <div className="min-w-0 space-y-6">
+          <section className={panelClass} aria-label="Skills and task">
+            <SkillPicker selected={draft.skills} onChange={setSkills} />
+            <div>
+              <label htmlFor="allowed-tools" className={labelClass}>
+                Allowed tools <span className="font-normal text-zinc-600 dark:text-zinc-400">(optional)</span>
+              </label>
+              <input
+                id="allowed-tools"
+                name="allowedTools"
+                data-testid="allowed-tools"
+                className={`${inputClass} font-mono`}
+                placeholder="empty = discovery mode over all tools"
+                value={draft.allowedTools}
+                onChange={(e) => set({ allowedTools: e.target.value })}
+              />
+              <ToolChips tools={tools} allowed={allowed} onToggle={toggleTool} />
+              <p className={hintClass}>
+                Space-separated globs, e.g. <code className="font-mono">slugify count-*</code>.
+              </p>
+            </div>
+            <div>
+              <label htmlFor="task" className={labelClass}>
+                Task
+              </label>
+              <textarea
+                id="task"
+                name="task"
+                data-testid="task"
+                required
+                rows={3}
+                value={draft.task}
+                onChange={(e) => set({ task: e.target.value, edited: true })}
+                className={`${inputClass} break-words`}
+              />
+            </div>
+          </section>
 
-        {draft.provider === 'scripted' && <ScriptEditor turns={draft.turns} onChange={(turns) => set({ turns, edited: true })} />}
-        {draft.provider === 'manual' && (
-          <p className="rounded-xl border border-dashed border-zinc-300 p-5 text-sm text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">
-            Manual mode: you play the model. The run page lists the tools you can call and asks you for the code of each turn.
-          </p>
-        )}
-      </div>
-      <RunSettings draft={draft} providers={providers} set={set} pending={pending} error={state.error} onReset={reset} signedIn={signedIn} />
-    </form>
-    {/* its own form: forms do not nest */}
-    <TryToolPanel skills={draft.skills} />
+          {draft.provider === 'scripted' && <ScriptEditor turns={draft.turns} onChange={(turns) => set({ turns, edited: true })} />}
+          {draft.provider === 'manual' && (
+            <p className="rounded-xl border border-dashed border-zinc-300 p-5 text-sm text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">
+              Manual mode: you play the model. The run page lists the tools you can call and asks you for the code of each turn.
+            </p>
+          )}
+        </div>
+        <RunSettings draft={draft} providers={providers} set={set} pending={pending} error={state.error} onReset={reset} signedIn={signedIn} />
+      </form>
+      {/* its own form: forms do not nest */}
+      <TryToolPanel skills={draft.skills} />
     </div>
   );
 }

@@ -30,5 +30,8 @@ export async function playgroundSkill(ref: string): Promise<SelectedSkill | null
 
 /** The raw tool manifests, for the identity planner's connect buttons. */
 export async function skillToolManifests(ref: string): Promise<ToolManifest[]> {
-  return load(ref).then(({ skill }) => skill.manifest.tools, () => []);
+  return load(ref).then(
+    ({ skill }) => skill.manifest.tools,
+    () => [],
+  );
 }

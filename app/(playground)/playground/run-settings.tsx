@@ -43,7 +43,14 @@ export function RunSettings({
         <label htmlFor="provider" className={labelClass}>
           Provider
         </label>
-        <select id="provider" name="provider" data-testid="provider" value={draft.provider} onChange={(e) => set({ provider: e.target.value })} className={`${inputClass} pr-1 pl-2`}>
+        <select
+          id="provider"
+          name="provider"
+          data-testid="provider"
+          value={draft.provider}
+          onChange={(e) => set({ provider: e.target.value })}
+          className={`${inputClass} pr-1 pl-2`}
+        >
           {providers.map((p) => (
             <option key={p} value={p}>
               {PROVIDER_LABELS[p] ?? p}
@@ -64,7 +71,15 @@ export function RunSettings({
           <label htmlFor="model" className={labelClass}>
             Model <span className="font-normal text-zinc-600 dark:text-zinc-400">(optional)</span>
           </label>
-          <input id="model" name="model" data-testid="model" className={inputClass} placeholder="server default" value={draft.model} onChange={(e) => set({ model: e.target.value })} />
+          <input
+            id="model"
+            name="model"
+            data-testid="model"
+            className={inputClass}
+            placeholder="server default"
+            value={draft.model}
+            onChange={(e) => set({ model: e.target.value })}
+          />
         </div>
       )}
       <div className="grid grid-cols-2 gap-3">
@@ -105,7 +120,13 @@ export function RunSettings({
         <label htmlFor="visibility" className={labelClass}>
           Visibility
         </label>
-        <select id="visibility" name="visibility" value={draft.visibility} onChange={(e) => set({ visibility: e.target.value as PlaygroundDraft['visibility'] })} className={inputClass}>
+        <select
+          id="visibility"
+          name="visibility"
+          value={draft.visibility}
+          onChange={(e) => set({ visibility: e.target.value as PlaygroundDraft['visibility'] })}
+          className={inputClass}
+        >
           <option value="unlisted">Unlisted (anyone with the link)</option>
           <option value="public">Public</option>
           {(signedIn || draft.visibility === 'private') && <option value="private">Private (only you)</option>}

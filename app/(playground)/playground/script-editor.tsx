@@ -21,9 +21,8 @@ export function ScriptEditor({ turns, onChange }: { turns: ScriptTurnDraft[]; on
           Script
         </h2>
         <p className={hintClass}>
-          One block per model turn. Code calls tools with <code className="font-mono">await ctx.invoke(&apos;tool-name&apos;, args)</code>, keeps
-          state in <code className="font-mono">memory</code> and ends the run with <code className="font-mono">ctx.finish(value)</code>. Leave
-          the code empty for a turn that only talks.
+          One block per model turn. Code calls tools with <code className="font-mono">await ctx.invoke(&apos;tool-name&apos;, args)</code>, keeps state in{' '}
+          <code className="font-mono">memory</code> and ends the run with <code className="font-mono">ctx.finish(value)</code>. Leave the code empty for a turn that only talks.
         </p>
       </div>
       <ol className="space-y-3">
@@ -46,14 +45,15 @@ export function ScriptEditor({ turns, onChange }: { turns: ScriptTurnDraft[]; on
             <label htmlFor={`turn-${i}-text`} className="sr-only">
               Turn {i + 1} message
             </label>
-            <input
-              id={`turn-${i}-text`}
-              className={inputClass}
-              placeholder="What the model says (optional)"
-              value={t.text}
-              onChange={(e) => set(i, { text: e.target.value })}
+            <input id={`turn-${i}-text`} className={inputClass} placeholder="What the model says (optional)" value={t.text} onChange={(e) => set(i, { text: e.target.value })} />
+            <CodeEditor
+              id={`turn-${i}-code`}
+              label={`Turn ${i + 1} code`}
+              value={t.code}
+              minRows={3}
+              onChange={(code) => set(i, { code })}
+              placeholder="// no code: this turn only talks"
             />
-            <CodeEditor id={`turn-${i}-code`} label={`Turn ${i + 1} code`} value={t.code} minRows={3} onChange={(code) => set(i, { code })} placeholder="// no code: this turn only talks" />
           </li>
         ))}
       </ol>

@@ -7,7 +7,10 @@ import { serverAction } from '@/lib/actions/server-action';
 import type { SelectedSkill } from './form-types';
 import { playgroundSkill } from './playground-skill';
 
-const Ref = z.string().regex(/^@[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9-]*$/, 'Not a skill name (@scope/name).').max(200, 'Not a skill name (@scope/name).');
+const Ref = z
+  .string()
+  .regex(/^@[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9-]*$/, 'Not a skill name (@scope/name).')
+  .max(200, 'Not a skill name (@scope/name).');
 
 const load = serverAction({ name: 'load a playground skill', input: Ref }, async (ref) => {
   const skill = await playgroundSkill(ref);

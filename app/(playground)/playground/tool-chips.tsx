@@ -5,7 +5,6 @@ import { LockIcon } from '@/app/_components/lock-icon';
 import type { ToolAvailability } from '@/app/_components/tool-availability';
 import { unlockText } from '@/app/_components/unlock-text';
 
-
 export function ToolChips({ tools, allowed, onToggle }: { tools: ToolAvailability[]; allowed: Set<string>; onToggle: (name: string) => void }) {
   if (tools.length === 0) return null;
   const notes = tools.filter((t) => t.cannotRun || t.unlocks.length > 0);
@@ -42,11 +41,7 @@ export function ToolChips({ tools, allowed, onToggle }: { tools: ToolAvailabilit
           {notes.map((t) => (
             <li key={t.name} data-tool={t.name} className="text-zinc-700 dark:text-zinc-300">
               <code className="font-mono font-semibold">{t.name}</code>{' '}
-              {t.cannotRun ? (
-                <span data-testid="cannot-run">cannot run here: it {t.cannotRun}.</span>
-              ) : (
-                <span data-testid="unlock-hint">is locked: {unlockText(t)}.</span>
-              )}
+              {t.cannotRun ? <span data-testid="cannot-run">cannot run here: it {t.cannotRun}.</span> : <span data-testid="unlock-hint">is locked: {unlockText(t)}.</span>}
             </li>
           ))}
         </ul>

@@ -28,13 +28,20 @@ async function signedIn(what: string) {
   return user;
 }
 
-export async function startUpgradeCheckAction(input: { scope: string; name: string; version: string }): Promise<{ ok: true; check: UpgradeCheck } | { ok: false; error: ActionFailure }> {
+export async function startUpgradeCheckAction(input: {
+  scope: string;
+  name: string;
+  version: string;
+}): Promise<{ ok: true; check: UpgradeCheck } | { ok: false; error: ActionFailure }> {
   try {
     const user = await signedIn('re-run your runs');
     const ref = StartInput.parse(input);
     const limit = await consumeRateLimitExact(serverContext().db, `upgrade-check:${user.id}`, { limit: UPGRADE_CHECKS, windowMs: UPGRADE_WINDOW_MS });
     if (!limit.allowed) {
-      throw new AppError('run/upgrade-busy', `You started ${UPGRADE_CHECKS} upgrade checks in the last ${UPGRADE_WINDOW_MS / 60_000} minutes; try again in ${Math.ceil(limit.resetMs / 1000)} s.`);
+      throw new AppError(
+        'run/upgrade-busy',
+        `You started ${UPGRADE_CHECKS} upgrade checks in the last ${UPGRADE_WINDOW_MS / 60_000} minutes; try again in ${Math.ceil(limit.resetMs / 1000)} s.`,
+      );
     }
     return { ok: true, check: await startUpgradeCheck(serverContext().db, { ...ref, userId: user.id }) };
   } catch (err) {

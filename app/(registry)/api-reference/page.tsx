@@ -48,9 +48,15 @@ function Operation({ method, path, op }: { method: string; path: string; op: Obj
             <caption className="sr-only">Parameters</caption>
             <thead>
               <tr>
-                <th scope="col" className="py-1 pr-3 font-medium">Parameter</th>
-                <th scope="col" className="py-1 pr-3 font-medium">In</th>
-                <th scope="col" className="py-1 font-medium">Description</th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  Parameter
+                </th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  In
+                </th>
+                <th scope="col" className="py-1 font-medium">
+                  Description
+                </th>
               </tr>
             </thead>
             <tbody>

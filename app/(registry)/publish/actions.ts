@@ -81,7 +81,16 @@ async function uploadFrom(form: FormData): Promise<{ upload: UploadInput; fields
     const v = form.get(k);
     return typeof v === 'string' && v.trim() ? v.trim() : undefined;
   };
-  const fields = Fields.parse({ kind: text('kind'), paths: text('paths'), folderName: text('folderName'), version: text('version'), tag: text('tag'), changelog: text('changelog'), scope: text('scope'), visibility: text('visibility') });
+  const fields = Fields.parse({
+    kind: text('kind'),
+    paths: text('paths'),
+    folderName: text('folderName'),
+    version: text('version'),
+    tag: text('tag'),
+    changelog: text('changelog'),
+    scope: text('scope'),
+    visibility: text('visibility'),
+  });
   const files = form.getAll('file').filter((f): f is File => typeof f !== 'string');
   if (files.length === 0) throw new AppError('publish/empty', 'Choose a folder, an archive or a skill file first.');
   if (fields.kind === 'archive') {
@@ -89,7 +98,10 @@ async function uploadFrom(form: FormData): Promise<{ upload: UploadInput; fields
     return { upload: { kind: 'bytes', bytes: new Uint8Array(await f.arrayBuffer()), fileName: f.name }, fields };
   }
   // the browser's relative paths travel beside the files (a multipart filename may lose them)
-  const paths = z.array(z.string().max(1000)).length(files.length).parse(JSON.parse(fields.paths ?? '[]'));
+  const paths = z
+    .array(z.string().max(1000))
+    .length(files.length)
+    .parse(JSON.parse(fields.paths ?? '[]'));
   const contents = await Promise.all(files.map(async (f) => new Uint8Array(await f.arrayBuffer())));
   return { upload: { kind: 'files', files: paths.map((p, i) => ({ path: p, content: contents[i] })), folderName: fields.folderName }, fields };
 }
@@ -150,7 +162,16 @@ export async function publishUploadAction(form: FormData): Promise<Published | F
     const url = `/skills/${published.scope}/${published.name}`;
     revalidatePath('/');
     revalidatePath(url);
-    return { ok: true, scope: published.scope, name: published.name, version: published.version, tag: published.tag, tagged: published.tagged, integrity: published.integrity, url };
+    return {
+      ok: true,
+      scope: published.scope,
+      name: published.name,
+      version: published.version,
+      tag: published.tag,
+      tagged: published.tagged,
+      integrity: published.integrity,
+      url,
+    };
   } catch (err) {
     return { ok: false, error: await actionFailure(err, 'publish') };
   }

@@ -123,7 +123,9 @@ export function PublishForm({ scopes, limits, cli }: { scopes: ScopeChoice[]; li
   async function onDrop(e: React.DragEvent) {
     e.preventDefault();
     setDragging(false);
-    const items = Array.from(e.dataTransfer.items).map((i) => i.webkitGetAsEntry?.()).filter((x): x is FileSystemEntry => !!x);
+    const items = Array.from(e.dataTransfer.items)
+      .map((i) => i.webkitGetAsEntry?.())
+      .filter((x): x is FileSystemEntry => !!x);
     if (items.length === 1 && items[0].isFile && ARCHIVE.test(items[0].name)) {
       pickFile(e.dataTransfer.files);
       return;
@@ -200,14 +202,20 @@ export function PublishForm({ scopes, limits, cli }: { scopes: ScopeChoice[]; li
         className={`rounded-xl border-2 border-dashed p-6 text-center ${dragging ? 'border-emerald-500 bg-emerald-50 dark:bg-emerald-950/30' : 'border-zinc-300 dark:border-zinc-700'}`}
         data-testid="drop-zone"
       >
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Drop a skill folder or file here, or
-        </p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">Drop a skill folder or file here, or</p>
         <div className="mt-3 flex flex-wrap justify-center gap-2">
-          <button type="button" onClick={() => folderInput.current?.click()} className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900">
+          <button
+            type="button"
+            onClick={() => folderInput.current?.click()}
+            className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900"
+          >
             Pick a folder
           </button>
-          <button type="button" onClick={() => fileInput.current?.click()} className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900">
+          <button
+            type="button"
+            onClick={() => fileInput.current?.click()}
+            className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900"
+          >
             Pick a .zip, .tar.gz or skill file
           </button>
         </div>
@@ -246,7 +254,11 @@ export function PublishForm({ scopes, limits, cli }: { scopes: ScopeChoice[]; li
         {pending ? (publishing ? 'Publishing…' : 'Reading…') : ''}
       </p>
       {error && (
-        <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300" data-testid="publish-error">
+        <p
+          role="alert"
+          className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300"
+          data-testid="publish-error"
+        >
           {error}
         </p>
       )}
@@ -263,7 +275,9 @@ export function PublishForm({ scopes, limits, cli }: { scopes: ScopeChoice[]; li
             {preview.description && <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{preview.description}</p>}
             <p className="mt-2 text-xs text-zinc-500">
               {preview.files.length} files{preview.instructions ? ' · instructions' : ''}
-              {preview.signature ? ` · signed by ${preview.signature.keyId} (${preview.signature.verified === true ? 'verified' : preview.signature.verified === false ? 'does not verify' : 'key not trusted here'})` : ''}
+              {preview.signature
+                ? ` · signed by ${preview.signature.keyId} (${preview.signature.verified === true ? 'verified' : preview.signature.verified === false ? 'does not verify' : 'key not trusted here'})`
+                : ''}
             </p>
             {preview.tools.length > 0 && (
               <ul className="mt-3 space-y-2 text-sm" data-testid="preview-tools">
@@ -282,7 +296,12 @@ export function PublishForm({ scopes, limits, cli }: { scopes: ScopeChoice[]; li
 
           {preview.agents.some((a) => !a.loads) && (
             <p className="text-sm text-amber-800 dark:text-amber-300" data-testid="preview-agents">
-              Will not load in {preview.agents.filter((a) => !a.loads).map((a) => `${a.label} (${a.reasons.find((r) => r.effect === 'blocks')?.message ?? 'see its rules'})`).join(', ')}.
+              Will not load in{' '}
+              {preview.agents
+                .filter((a) => !a.loads)
+                .map((a) => `${a.label} (${a.reasons.find((r) => r.effect === 'blocks')?.message ?? 'see its rules'})`)
+                .join(', ')}
+              .
             </p>
           )}
 
@@ -307,7 +326,10 @@ export function PublishForm({ scopes, limits, cli }: { scopes: ScopeChoice[]; li
               <ul className="space-y-1 text-xs">
                 {preview.findings.map((f, i) => (
                   <li key={i}>
-                    <code>{f.file}:{f.line}</code> {f.message} <span className="text-zinc-500">[{f.rule}]</span>
+                    <code>
+                      {f.file}:{f.line}
+                    </code>{' '}
+                    {f.message} <span className="text-zinc-500">[{f.rule}]</span>
                   </li>
                 ))}
               </ul>
@@ -315,13 +337,20 @@ export function PublishForm({ scopes, limits, cli }: { scopes: ScopeChoice[]; li
           )}
 
           {clean && (
-            <p role="status" className="rounded-lg border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-200" data-testid="no-problems">
+            <p
+              role="status"
+              className="rounded-lg border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-200"
+              data-testid="no-problems"
+            >
               No problems found: no errors, no warnings, nothing in the scan.
             </p>
           )}
 
           {problems.length > 0 && (
-            <ul className="space-y-1 rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300" data-testid="problems">
+            <ul
+              className="space-y-1 rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300"
+              data-testid="problems"
+            >
               {problems.map((p, i) => (
                 <li key={i}>{p.message}</li>
               ))}
@@ -343,11 +372,21 @@ export function PublishForm({ scopes, limits, cli }: { scopes: ScopeChoice[]; li
             </label>
             <label className="text-sm">
               <span className="text-zinc-600 dark:text-zinc-400">Dist-tag</span>
-              <input value={tag} onChange={(e) => setTag(e.target.value)} placeholder="latest" className="mt-1 w-full rounded-lg border border-zinc-300 bg-white px-3 py-1.5 dark:border-zinc-700 dark:bg-zinc-900" />
+              <input
+                value={tag}
+                onChange={(e) => setTag(e.target.value)}
+                placeholder="latest"
+                className="mt-1 w-full rounded-lg border border-zinc-300 bg-white px-3 py-1.5 dark:border-zinc-700 dark:bg-zinc-900"
+              />
             </label>
             <label className="text-sm sm:col-span-2">
               <span className="text-zinc-600 dark:text-zinc-400">Changelog (default: this version&apos;s section of CHANGELOG.md)</span>
-              <textarea value={changelog} onChange={(e) => setChangelog(e.target.value)} rows={3} className="mt-1 w-full rounded-lg border border-zinc-300 bg-white px-3 py-1.5 dark:border-zinc-700 dark:bg-zinc-900" />
+              <textarea
+                value={changelog}
+                onChange={(e) => setChangelog(e.target.value)}
+                rows={3}
+                className="mt-1 w-full rounded-lg border border-zinc-300 bg-white px-3 py-1.5 dark:border-zinc-700 dark:bg-zinc-900"
+              />
             </label>
           </div>
 

@@ -19,7 +19,11 @@ const Scopes = z.array(z.string().regex(/^[\w:./-]{1,100}$/)).max(20);
 export async function connectTeamAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const slug = String(form.get('team') ?? '');
   const id = ProviderId.safeParse(form.get('provider'));
-  const scopes = Scopes.safeParse(String(form.get('scopes') ?? '').split(/[\s,]+/).filter(Boolean));
+  const scopes = Scopes.safeParse(
+    String(form.get('scopes') ?? '')
+      .split(/[\s,]+/)
+      .filter(Boolean),
+  );
   let spec: ProviderSpec | undefined;
   // the origin check (in teamAction) comes before anything else, bad input included
   const state = await teamAction(async (db, actor) => {

@@ -21,8 +21,8 @@ export default async function TeamsPage() {
       </header>
       {teams.length === 0 ? (
         <p className={muted}>
-          You are in no team yet. A team is a shared scope: private skills only its members see, secrets its tools read, and
-          runs its members share. Create one, or open an invitation link someone sent you.
+          You are in no team yet. A team is a shared scope: private skills only its members see, secrets its tools read, and runs its members share. Create one, or open an
+          invitation link someone sent you.
         </p>
       ) : (
         <ul className="divide-y divide-zinc-200 rounded-xl border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">

@@ -58,7 +58,9 @@ describe('Anthropic provider', () => {
 
   it('assembles tool_use input from input_json_delta chunks, and reports thinking', async () => {
     const events = anthropicMessage('Running.', [{ id: 'toolu_1', name: 'invoke', input: { code: 'ctx.finish({ n: 1 })' } }]);
-    events.splice(1, 0,
+    events.splice(
+      1,
+      0,
       { type: 'content_block_start', index: 9, content_block: { type: 'thinking', thinking: '' } },
       { type: 'content_block_delta', index: 9, delta: { type: 'thinking_delta', thinking: 'let me think' } },
       { type: 'ping' },
@@ -76,7 +78,14 @@ describe('Anthropic provider', () => {
     expect(
       toAnthropicMessages([
         { role: 'user', content: 'task' },
-        { role: 'assistant', content: 'ok', toolCalls: [{ id: 'a', name: 'invoke', input: { code: '1' } }, { id: 'b', name: 'invoke', input: { code: '2' } }] },
+        {
+          role: 'assistant',
+          content: 'ok',
+          toolCalls: [
+            { id: 'a', name: 'invoke', input: { code: '1' } },
+            { id: 'b', name: 'invoke', input: { code: '2' } },
+          ],
+        },
         { role: 'tool', toolCallId: 'a', name: 'invoke', content: 'r1' },
         { role: 'tool', toolCallId: 'b', name: 'invoke', content: 'r2', isError: true },
         { role: 'user', content: 'reminder' },
@@ -146,7 +155,10 @@ describe('Anthropic provider', () => {
 
   it('surfaces an error event inside the stream', async () => {
     const { provider } = await setup((_r, res) =>
-      anthropicEvents(res, [{ type: 'message_start', message: { usage: {} } }, { type: 'error', error: { type: 'invalid_request_error', message: 'bad tool schema' } }]),
+      anthropicEvents(res, [
+        { type: 'message_start', message: { usage: {} } },
+        { type: 'error', error: { type: 'invalid_request_error', message: 'bad tool schema' } },
+      ]),
     );
     await expect(provider.complete(request().req)).rejects.toThrow(/bad tool schema/);
   });

@@ -10,11 +10,7 @@ export const DEFAULT_RETRY: Required<RetryOptions> = { maxAttempts: 4, baseMs: 5
 export class ProviderHttpError extends AgentError {
   /** server-requested wait, from `retry-after` */
   readonly retryAfterMs: number | null;
-  constructor(
-    code: 'provider/http' | 'provider/rate-limited',
-    message: string,
-    opts: { status: number; retryable: boolean; retryAfterMs: number | null },
-  ) {
+  constructor(code: 'provider/http' | 'provider/rate-limited', message: string, opts: { status: number; retryable: boolean; retryAfterMs: number | null }) {
     super(code, message, { providerStatus: opts.status, retryable: opts.retryable });
     this.retryAfterMs = opts.retryAfterMs;
   }
@@ -44,11 +40,7 @@ export function redact(text: string, secrets: Array<string | null | undefined>):
 }
 
 /** Waits `ms`, or rejects with `abortError()` as soon as `signal` aborts. */
-export function sleep(
-  ms: number,
-  signal: AbortSignal,
-  abortError: () => Error = () => new AgentError('provider/aborted', 'request cancelled'),
-): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal, abortError: () => Error = () => new AgentError('provider/aborted', 'request cancelled')): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(abortError());
     const t = setTimeout(() => {
@@ -172,11 +164,7 @@ export async function withRetries<T>(
  * A provider whose `once` makes one streamed request; failed attempts are retried
  * (429, 5xx, dropped connections) unless text already streamed out (`state.streamedAny`).
  */
-export function retryingProvider(
-  name: string,
-  opts: HttpProviderOptions,
-  once: (req: ModelRequest, state: { streamedAny: boolean }) => Promise<ModelTurn>,
-): ModelProvider {
+export function retryingProvider(name: string, opts: HttpProviderOptions, once: (req: ModelRequest, state: { streamedAny: boolean }) => Promise<ModelTurn>): ModelProvider {
   return {
     name,
     model: opts.model,

@@ -11,9 +11,7 @@ export type ProviderName = 'openai' | 'anthropic' | 'manual' | 'scripted';
 export const PROVIDER_NAMES: readonly ProviderName[] = ['openai', 'anthropic', 'manual', 'scripted'];
 
 export type ProviderConfig =
-  | ({ provider: 'openai' | 'anthropic' } & HttpProviderOptions)
-  | { provider: 'scripted'; turns: ScriptTurn[] }
-  | { provider: 'manual'; nextTurn: NextTurn };
+  ({ provider: 'openai' | 'anthropic' } & HttpProviderOptions) | { provider: 'scripted'; turns: ScriptTurn[] } | { provider: 'manual'; nextTurn: NextTurn };
 
 export function createProvider(config: ProviderConfig): ModelProvider {
   switch (config.provider) {

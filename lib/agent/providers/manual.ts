@@ -28,10 +28,7 @@ export function createManualProvider(nextTurn: NextTurn): ModelProvider {
         signal.addEventListener('abort', onAbort, { once: true });
       });
       try {
-        const item = await Promise.race([
-          nextTurn({ turnNumber: req.turnNumber, system: req.system, messages: req.messages.slice(), signal }),
-          aborted,
-        ]);
+        const item = await Promise.race([nextTurn({ turnNumber: req.turnNumber, system: req.system, messages: req.messages.slice(), signal }), aborted]);
         return turnFromScript(item ?? { text: '' }, req.turnNumber);
       } finally {
         signal.removeEventListener('abort', onAbort);

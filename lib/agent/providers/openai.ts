@@ -65,9 +65,7 @@ export function createOpenAIProvider(opts: HttpProviderOptions): ModelProvider {
       messages: toOpenAIMessages(req.system, req.messages),
       stream: true,
       stream_options: { include_usage: true },
-      ...(req.tools.length
-        ? { tools: req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })) }
-        : {}),
+      ...(req.tools.length ? { tools: req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })) } : {}),
       ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
       ...(opts.maxTokens !== undefined ? { max_tokens: opts.maxTokens } : {}),
       ...opts.extraBody,
@@ -93,7 +91,7 @@ export function createOpenAIProvider(opts: HttpProviderOptions): ModelProvider {
         throw new AgentError('provider/bad-response', `unparseable stream chunk: ${msg.data.slice(0, 120)}`);
       }
       if (chunk.error) {
-        const m = typeof chunk.error === 'string' ? chunk.error : chunk.error.message ?? 'unknown error';
+        const m = typeof chunk.error === 'string' ? chunk.error : (chunk.error.message ?? 'unknown error');
         throw new AgentError('provider/http', `model error in stream: ${redact(m, secrets)}`, { retryable: false });
       }
       if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };

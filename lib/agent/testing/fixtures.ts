@@ -47,10 +47,7 @@ export function toolHost(impls: Record<string, ToolImpl>, manifests?: AgentTool[
   };
 }
 
-export type FakeAction = (
-  host: (method: string, ...args: unknown[]) => Promise<unknown>,
-  globals: { memory: Record<string, unknown> },
-) => Promise<unknown>;
+export type FakeAction = (host: (method: string, ...args: unknown[]) => Promise<unknown>, globals: { memory: Record<string, unknown> }) => Promise<unknown>;
 
 /** A Sandbox that looks the agent code up in `actions` instead of evaluating it. */
 export function fakeSandbox(actions: Record<string, FakeAction>): Sandbox & { jobs: SandboxJob[] } {

@@ -64,9 +64,7 @@ export const finishChunk = (reason = 'stop') => ({ choices: [{ index: 0, delta: 
 
 /** An Anthropic message streaming `text` and then optional tool_use blocks (input split in two). */
 export function anthropicMessage(text: string, tools: Array<{ id: string; name: string; input: unknown }> = []): Array<Record<string, unknown>> {
-  const ev: Array<Record<string, unknown>> = [
-    { type: 'message_start', message: { id: 'msg_1', role: 'assistant', content: [], usage: { input_tokens: 11, output_tokens: 1 } } },
-  ];
+  const ev: Array<Record<string, unknown>> = [{ type: 'message_start', message: { id: 'msg_1', role: 'assistant', content: [], usage: { input_tokens: 11, output_tokens: 1 } } }];
   let index = 0;
   if (text) {
     ev.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });

@@ -10,10 +10,14 @@ import type { PackageStore } from './types';
 
 export type MoveResult = { moved: number; alreadyThere: number; missing: number; failed: Array<{ versionId: string; reason: string }> };
 
-
 const integrityOf = (bytes: Uint8Array) => `sha512-${crypto.createHash('sha512').update(bytes).digest('base64')}`;
 
-export async function movePackages(db: Db, from: PackageStore, to: PackageStore, opts: { log?: (line: string) => void; /** only these skills' versions */ skillIds?: string[] } = {}): Promise<MoveResult> {
+export async function movePackages(
+  db: Db,
+  from: PackageStore,
+  to: PackageStore,
+  opts: { log?: (line: string) => void; /** only these skills' versions */ skillIds?: string[] } = {},
+): Promise<MoveResult> {
   const result: MoveResult = { moved: 0, alreadyThere: 0, missing: 0, failed: [] };
   let cursor: string | undefined;
   for (;;) {

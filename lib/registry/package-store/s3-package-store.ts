@@ -56,9 +56,7 @@ export function createS3PackageStore(config: S3StoreConfig, client?: S3Client): 
           async pull(controller) {
             try {
               if (!reader) {
-                const got = await s3.send(
-                  new GetObjectCommand({ Bucket: config.bucket, Key: key(versionId), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
-                );
+                const got = await s3.send(new GetObjectCommand({ Bucket: config.bucket, Key: key(versionId), Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
                 body = got.Body!.transformToWebStream() as ReadableStream<Uint8Array>;
                 // a server may ignore Range and send the whole object (HTTP allows it; s3rver
                 // does for bytes=0-0): then the range is cut out here

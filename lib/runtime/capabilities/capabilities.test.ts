@@ -11,11 +11,11 @@ const sb = () => sharedInProcessSandbox();
 /** A malv skill with one tool `t` whose handler body is `body` ((input, capabilities) convention). */
 function malv(capabilities: string[], body: string, opts: { metadata?: Record<string, unknown>; name?: string } = {}): LoadedSkill {
   const name = opts.name ?? 't';
-  return skill(
-    'm',
-    [tool(name, { capabilities, params: { type: 'object' }, handler: { kind: 'ts', ref: `src/tools/${name}.ts` } })],
-    { format: 'malv', files: { [`src/tools/${name}.ts`]: `export default async function ${name}(input: any, capabilities: any) { ${body} }` }, over: { metadata: opts.metadata ?? {} } },
-  );
+  return skill('m', [tool(name, { capabilities, params: { type: 'object' }, handler: { kind: 'ts', ref: `src/tools/${name}.ts` } })], {
+    format: 'malv',
+    files: { [`src/tools/${name}.ts`]: `export default async function ${name}(input: any, capabilities: any) { ${body} }` },
+    over: { metadata: opts.metadata ?? {} },
+  });
 }
 
 describe('storage', () => {
@@ -38,11 +38,14 @@ describe('storage', () => {
 
 describe('undeclared capabilities', () => {
   it('are absent in the guest, and touching one names the missing declaration', async () => {
-    const s = malv(['storage'], `
+    const s = malv(
+      ['storage'],
+      `
       const present = Object.keys(capabilities).sort();
       let err = null;
       try { capabilities.net.fetch('http://x'); } catch (e) { err = { code: e.code, message: e.message }; }
-      return { present, hasNet: 'net' in capabilities, err };`);
+      return { present, hasNet: 'net' in capabilities, err };`,
+    );
     const { manager } = createManager(sb(), [s]);
     expect(await manager.invoke('t', {})).toEqual({
       present: ['storage', 'tokens'],
@@ -66,11 +69,14 @@ describe('undeclared capabilities', () => {
 
 describe('token sign/verify', () => {
   it('signs and verifies; a tampered token does not verify', async () => {
-    const s = malv(['token'], `
+    const s = malv(
+      ['token'],
+      `
       const t = await capabilities.token.sign({ sub: 'ada' }, { expiresInSeconds: 60 });
       const good = await capabilities.token.verify(t);
       const bad = await capabilities.token.verify(t.slice(0, -2) + 'xx');
-      return { good, bad };`);
+      return { good, bad };`,
+    );
     const { manager } = createManager(sb(), [s]);
     expect(await manager.invoke('t', {})).toEqual({ good: { valid: true, payload: { sub: 'ada' } }, bad: { valid: false, reason: 'bad signature' } });
   });

@@ -25,9 +25,7 @@ export function hostMethodsFor(granted: CapabilityName[]): string[] {
   return granted.flatMap((c) => CAPABILITY_METHODS[c]);
 }
 
-const METHOD_CAPABILITY = new Map<string, CapabilityName>(
-  Object.entries(CAPABILITY_METHODS).flatMap(([cap, methods]) => methods.map((m) => [m, cap as CapabilityName] as const)),
-);
+const METHOD_CAPABILITY = new Map<string, CapabilityName>(Object.entries(CAPABILITY_METHODS).flatMap(([cap, methods]) => methods.map((m) => [m, cap as CapabilityName] as const)));
 
 export function capabilityOfMethod(method: string): CapabilityName | undefined {
   return METHOD_CAPABILITY.get(method);
@@ -35,10 +33,7 @@ export function capabilityOfMethod(method: string): CapabilityName | undefined {
 
 export function notDeclared(tool: ToolManifest, cap: string): RuntimeError {
   const declared = tool.capabilities?.length ? tool.capabilities.join(', ') : 'none';
-  return new RuntimeError(
-    'capability/not-declared',
-    `capability "${cap}" is not declared by tool ${tool.name} (declared: ${declared}); add "${cap}" to its capabilities`,
-  );
+  return new RuntimeError('capability/not-declared', `capability "${cap}" is not declared by tool ${tool.name} (declared: ${declared}); add "${cap}" to its capabilities`);
 }
 
 export const MAX_STORED_VALUE_BYTES = 1024 * 1024;

@@ -41,10 +41,7 @@ describe('netFetch against DNS rebinding', () => {
     });
   });
 
-  it.each(['http://2130706433/', 'http://0x7f000001/', 'http://[::ffff:127.0.0.1]/', 'http://[::1]/', 'http://localhost/'])(
-    'refuses the loopback spelling %s',
-    async (url) => {
-      await expect(netFetch(url, {}, ['*'])).rejects.toMatchObject({ code: 'net/host-not-allowed', message: expect.stringMatching(/loopback/) });
-    },
-  );
+  it.each(['http://2130706433/', 'http://0x7f000001/', 'http://[::ffff:127.0.0.1]/', 'http://[::1]/', 'http://localhost/'])('refuses the loopback spelling %s', async (url) => {
+    await expect(netFetch(url, {}, ['*'])).rejects.toMatchObject({ code: 'net/host-not-allowed', message: expect.stringMatching(/loopback/) });
+  });
 });

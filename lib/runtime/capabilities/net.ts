@@ -65,30 +65,26 @@ function exchange(url: URL, init: NetRequest, pinned: ResolvedAddress, maxBytes:
   };
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const req = client.request(
-      url,
-      { method: init.method ?? 'GET', headers: init.headers, lookup, signal, agent: false },
-      (res) => {
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-        const declared = Number(res.headers['content-length'] ?? '0');
-        if (declared > maxBytes) {
+    const req = client.request(url, { method: init.method ?? 'GET', headers: init.headers, lookup, signal, agent: false }, (res) => {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      const declared = Number(res.headers['content-length'] ?? '0');
+      if (declared > maxBytes) {
+        res.destroy();
+        return reject(new RuntimeError('net/too-large', `net.fetch: response is ${declared} bytes, the limit is ${maxBytes}`));
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.byteLength;
+        if (size > maxBytes) {
           res.destroy();
-          return reject(new RuntimeError('net/too-large', `net.fetch: response is ${declared} bytes, the limit is ${maxBytes}`));
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.byteLength;
-          if (size > maxBytes) {
-            res.destroy();
-            reject(new RuntimeError('net/too-large', `net.fetch: response exceeds the limit of ${maxBytes} bytes`));
-          } else chunks.push(chunk);
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers, location: res.headers.location ?? null, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      },
-    );
+          reject(new RuntimeError('net/too-large', `net.fetch: response exceeds the limit of ${maxBytes} bytes`));
+        } else chunks.push(chunk);
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers, location: res.headers.location ?? null, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
     req.on('error', reject);
     req.end(init.body);
   });

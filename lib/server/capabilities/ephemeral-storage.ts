@@ -11,7 +11,10 @@ export function createEphemeralStorage(quota: StorageQuota): StorageProvider {
   const sizes = new Map<string, number>();
   const at = (skill: string, ns: string, key: string) => JSON.stringify([skill, ns, key]);
   const usage = (skill: string) => {
-    let rows = 0, bytes = 0, skillRows = 0, skillBytes = 0;
+    let rows = 0,
+      bytes = 0,
+      skillRows = 0,
+      skillBytes = 0;
     for (const [k, size] of sizes) {
       rows++;
       bytes += size;

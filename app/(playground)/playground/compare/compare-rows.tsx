@@ -60,15 +60,27 @@ function CallCell({ side, call, marks }: { side: 'A' | 'B'; call: FlatCall | nul
     );
   }
   return (
-    <div className="min-w-0 space-y-0.5 rounded-md border border-zinc-200 p-2 text-xs dark:border-zinc-800" data-side={side} style={{ marginLeft: `${Math.min(call.depth, 3) * 0.75}rem` }}>
+    <div
+      className="min-w-0 space-y-0.5 rounded-md border border-zinc-200 p-2 text-xs dark:border-zinc-800"
+      data-side={side}
+      style={{ marginLeft: `${Math.min(call.depth, 3) * 0.75}rem` }}
+    >
       <div className="flex flex-wrap items-baseline gap-x-2">
         <span className="font-semibold md:hidden">{side}</span>
         <span className="font-mono font-medium">{call.tool}</span>
         <span className={call.status === 'error' ? 'text-red-700 dark:text-red-400' : 'text-zinc-600 dark:text-zinc-400'}>{call.status}</span>
-        {call.durationMs !== undefined && <span className={`tabular-nums ${marks.includes('timing') ? 'font-semibold text-sky-800 dark:text-sky-300' : 'text-zinc-600 dark:text-zinc-400'}`}>{formatMs(call.durationMs)}</span>}
+        {call.durationMs !== undefined && (
+          <span className={`tabular-nums ${marks.includes('timing') ? 'font-semibold text-sky-800 dark:text-sky-300' : 'text-zinc-600 dark:text-zinc-400'}`}>
+            {formatMs(call.durationMs)}
+          </span>
+        )}
       </div>
       <Field label="args" value={call.args} changed={marks.includes('args')} />
-      {call.error ? <Field label="error" value={`${call.error.code}: ${call.error.message}`} changed={marks.includes('error')} /> : <Field label="result" value={call.result} changed={marks.includes('result')} />}
+      {call.error ? (
+        <Field label="error" value={`${call.error.code}: ${call.error.message}`} changed={marks.includes('error')} />
+      ) : (
+        <Field label="result" value={call.result} changed={marks.includes('result')} />
+      )}
     </div>
   );
 }
@@ -81,7 +93,9 @@ function TurnCell({ side, turn, marks }: { side: 'A' | 'B'; turn: TurnRow['a']; 
         <span className="text-zinc-600 dark:text-zinc-400">no such turn in run {side}</span>
       ) : (
         <>
-          <span className={marks.includes('text') ? 'rounded bg-amber-50 px-1 dark:bg-amber-950' : 'text-zinc-700 dark:text-zinc-300'}>{preview(turn.text, 300) || '(no message)'}</span>
+          <span className={marks.includes('text') ? 'rounded bg-amber-50 px-1 dark:bg-amber-950' : 'text-zinc-700 dark:text-zinc-300'}>
+            {preview(turn.text, 300) || '(no message)'}
+          </span>
           {turn.usage && (
             <span className={`ml-2 tabular-nums ${marks.includes('tokens') ? 'font-semibold text-sky-800 dark:text-sky-300' : 'text-zinc-600 dark:text-zinc-400'}`}>
               {turn.usage.inputTokens}+{turn.usage.outputTokens} tokens

@@ -25,7 +25,11 @@ export function CompareWithForm({ runId, compact = false }: { runId: string | nu
             data-testid="compare-with-input"
             className="min-w-0 flex-1 rounded-md border border-zinc-300 px-2 py-1 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-900"
           />
-          <button type="submit" data-testid="compare-with-submit" className="rounded-md border border-zinc-300 bg-white px-3 py-1 text-xs font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800">
+          <button
+            type="submit"
+            data-testid="compare-with-submit"
+            className="rounded-md border border-zinc-300 bg-white px-3 py-1 text-xs font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800"
+          >
             Compare
           </button>
         </div>

@@ -64,15 +64,23 @@ function Summary({ c }: { c: RunComparison }) {
           <table className="w-full text-left text-xs" data-testid="compare-changes">
             <thead>
               <tr className="text-zinc-600 dark:text-zinc-400">
-                <th scope="col" className="py-1 pr-3 font-medium">What</th>
-                <th scope="col" className="py-1 pr-3 font-medium">A</th>
-                <th scope="col" className="py-1 pr-3 font-medium">B</th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  What
+                </th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  A
+                </th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  B
+                </th>
               </tr>
             </thead>
             <tbody>
               {changes.map((ch) => (
                 <tr key={ch.what} className="border-t border-zinc-100 align-top dark:border-zinc-900">
-                  <th scope="row" className="py-1 pr-3 font-mono font-normal">{ch.what}</th>
+                  <th scope="row" className="py-1 pr-3 font-mono font-normal">
+                    {ch.what}
+                  </th>
                   <td className="py-1 pr-3 font-mono break-all">{ch.a}</td>
                   <td className="py-1 pr-3 font-mono break-all">
                     {ch.b}
@@ -84,9 +92,13 @@ function Summary({ c }: { c: RunComparison }) {
           </table>
         </div>
       )}
-      {c.truncated.length > 0 && <p className="text-xs text-amber-900 dark:text-amber-200">Long trace: compared over its first 20,000 events (run {c.truncated.join(' and ').toUpperCase()}).</p>}
+      {c.truncated.length > 0 && (
+        <p className="text-xs text-amber-900 dark:text-amber-200">Long trace: compared over its first 20,000 events (run {c.truncated.join(' and ').toUpperCase()}).</p>
+      )}
       {c.traceRemoved.length > 0 && (
-        <p className="text-xs text-amber-900 dark:text-amber-200">The trace of run {c.traceRemoved.join(' and ').toUpperCase()} was removed by retention: only the outcomes and versions compare.</p>
+        <p className="text-xs text-amber-900 dark:text-amber-200">
+          The trace of run {c.traceRemoved.join(' and ').toUpperCase()} was removed by retention: only the outcomes and versions compare.
+        </p>
       )}
     </section>
   );

@@ -13,8 +13,7 @@ export function ConnectionsSection({ slug, admin, connections, providers }: { sl
         Connections
       </h2>
       <p className={muted}>
-        An account connected for the team: members&apos; runs of @{slug}&apos;s own skills may use it; nobody else&apos;s runs, and no
-        other skill. Its token is never shown.
+        An account connected for the team: members&apos; runs of @{slug}&apos;s own skills may use it; nobody else&apos;s runs, and no other skill. Its token is never shown.
       </p>
       {connections.length === 0 ? (
         <p className={muted}>No team connections.</p>
@@ -23,8 +22,8 @@ export function ConnectionsSection({ slug, admin, connections, providers }: { sl
           {connections.map((c) => (
             <li key={c.provider} className="flex flex-wrap items-center gap-2">
               <span className="min-w-0 flex-1">
-                {nameOf(c.provider)} <code className="text-xs">@oauth/{c.provider}</code> · {c.claims.filter((x) => x !== 'account').join(', ') || 'no scopes'} ·
-                connected {c.connectedAt.toISOString().slice(0, 10)}
+                {nameOf(c.provider)} <code className="text-xs">@oauth/{c.provider}</code> · {c.claims.filter((x) => x !== 'account').join(', ') || 'no scopes'} · connected{' '}
+                {c.connectedAt.toISOString().slice(0, 10)}
               </span>
               {admin && (
                 <ActionForm action={disconnectTeamAction}>

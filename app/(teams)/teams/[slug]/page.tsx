@@ -53,8 +53,8 @@ export default async function WorkspacePage({ params }: Props) {
         </h2>
         {ws.skills.length === 0 ? (
           <p className={muted}>
-            No skills yet. Publishers publish into <code>@{team.slug}</code> with <code>skillyard publish --scope @{team.slug}</code>{' '}
-            or from the publish page; private skills are seen only by members.
+            No skills yet. Publishers publish into <code>@{team.slug}</code> with <code>skillyard publish --scope @{team.slug}</code> or from the publish page; private skills are
+            seen only by members.
           </p>
         ) : (
           <ul className="divide-y divide-zinc-200 dark:divide-zinc-800" data-testid="team-skills">
@@ -90,7 +90,10 @@ export default async function WorkspacePage({ params }: Props) {
                 <Link href={`/playground/runs/${r.id}`} className="grid gap-1 py-2 hover:underline sm:grid-cols-[6rem_1fr_auto] sm:items-baseline sm:gap-3">
                   <span data-status={r.status}>{r.status}</span>
                   <span className="min-w-0 truncate">
-                    {r.skills.join(', ')} <span className="text-zinc-600 dark:text-zinc-400">· {r.by} · {r.visibility}</span>
+                    {r.skills.join(', ')}{' '}
+                    <span className="text-zinc-600 dark:text-zinc-400">
+                      · {r.by} · {r.visibility}
+                    </span>
                   </span>
                   <time dateTime={r.createdAt.toISOString()} className="text-xs text-zinc-600 dark:text-zinc-400">
                     {r.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC

@@ -9,8 +9,7 @@ export function SecretsSection({ slug, admin, secrets }: { slug: string; admin: 
         Secrets
       </h2>
       <p className={muted}>
-        What the <code>environment</code> capability of this team&apos;s skills reads when a member runs them. Values are sealed and
-        never shown again.
+        What the <code>environment</code> capability of this team&apos;s skills reads when a member runs them. Values are sealed and never shown again.
       </p>
       {secrets.length > 0 && (
         <ul className="space-y-1 text-sm" data-testid="team-secrets">

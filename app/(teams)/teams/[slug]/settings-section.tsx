@@ -21,9 +21,7 @@ export function SettingsSection({ slug, name, owner }: { slug: string; name: str
       {owner && (
         <ActionForm action={deleteTeamAction} className="flex flex-wrap items-end gap-2">
           <input type="hidden" name="team" value={slug} />
-          <p className={`${muted} basis-full`}>
-            Deleting the team deletes its private skills, secrets and tokens. A team with public skills cannot be deleted.
-          </p>
+          <p className={`${muted} basis-full`}>Deleting the team deletes its private skills, secrets and tokens. A team with public skills cannot be deleted.</p>
           <label className="text-sm" htmlFor="confirm-delete">
             Type {slug} to confirm
           </label>

@@ -32,11 +32,19 @@ export default async function JoinPage({ searchParams }: { searchParams: Promise
       <h1 className="text-2xl font-semibold tracking-tight">Join a team</h1>
       {'error' in invite ? (
         <div className="space-y-3">
-          <p role="alert" data-testid="invite-error" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-900 dark:bg-red-950/40 dark:text-red-200">
+          <p
+            role="alert"
+            data-testid="invite-error"
+            className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-900 dark:bg-red-950/40 dark:text-red-200"
+          >
             {invite.error}
           </p>
           <p className={muted}>
-            Ask a team admin for a new link, or go to <Link href="/teams" className="underline">your teams</Link>.
+            Ask a team admin for a new link, or go to{' '}
+            <Link href="/teams" className="underline">
+              your teams
+            </Link>
+            .
           </p>
         </div>
       ) : (
@@ -54,7 +62,11 @@ export default async function JoinPage({ searchParams }: { searchParams: Promise
             <dd>{invite.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</dd>
           </dl>
           {invite.wrongAccount ? (
-            <p role="alert" data-testid="invite-error" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-900 dark:bg-red-950/40 dark:text-red-200">
+            <p
+              role="alert"
+              data-testid="invite-error"
+              className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-900 dark:bg-red-950/40 dark:text-red-200"
+            >
               {invite.wrongAccount}
             </p>
           ) : (

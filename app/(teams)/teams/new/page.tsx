@@ -15,8 +15,7 @@ export default async function NewTeamPage() {
       <header className="space-y-2">
         <h1 className="text-2xl font-semibold tracking-tight">Create a team</h1>
         <p className={muted}>
-          The team&apos;s name is its scope: its skills are <code>@name/skill</code>. It cannot be changed later; the display
-          name can.
+          The team&apos;s name is its scope: its skills are <code>@name/skill</code>. It cannot be changed later; the display name can.
         </p>
       </header>
       <ActionForm action={createTeamAction} className="space-y-3" testId="new-team-form">

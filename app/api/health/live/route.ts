@@ -4,6 +4,4 @@ import { withApi } from '@/lib/api/with-api';
 export const dynamic = 'force-dynamic';
 
 // liveness: the process answers (restart it when this fails); readiness is /api/health/ready
-export const GET = withApi({ rateLimit: false }, async () =>
-  NextResponse.json({ live: true }, { headers: { 'Cache-Control': 'no-store' } }),
-);
+export const GET = withApi({ rateLimit: false }, async () => NextResponse.json({ live: true }, { headers: { 'Cache-Control': 'no-store' } }));

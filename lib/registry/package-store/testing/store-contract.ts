@@ -5,7 +5,6 @@ import { expect, it } from 'vitest';
 import { readAll } from '../read-all';
 import type { PackageStore } from '../types';
 
-
 export function packageStoreContract(store: () => PackageStore, newVersion: () => Promise<string>) {
   it('returns the stored bytes whole, with their size', async () => {
     const id = await newVersion();

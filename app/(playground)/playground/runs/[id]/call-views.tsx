@@ -22,9 +22,7 @@ export function Duration({ ms }: { ms: number | undefined }) {
 function StatusDot({ status }: { status: CallNode['status'] }) {
   const cls = status === 'ok' ? 'bg-emerald-500' : status === 'error' ? 'bg-red-500' : 'animate-pulse bg-amber-400';
   const label = status === 'pending' ? 'running' : status === 'ok' ? 'succeeded' : 'failed';
-  return (
-    <span role="img" aria-label={label} className={`inline-block h-2 w-2 shrink-0 rounded-full ${cls}`} />
-  );
+  return <span role="img" aria-label={label} className={`inline-block h-2 w-2 shrink-0 rounded-full ${cls}`} />;
 }
 
 export function ErrorBox({ error, title, testId }: { error: TraceError; title?: string; testId?: string }) {
@@ -128,7 +126,10 @@ export const InvokeCall = memo(
     const value = node.result && typeof node.result === 'object' && 'value' in (node.result as object) ? (node.result as { value: unknown }).value : node.result;
     // errors point at the line of the code as written, not at the sandbox's wrapper module
     const where = node.error && typeof code === 'string' ? userCodePosition(node.error.message, code.split('\n').length) : null;
-    const error = node.error && where ? { ...node.error, message: where.position ? `${where.message} (line ${where.position.line}, column ${where.position.column} of this code)` : where.message } : node.error;
+    const error =
+      node.error && where
+        ? { ...node.error, message: where.position ? `${where.message} (line ${where.position.line}, column ${where.position.column} of this code)` : where.message }
+        : node.error;
     return (
       <div data-testid="invoke" data-status={node.status} data-seqs={node.seqs.join(',')} className="min-w-0 space-y-2">
         <div className="flex flex-wrap items-center gap-2 text-xs font-medium text-zinc-600 dark:text-zinc-400">

@@ -40,16 +40,15 @@ export function ForkConfirm({ runId, busy, onConfirm, onCancel }: { runId: strin
         Run this as you?
       </h2>
       <p>
-        A fork runs this configuration again <strong>as you, with your connected accounts and tokens</strong>. Whoever shared the link wrote it: read
-        what it will do first.
+        A fork runs this configuration again <strong>as you, with your connected accounts and tokens</strong>. Whoever shared the link wrote it: read what it will do first.
       </p>
       {failed && <p role="alert">Could not load what this run does; it was not forked.</p>}
       {!preview && !failed && <p>Loading what will run…</p>}
       {preview && (
         <div className="space-y-2" data-testid="fork-preview">
           <p>
-            <span className="font-medium">Skills:</span> <span className="font-mono">{preview.skills.join(', ')}</span> ·{' '}
-            <span className="font-medium">Model:</span> {preview.provider}
+            <span className="font-medium">Skills:</span> <span className="font-mono">{preview.skills.join(', ')}</span> · <span className="font-medium">Model:</span>{' '}
+            {preview.provider}
           </p>
           <p className="break-words">
             <span className="font-medium">Task:</span> {preview.task}
@@ -59,7 +58,12 @@ export function ForkConfirm({ runId, busy, onConfirm, onCancel }: { runId: strin
               <p className="font-medium">Code it runs ({turns.length === 1 ? 'one turn' : `${turns.length} turns`}):</p>
               {turns.map((code, i) => (
                 // a scrollable region takes focus, so a keyboard can scroll a long line
-                <pre key={i} data-testid="fork-code" tabIndex={0} className="mt-1 max-h-48 overflow-auto rounded bg-white p-2 font-mono text-xs text-zinc-900 dark:bg-zinc-900 dark:text-zinc-100">
+                <pre
+                  key={i}
+                  data-testid="fork-code"
+                  tabIndex={0}
+                  className="mt-1 max-h-48 overflow-auto rounded bg-white p-2 font-mono text-xs text-zinc-900 dark:bg-zinc-900 dark:text-zinc-100"
+                >
                   {code}
                 </pre>
               ))}
@@ -80,7 +84,12 @@ export function ForkConfirm({ runId, busy, onConfirm, onCancel }: { runId: strin
         >
           {busy ? 'Forking…' : 'Run it as me'}
         </button>
-        <button type="button" data-testid="fork-confirm-cancel" onClick={onCancel} className="rounded-md border border-amber-400 px-3 py-1.5 hover:bg-amber-100 dark:hover:bg-amber-900">
+        <button
+          type="button"
+          data-testid="fork-confirm-cancel"
+          onClick={onCancel}
+          className="rounded-md border border-amber-400 px-3 py-1.5 hover:bg-amber-100 dark:hover:bg-amber-900"
+        >
           Cancel
         </button>
       </div>

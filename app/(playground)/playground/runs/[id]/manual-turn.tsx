@@ -14,13 +14,19 @@ function ToolReference({ tools, onPick }: { tools: ManualTool[]; onPick: (snippe
       <summary className="cursor-pointer font-medium text-zinc-800 dark:text-zinc-200">Tools you can call ({tools.length})</summary>
       <ul className="mt-1 space-y-2">
         {tools.map((t) => {
-          const args = t.params.filter((p) => p.required).map((p) => `${p.name}: ${p.type === 'string' ? "''" : p.type === 'number' || p.type === 'integer' ? '0' : p.type === 'boolean' ? 'false' : 'null'}`);
+          const args = t.params
+            .filter((p) => p.required)
+            .map((p) => `${p.name}: ${p.type === 'string' ? "''" : p.type === 'number' || p.type === 'integer' ? '0' : p.type === 'boolean' ? 'false' : 'null'}`);
           const snippet = `const r = await ctx.invoke('${t.name}', { ${args.join(', ')} });\nreturn r;`;
           return (
             <li key={t.name} className="min-w-0 rounded-md border border-zinc-200 p-2 dark:border-zinc-800">
               <div className="flex flex-wrap items-center gap-2">
                 <code className="font-mono font-semibold">{t.name}</code>
-                <button type="button" onClick={() => onPick(snippet)} className="rounded border border-zinc-300 px-1.5 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800">
+                <button
+                  type="button"
+                  onClick={() => onPick(snippet)}
+                  className="rounded border border-zinc-300 px-1.5 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+                >
                   Insert a call
                 </button>
               </div>
@@ -72,7 +78,11 @@ export function ManualTurn({ runId, turnNumber, tools }: { runId: string; turnNu
   };
 
   return (
-    <section data-testid="manual-turn" aria-labelledby="manual-heading" className="space-y-3 rounded-xl border-2 border-amber-300 bg-amber-50/50 p-4 dark:border-amber-800 dark:bg-amber-950/20">
+    <section
+      data-testid="manual-turn"
+      aria-labelledby="manual-heading"
+      className="space-y-3 rounded-xl border-2 border-amber-300 bg-amber-50/50 p-4 dark:border-amber-800 dark:bg-amber-950/20"
+    >
       <h2 id="manual-heading" className="text-sm font-semibold">
         Your turn {turnNumber}: write the agent&apos;s code
       </h2>

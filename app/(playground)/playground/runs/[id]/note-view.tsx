@@ -65,9 +65,7 @@ function describeNote(e: RunEvent, note: NoteBlock): Described {
       return {
         tone: e.finished ? 'ok' : 'info',
         testId: 'run-result',
-        title: e.finished
-          ? `Finished with ctx.finish after ${turnsAndSteps(e)}`
-          : `Agent ended after ${turnsAndSteps(e)} without ctx.finish (the result is the model’s last text)`,
+        title: e.finished ? `Finished with ctx.finish after ${turnsAndSteps(e)}` : `Agent ended after ${turnsAndSteps(e)} without ctx.finish (the result is the model’s last text)`,
         detail: <JsonView value={e.result} label="result" open testId="result-json" />,
       };
     case 'run-end': {
@@ -76,7 +74,12 @@ function describeNote(e: RunEvent, note: NoteBlock): Described {
         tone: status === 'succeeded' ? 'ok' : status === 'failed' ? 'error' : 'info',
         testId: 'run-end',
         title: `Run ${status}`,
-        detail: typeof e.reason === 'string' && e.reason ? <span data-testid="run-end-reason" className="text-xs">{e.reason}</span> : undefined,
+        detail:
+          typeof e.reason === 'string' && e.reason ? (
+            <span data-testid="run-end-reason" className="text-xs">
+              {e.reason}
+            </span>
+          ) : undefined,
       };
     }
     default:

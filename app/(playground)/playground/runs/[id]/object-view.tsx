@@ -64,7 +64,10 @@ function bars(props: Record<string, unknown>): Array<{ label: string; value: num
   const data = Array.isArray(props.data) ? props.data : Array.isArray(props.bars) ? props.bars : [];
   return data.map((d, i) =>
     d && typeof d === 'object'
-      ? { label: cell((d as Record<string, unknown>).label ?? (d as Record<string, unknown>).name ?? (d as Record<string, unknown>).x ?? i), value: Number((d as Record<string, unknown>).value ?? (d as Record<string, unknown>).y) || 0 }
+      ? {
+          label: cell((d as Record<string, unknown>).label ?? (d as Record<string, unknown>).name ?? (d as Record<string, unknown>).x ?? i),
+          value: Number((d as Record<string, unknown>).value ?? (d as Record<string, unknown>).y) || 0,
+        }
       : { label: String(i + 1), value: Number(d) || 0 },
   );
 }
@@ -98,7 +101,12 @@ export const ObjectView = memo(function ObjectView({ component }: { component: O
   else if (type === 'chart' || type === 'bar' || type === 'bar-chart' || type === 'barchart') body = <BarChart props={props} />;
   else if (type === 'markdown' || type === 'text') {
     const source = cell(props.markdown ?? props.text ?? props.source ?? props.content ?? '');
-    body = type === 'text' ? <p className="text-sm whitespace-pre-wrap">{source}</p> : <Markdown source={String(props.markdown ?? props.text ?? props.source ?? props.content ?? '').slice(0, 50_000)} />;
+    body =
+      type === 'text' ? (
+        <p className="text-sm whitespace-pre-wrap">{source}</p>
+      ) : (
+        <Markdown source={String(props.markdown ?? props.text ?? props.source ?? props.content ?? '').slice(0, 50_000)} />
+      );
   } else body = <JsonView value={props} label={type} open />;
   return (
     <div data-testid="object-component" data-object-type={type} className="space-y-2 rounded-lg border border-sky-200 bg-sky-50/50 p-3 dark:border-sky-900 dark:bg-sky-950/30">

@@ -110,8 +110,12 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           )}
         </header>
         {run.traceRemovedAt && (
-          <p className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200" data-testid="trace-removed">
-            This run&apos;s trace was removed on {run.traceRemovedAt.toISOString().slice(0, 10)} under this registry&apos;s retention policy; its outcome and configuration are kept.
+          <p
+            className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
+            data-testid="trace-removed"
+          >
+            This run&apos;s trace was removed on {run.traceRemovedAt.toISOString().slice(0, 10)} under this registry&apos;s retention policy; its outcome and configuration are
+            kept.
           </p>
         )}
         <RunView

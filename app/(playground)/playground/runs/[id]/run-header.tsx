@@ -146,7 +146,13 @@ export function RunHeader({
           data-duplicates={trace.duplicates}
           data-gaps={trace.gaps}
         >
-          {connection === 'connecting' && trace.count === 0 ? 'loading events…' : <>{plural(trace.count, 'event')} · {plural(trace.callCount, 'call')}</>}
+          {connection === 'connecting' && trace.count === 0 ? (
+            'loading events…'
+          ) : (
+            <>
+              {plural(trace.count, 'event')} · {plural(trace.callCount, 'call')}
+            </>
+          )}
           {trace.errorCount > 0 && <span className="text-red-700 dark:text-red-400"> · {plural(trace.errorCount, 'error')}</span>}
           {connection === 'reconnecting' && <span className="ml-2 text-amber-800 dark:text-amber-300">reconnecting…</span>}
         </span>
@@ -226,14 +232,7 @@ export function RunHeader({
       <label className="sr-only" htmlFor="share-link">
         Share link
       </label>
-      <input
-        id="share-link"
-        ref={shareInput}
-        data-testid="share-link"
-        readOnly
-        value={shareUrl}
-        className="sr-only"
-      />
+      <input id="share-link" ref={shareInput} data-testid="share-link" readOnly value={shareUrl} className="sr-only" />
       {actionError && (
         <p role="alert" className="w-full text-sm text-red-700 dark:text-red-400">
           {actionError}

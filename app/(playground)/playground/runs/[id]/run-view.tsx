@@ -63,16 +63,7 @@ export function RunView({
 
   return (
     <div className="space-y-4">
-      <RunHeader
-        runId={runId}
-        trace={trace}
-        connection={connection}
-        canControl={canControl}
-        tool={tool}
-        onTool={setTool}
-        follow={follow}
-        onFollow={setFollow}
-      />
+      <RunHeader runId={runId} trace={trace} connection={connection} canControl={canControl} tool={tool} onTool={setTool} follow={follow} onFollow={setFollow} />
       {/* what a screen reader hears as the run goes: its status, its turns and errors */}
       <p className="sr-only" role="status" aria-live="polite" data-testid="run-live">
         {`Run ${trace.status}: ${plural(turns, 'turn')}${trace.errorCount ? `, ${plural(trace.errorCount, 'error')}` : ''}.`}
@@ -94,9 +85,7 @@ export function RunView({
       )}
       <Timeline blocks={trace.blocks} tool={tool} />
 
-      {manual && canControl && !ended && trace.awaitingTurn !== null && (
-        <ManualTurn key={trace.awaitingTurn} runId={runId} turnNumber={trace.awaitingTurn} tools={tools} />
-      )}
+      {manual && canControl && !ended && trace.awaitingTurn !== null && <ManualTurn key={trace.awaitingTurn} runId={runId} turnNumber={trace.awaitingTurn} tools={tools} />}
     </div>
   );
 }

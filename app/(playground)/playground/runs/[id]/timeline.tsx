@@ -92,11 +92,7 @@ export function Timeline({ blocks, tool = '' }: { blocks: Block[]; tool?: string
   return (
     <ol data-testid="timeline" className="space-y-3" aria-label="Run trace">
       {blocks.map((b) =>
-        b.kind === 'turn' ? (
-          !tool || b.tools[tool] ? <TurnView key={b.key} turn={b} rev={b.rev} tool={tool} /> : null
-        ) : (
-          <NoteView key={b.key} note={b} rev={b.rev} />
-        ),
+        b.kind === 'turn' ? !tool || b.tools[tool] ? <TurnView key={b.key} turn={b} rev={b.rev} tool={tool} /> : null : <NoteView key={b.key} note={b} rev={b.rev} />,
       )}
     </ol>
   );

@@ -15,7 +15,9 @@ export const Waterfall = memo(function Waterfall({ blocks, startedAt, endedAt, n
   const rows = turns.slice(0, MAX_ROWS);
   return (
     <details data-testid="waterfall" className="rounded-xl border border-zinc-200 p-3 text-xs dark:border-zinc-800">
-      <summary className="cursor-pointer font-medium">Waterfall: {plural(turns.length, 'turn')} over {formatMs(total)}</summary>
+      <summary className="cursor-pointer font-medium">
+        Waterfall: {plural(turns.length, 'turn')} over {formatMs(total)}
+      </summary>
       <ol className="mt-2 space-y-0.5" aria-label="Turn durations">
         {rows.map((t) => {
           const start = Date.parse(t.startedAt) - t0;

@@ -3,9 +3,7 @@ import { mcpRoute } from '@/lib/api/mcp-route';
 
 export const dynamic = 'force-dynamic';
 
-const handler = mcpRoute<{ scope: string; name: string }>((_req, { scope, name }) => [
-  `@${decodeURIComponent(scope).replace(/^@/, '')}/${decodeURIComponent(name)}`,
-]);
+const handler = mcpRoute<{ scope: string; name: string }>((_req, { scope, name }) => [`@${decodeURIComponent(scope).replace(/^@/, '')}/${decodeURIComponent(name)}`]);
 
 export const GET = handler;
 export const POST = handler;

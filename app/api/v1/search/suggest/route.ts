@@ -18,7 +18,6 @@ export const dynamic = 'force-dynamic';
 
 const Query = z.object({ q: z.string().max(200).default(''), limit: z.coerce.number().int().min(1).max(10).optional() });
 
-
 export const GET = withApi({}, async ({ req, principal, caller }) => {
   const { db } = serverContext();
   const windowMs = httpLimits().rateWindowMs;

@@ -41,10 +41,13 @@ async function finishedRun(n: number) {
 
 const get = (id: string, init: { lastEventId?: string; after?: string; format?: string; signal?: AbortSignal } = {}) =>
   eventsRoute(
-    new Request(`http://127.0.0.1/api/v1/runs/${id}/events?${new URLSearchParams({ ...(init.after !== undefined && { after: init.after }), ...(init.format !== undefined && { format: init.format }) })}`, {
-      headers: init.lastEventId !== undefined ? { 'Last-Event-ID': init.lastEventId } : {},
-      signal: init.signal,
-    }),
+    new Request(
+      `http://127.0.0.1/api/v1/runs/${id}/events?${new URLSearchParams({ ...(init.after !== undefined && { after: init.after }), ...(init.format !== undefined && { format: init.format }) })}`,
+      {
+        headers: init.lastEventId !== undefined ? { 'Last-Event-ID': init.lastEventId } : {},
+        signal: init.signal,
+      },
+    ),
     { params: Promise.resolve({ id }) },
   );
 
@@ -73,11 +76,7 @@ describe('GET /api/v1/runs/:id/events', () => {
     expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     const all = await readSse(res.body!);
     const lines = all.raw.split('\n');
-    expect(lines.slice(0, 3)).toEqual([
-      'id: 1',
-      `data: {"text":"line 1\\nsecond line","seq":1,"type":"message","createdAt":"2026-01-01T00:00:00.000Z"}`,
-      '',
-    ]);
+    expect(lines.slice(0, 3)).toEqual(['id: 1', `data: {"text":"line 1\\nsecond line","seq":1,"type":"message","createdAt":"2026-01-01T00:00:00.000Z"}`, '']);
     expect(all.raw.endsWith('id: 3\ndata: {"status":"succeeded","seq":3,"type":"run-end","createdAt":"2026-01-01T00:00:02.000Z"}\n\nevent: end\ndata: {}\n\n')).toBe(true);
     expect(all.events.map((e) => e.id)).toEqual([1, 2, 3]);
     expect(all.events[0].data.text).toBe('line 1\nsecond line');
@@ -143,7 +142,7 @@ describe('GET /api/v1/runs/:id/events?format=json', () => {
     try {
       const pages: number[][] = [];
       let after = 0;
-      for (let more = true; more; ) {
+      for (let more = true; more;) {
         const page = (await (await get(run.id, { format: 'json', after: String(after) })).json()) as { events: Array<{ seq: number }>; lastSeq: number; more: boolean };
         pages.push(page.events.map((e) => e.seq));
         after = page.lastSeq;

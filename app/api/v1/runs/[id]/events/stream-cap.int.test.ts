@@ -37,7 +37,12 @@ const open = (id: string, signal: AbortSignal, ip = IP, format?: string) =>
   });
 
 const door = (id: string, ip = IP) =>
-  frontDoorVerdict({ url: `/api/v1/runs/${id}/events`, method: 'GET', headers: { 'x-forwarded-for': ip }, socket: { remoteAddress: '127.0.0.1' } } as unknown as http.IncomingMessage);
+  frontDoorVerdict({
+    url: `/api/v1/runs/${id}/events`,
+    method: 'GET',
+    headers: { 'x-forwarded-for': ip },
+    socket: { remoteAddress: '127.0.0.1' },
+  } as unknown as http.IncomingMessage);
 
 describe('open event streams per caller', () => {
   it('past the cap a stream gets 429 with Retry-After (withApi and the front door), health and other callers still answer, and a closed stream frees its place', async () => {

@@ -15,6 +15,14 @@ const ToolName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'a tool name is l
 
 export const POST = withApi<{ name: string }, z.infer<typeof Body>>({ scope: 'invoke', body: Body }, async ({ params, body, userId, principal, caller }) => {
   const tool = ToolName.parse(params.name);
-  const out = await invokeRegistryTool(serverContext(), { tool, skill: body.skill, args: body.args ?? {}, userId, visitorId: visitorIdOf(principal), ip: caller.ip, account: accountOf(principal) });
+  const out = await invokeRegistryTool(serverContext(), {
+    tool,
+    skill: body.skill,
+    args: body.args ?? {},
+    userId,
+    visitorId: visitorIdOf(principal),
+    ip: caller.ip,
+    account: accountOf(principal),
+  });
   return NextResponse.json(out);
 });
