@@ -24,6 +24,20 @@ const APP_PORT = process.env.SKILLYARD_CLI_INT_PORT ?? process.env.E2E_PORT ?? '
 const PG_PORT = Number(process.env.SKILLYARD_SCRATCH_PG_PORT ?? 54390);
 const origin = `http://127.0.0.1:${APP_PORT}`;
 
+/**
+ * A GET that tries once more when the kept-alive connection it reused was closed by the
+ * server as the request left (the server ends idle connections after a few seconds, and
+ * the CLI steps between two fetches take longer than that).
+ */
+async function get(url: string): Promise<Response> {
+  try {
+    return await fetch(url);
+  } catch (err) {
+    if ((err as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw err;
+    return fetch(url);
+  }
+}
+
 let app: BenchApp;
 let token: string;
 let handle: string;
@@ -234,11 +248,11 @@ describe.each(nodeBinaries())('the CLI from the registry tarball on %s', (label,
   }, 600_000);
 
   it('shows the 1.1.0 permission diff on the page and in the API', async () => {
-    const html = await (await fetch(`${origin}/skills/${handle}/${skill}`)).text();
+    const html = await (await get(`${origin}/skills/${handle}/${skill}`)).text();
     const text = html.replace(/<!-- -->/g, '');
     expect(text).toContain('data-testid="permission-diff-lines"');
     expect(text).toContain('1.1.0 adds network access to api.example.com');
-    const api = (await (await fetch(`${origin}/api/v1/skills/${handle}/${skill}/1.1.0/permissions?from=1.0.0`)).json()) as { diff: { widens: boolean; sentences: string[] } };
+    const api = (await (await get(`${origin}/api/v1/skills/${handle}/${skill}/1.1.0/permissions?from=1.0.0`)).json()) as { diff: { widens: boolean; sentences: string[] } };
     expect(api.diff).toMatchObject({ widens: true, sentences: ['1.1.0 adds network access to api.example.com'] });
   });
 
@@ -250,16 +264,16 @@ describe.each(nodeBinaries())('the CLI from the registry tarball on %s', (label,
     expect(ok.out).toContain(`verified ${ref}`);
     expect(ok.out).toContain('network access to api.example.com');
 
-    const tgz = new Uint8Array(await (await fetch(`${origin}/api/v1/skills/${handle}/${skill}/1.1.0/tarball`)).arrayBuffer());
+    const tgz = new Uint8Array(await (await get(`${origin}/api/v1/skills/${handle}/${skill}/1.1.0/tarball`)).arrayBuffer());
     tgz[tgz.length - 5] ^= 1;
     fs.writeFileSync(path.join(here, 'changed.tgz'), tgz);
     const changed = user.cli(here, ['verify', ref, '--registry', origin, '--tarball', 'changed.tgz']);
     expect(changed.code).toBe(1);
     expect(changed.err).toContain('statement/digest-mismatch');
 
-    const statement = (await (await fetch(`${origin}/api/v1/skills/${handle}/${skill}/1.1.0/statement`)).json()) as { keyId: string };
+    const statement = (await (await get(`${origin}/api/v1/skills/${handle}/${skill}/1.1.0/statement`)).json()) as { keyId: string };
     fs.writeFileSync(path.join(here, 'statement.json'), JSON.stringify(statement));
-    const keys = (await (await fetch(`${origin}/.well-known/skillyard-keys.json`)).json()) as { keys: Array<{ kid: string; x: string }> };
+    const keys = (await (await get(`${origin}/.well-known/skillyard-keys.json`)).json()) as { keys: Array<{ kid: string; x: string }> };
     const otherX = (crypto.generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }) as { x: string }).x;
     fs.writeFileSync(path.join(here, 'other-keys.json'), JSON.stringify({ keys: keys.keys.map((k) => (k.kid === statement.keyId ? { ...k, x: otherX } : k)) }));
     const other = user.cli(here, ['verify', ref, '--registry', origin, '--keys', 'other-keys.json']);
@@ -267,7 +281,7 @@ describe.each(nodeBinaries())('the CLI from the registry tarball on %s', (label,
     expect(other.err).toContain('statement/bad-signature');
 
     // offline: the key set kept by the first run, the statement and tarball as files
-    const good = new Uint8Array(await (await fetch(`${origin}/api/v1/skills/${handle}/${skill}/1.1.0/tarball`)).arrayBuffer());
+    const good = new Uint8Array(await (await get(`${origin}/api/v1/skills/${handle}/${skill}/1.1.0/tarball`)).arrayBuffer());
     fs.writeFileSync(path.join(here, 'good.tgz'), good);
     const offline = user.cli(here, [
       'verify',
@@ -306,7 +320,7 @@ describe.each(nodeBinaries())('the CLI from the registry tarball on %s', (label,
   }, 300_000);
 
   it("runs the skill page's install line and Claude Desktop snippet as they are", async () => {
-    const html = await (await fetch(`${origin}/skills/${handle}/${skill}`)).text();
+    const html = await (await get(`${origin}/skills/${handle}/${skill}`)).text();
     const line = testIdText(html, 'install-command');
     expect(line).toBe(`npx -y ${origin}/cli/skillyard.tgz add @${handle}/${skill} --registry ${origin}`);
     const [cmd, ...args] = line.split(' ');
