@@ -2,23 +2,8 @@
 // the header's "Sign in" bringing you back, a visible keyboard focus ring, the run header
 // ("succeeded, N calls failed", no "0 events" flash), private runs, and no hydration
 // error on an unknown ?skill=.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { fillScript, signIn } from './helpers';
-
-async function expectNoViolations(page: Page, what: string) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(
-    results.violations.map(
-      (v) =>
-        `${v.id}: ${v.nodes
-          .slice(0, 3)
-          .map((n) => n.target.join(' '))
-          .join(' | ')}`,
-    ),
-    `axe on ${what}`,
-  ).toEqual([]);
-}
+import { expectNoViolations, fillScript, signIn } from './helpers';
 
 const shot = (page: Page, name: string, width: number) => page.screenshot({ path: `test-results/issue25-${name}-${width}.png`, fullPage: false });
 

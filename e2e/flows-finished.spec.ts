@@ -8,24 +8,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import pg from 'pg';
 import { expect, test, type Page } from '@playwright/test';
 import { createPublisher, createSession, e2eDatabaseUrl } from './publish-fixtures';
-
-async function expectNoViolations(page: Page, what: string) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(
-    results.violations.map(
-      (v) =>
-        `${v.id}: ${v.nodes
-          .slice(0, 3)
-          .map((n) => n.target.join(' '))
-          .join(' | ')}`,
-    ),
-    `axe on ${what}`,
-  ).toEqual([]);
-}
+import { expectNoViolations } from './helpers';
 
 const shot = (page: Page, name: string, width: number) => page.screenshot({ path: `test-results/flows-${name}-${width}.png`, fullPage: false });
 const rand = () =>

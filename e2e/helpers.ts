@@ -1,5 +1,6 @@
-// Shared steps of the Chromium specs: signing in at the test IdP and typing a script into
-// the playground's per-turn editor.
+// Shared steps of the Chromium specs: signing in at the test IdP, typing a script into
+// the playground's per-turn editor, and axe's WCAG 2.2 A/AA check of a page.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
 const e2ePort = Number(process.env.E2E_PORT ?? 3100);
@@ -33,4 +34,19 @@ export async function fillScript(page: Page, script: ScriptTurn[]): Promise<void
     await page.getByLabel(`Turn ${i + 1} message`, { exact: true }).fill(turn.text);
     await page.getByLabel(`Turn ${i + 1} code`, { exact: true }).fill(turn.code);
   }
+}
+
+/** axe finds no WCAG 2.2 A/AA violation on the page (the first three nodes of each are named). */
+export async function expectNoViolations(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(
+    results.violations.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    ),
+    `axe on ${what}`,
+  ).toEqual([]);
 }

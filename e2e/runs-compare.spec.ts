@@ -3,9 +3,9 @@
 // comparison of a run with its fork at 1440 and 390 px (side by side, then stacked), the
 // upgrade check on the skill page, and axe at 0 on each.
 import crypto from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { createPublisher, createSession } from './publish-fixtures';
+import { expectNoViolations } from './helpers';
 
 const handle = `cmp-${crypto.randomBytes(3).toString('hex')}`;
 let token = '';
@@ -32,20 +32,6 @@ async function finished(request: APIRequestContext, id: string) {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`run ${id} did not end`);
-}
-
-async function expectNoViolations(page: Page, what: string) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(
-    results.violations.map(
-      (v) =>
-        `${v.id}: ${v.nodes
-          .slice(0, 3)
-          .map((n) => n.target.join(' '))
-          .join(' | ')}`,
-    ),
-    `axe on ${what}`,
-  ).toEqual([]);
 }
 
 async function expectNoOverflow(page: Page, what: string) {

@@ -3,10 +3,10 @@
 // themselves and the owner's review with its reason, at 1440 and 390 px with axe at 0;
 // the same facts from the API, and a statement that verifies against the well-known keys.
 import crypto from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { verifyStatement, type KeySet } from '../lib/trust';
 import { createPublisher, createSession } from './publish-fixtures';
+import { expectNoViolations } from './helpers';
 
 const handle = `trust-${crypto.randomBytes(3).toString('hex')}`;
 const skill = 'trust-demo';
@@ -34,17 +34,7 @@ test.beforeAll(async ({ request }) => {
 async function noOverflowNoAxe(page: Page, what: string) {
   const { doc, view } = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: window.innerWidth }));
   expect(doc, `document width of ${what}`).toBeLessThanOrEqual(view);
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(
-    results.violations.map(
-      (v) =>
-        `${v.id}: ${v.nodes
-          .slice(0, 3)
-          .map((n) => n.target.join(' '))
-          .join(' | ')}`,
-    ),
-    `axe on ${what}`,
-  ).toEqual([]);
+  await expectNoViolations(page, what);
 }
 
 for (const width of [1440, 390]) {
