@@ -4,10 +4,10 @@
 // trusted publisher's CI token (from a real OIDC issuer) publishing the next version,
 // whose page links to its source commit. The owner's trusted publishers panel too.
 import crypto from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { strToU8, zipSync } from 'fflate';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { createPublisher, createSession } from './publish-fixtures';
+import { expectNoViolations } from './helpers';
 
 const e2ePort = Number(process.env.E2E_PORT ?? 3100);
 const CI = `http://127.0.0.1:${Number(process.env.E2E_CI_OIDC_PORT ?? Number(process.env.E2E_OIDC_PORT ?? e2ePort + 1000) + 500)}`;
@@ -101,20 +101,7 @@ for (const width of [1440, 390]) {
 
     const { doc, view } = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: window.innerWidth }));
     expect(doc, 'no horizontal overflow').toBeLessThanOrEqual(view);
-    const results = await new AxeBuilder({ page })
-      .include('[data-testid="evidence-section"]')
-      .include('[data-testid="provenance-section"]')
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-      .analyze();
-    expect(
-      results.violations.map(
-        (v) =>
-          `${v.id}: ${v.nodes
-            .slice(0, 3)
-            .map((n) => n.target.join(' '))
-            .join(' | ')}`,
-      ),
-    ).toEqual([]);
+    await expectNoViolations(page, 'the evidence and provenance sections', ['[data-testid="evidence-section"]', '[data-testid="provenance-section"]']);
   });
 }
 
@@ -139,16 +126,7 @@ for (const width of [1440, 390]) {
     await panel.getByRole('button', { name: 'Add trusted publisher' }).click();
     await expect(panel.getByRole('status')).toContainText(repo);
     await expect(panel.getByTestId('trusted-publisher-list')).toContainText(repo);
-    const results = await new AxeBuilder({ page }).include('[data-testid="trusted-publishers"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-    expect(
-      results.violations.map(
-        (v) =>
-          `${v.id}: ${v.nodes
-            .slice(0, 3)
-            .map((n) => n.target.join(' '))
-            .join(' | ')}`,
-      ),
-    ).toEqual([]);
+    await expectNoViolations(page, 'the trusted publishers panel', ['[data-testid="trusted-publishers"]']);
     await panel.getByRole('button', { name: `Remove the trusted publisher ${repo}` }).click();
     await expect(panel.getByTestId('trusted-publisher-list')).not.toContainText(repo);
   });
