@@ -6,6 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { setting } from '../lib/config/index.ts';
 import { prepareDatabase } from '../lib/server/prepare-database.ts';
 import { assertProductionSettings, isProductionMode } from '../lib/server/production-settings.ts';
 
@@ -109,7 +110,7 @@ async function shutdown(code: number) {
   if (server.exitCode === null) {
     server.kill('SIGTERM');
     // the server drains its runs first (SKILLYARD_DRAIN_SECONDS); one that never exits is killed
-    const graceMs = (Number(process.env.SKILLYARD_DRAIN_SECONDS ?? 25) + 15) * 1000;
+    const graceMs = (setting('SKILLYARD_DRAIN_SECONDS') + 15) * 1000;
     const kill = setTimeout(() => server.kill('SIGKILL'), graceMs);
     await new Promise((resolve) => server.once('exit', resolve));
     clearTimeout(kill);

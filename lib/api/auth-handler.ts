@@ -22,6 +22,7 @@ const SIGN_IN_POST = /^\/api\/auth\/signin\/[^/]+$/;
 export async function handleAuthRequest(req: Request): Promise<Response> {
   const config = authConfig();
   config.basePath = '/api/auth';
+  // eslint-disable-next-line no-restricted-properties -- Auth.js reads its AUTH_* defaults from the environment object itself
   setEnvDefaults(process.env, config, true);
   const url = requestWithHostUrl(req.url, req.headers);
   const body = req.method === 'POST' ? await req.arrayBuffer() : undefined;

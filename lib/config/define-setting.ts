@@ -21,9 +21,10 @@ export class ConfigError extends Error {
 
 const blank = (raw: string | undefined): raw is undefined => raw === undefined || raw.trim() === '';
 
-function wholeNumber(raw: string, name: string, min: number): number {
+function wholeNumber(raw: string, name: string, min: number, max = Infinity): number {
   const n = Number(raw.trim());
   if (!Number.isInteger(n) || n < min) throw new ConfigError(name, `must be an integer of at least ${min} (got "${raw}")`);
+  if (n > max) throw new ConfigError(name, `must be an integer of at most ${max} (got "${raw}")`);
   return n;
 }
 
@@ -31,6 +32,12 @@ function wholeNumber(raw: string, name: string, min: number): number {
 export const int = (fallback: number, min = 0, kind: SettingKind = 'documented'): Setting<number> => ({
   kind,
   parse: (raw, name) => (blank(raw) ? fallback : wholeNumber(raw, name, min)),
+});
+
+/** A whole number from `min` to `max`, `fallback` when unset. */
+export const intBetween = (fallback: number, min: number, max: number, kind: SettingKind = 'documented'): Setting<number> => ({
+  kind,
+  parse: (raw, name) => (blank(raw) ? fallback : wholeNumber(raw, name, min, max)),
 });
 
 /** A whole number of at least `min`, undefined when unset (the reader picks a default from the machine). */

@@ -16,6 +16,10 @@ describe('setting', () => {
     expect(setting('SKILLYARD_UPLOAD_WORKERS', {})).toBeUndefined();
     expect(setting('SKILLYARD_PACKAGE_STORE', {})).toBe('postgres');
     expect(setting('SKILLYARD_NET_ALLOW', { SKILLYARD_NET_ALLOW: '10.0.0.0/8, fd00::/8' })).toEqual(['10.0.0.0/8', 'fd00::/8']);
+    expect(setting('SKILLYARD_OIDC_TOKEN_MINUTES', {})).toBe(15);
+    expect(setting('SKILLYARD_OIDC_TOKEN_MINUTES', { SKILLYARD_OIDC_TOKEN_MINUTES: '60' })).toBe(60);
+    expect(setting('SKILLYARD_OIDC_AUDIENCE', { SKILLYARD_OIDC_AUDIENCE: ' ' })).toBe('skillyard');
+    expect(setting('SKILLYARD_EVIDENCE_WALL_MS', {})).toBe(5000);
   });
 
   it('refuses a bad value with an error that names the variable', () => {
@@ -30,6 +34,9 @@ describe('setting', () => {
       ['SKILLYARD_SECRET_KEY', 'abcd'],
       ['SKILLYARD_METRICS_TOKEN', 'short'],
       ['SKILLYARD_DRAIN_SECONDS', '-1'],
+      ['SKILLYARD_OIDC_TOKEN_MINUTES', '90'],
+      ['SKILLYARD_EVIDENCE_WALL_MS', '0'],
+      ['SKILLYARD_OIDC_ALLOW_PRIVATE', 'yes'],
     ];
     for (const [name, raw] of bad) {
       let error: unknown;

@@ -1,7 +1,7 @@
 // Every environment variable the server reads, with its parser and default: the one
 // place a setting is named. docs/configuration.md lists the documented ones (a test holds
 // the two together); the meaning of each is there, not here.
-import { ConfigError, custom, flag, int, list, oneOf, optionalInt, text } from './define-setting';
+import { ConfigError, custom, flag, int, intBetween, list, oneOf, optionalInt, text } from './define-setting';
 
 const MiB = 1024 * 1024;
 
@@ -135,16 +135,15 @@ export const SETTINGS = {
   SKILLYARD_MCP_SESSION_IDLE_MS: int(30 * 60_000, 1),
   SKILLYARD_CLI_PACKAGE: text(),
 
-  // publish-time evidence (lib/evidence) and trusted publishing (lib/trusted-publishing):
-  // declared here; their readers still parse them (clamped), to move to setting()
+  // publish-time evidence (lib/evidence) and trusted publishing (lib/trusted-publishing)
   SKILLYARD_EVIDENCE: flag(true),
-  SKILLYARD_EVIDENCE_WALL_MS: optionalInt(0),
-  SKILLYARD_EVIDENCE_MEMORY_MB: optionalInt(0),
-  SKILLYARD_EVIDENCE_CONCURRENCY: optionalInt(0),
-  SKILLYARD_OIDC_AUDIENCE: text('skillyard'),
-  SKILLYARD_OIDC_TOKEN_MINUTES: optionalInt(0),
+  SKILLYARD_EVIDENCE_WALL_MS: intBetween(5000, 1, 60_000),
+  SKILLYARD_EVIDENCE_MEMORY_MB: intBetween(64, 1, 512),
+  SKILLYARD_EVIDENCE_CONCURRENCY: int(1, 1),
+  SKILLYARD_OIDC_AUDIENCE: custom((raw) => raw?.trim() || 'skillyard'),
+  SKILLYARD_OIDC_TOKEN_MINUTES: intBetween(15, 1, 60),
   SKILLYARD_OIDC_GITHUB_ISSUERS: list(),
-  SKILLYARD_OIDC_ALLOW_PRIVATE: text(),
+  SKILLYARD_OIDC_ALLOW_PRIVATE: flag(false),
 
   // teams
   SKILLYARD_MAX_TEAMS_PER_ACCOUNT: int(10, 0),

@@ -3,14 +3,15 @@
 // the work, none waits for another), keep their claim fresh while running, and store the
 // evidence; a claim nobody renewed is queued again, up to MAX_ATTEMPTS claims.
 import 'server-only';
+import { setting, type Env } from '../config';
 import type { Db } from '../db/client';
 import type { Evidence } from './types';
 
 export const MAX_ATTEMPTS = 3;
 
 /** Queues the publish-time run of a version (in the publish's own transaction); off with SKILLYARD_EVIDENCE=0. */
-export async function queueEvidence(tx: Pick<Db, 'versionEvidence'>, versionId: string, env: Record<string, string | undefined> = process.env): Promise<void> {
-  if (env.SKILLYARD_EVIDENCE === '0') return;
+export async function queueEvidence(tx: Pick<Db, 'versionEvidence'>, versionId: string, env?: Env): Promise<void> {
+  if (!setting('SKILLYARD_EVIDENCE', env)) return;
   await tx.versionEvidence.create({ data: { versionId } });
 }
 

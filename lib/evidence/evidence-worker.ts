@@ -4,6 +4,7 @@
 // publish: a version whose run cannot be done is marked failed with the reason.
 import 'server-only';
 import crypto from 'node:crypto';
+import { setting } from '../config';
 import type { Db } from '../db/client';
 import type { Sandbox } from '../sandbox';
 import { log, serializeError } from '../log';
@@ -23,7 +24,7 @@ export function wakeEvidenceWorkers(): void {
 export function startEvidenceWorker(deps: { db: Db; sandbox: Sandbox }, opts: { concurrency?: number; pollMs?: number; staleAfterSeconds?: number } = {}): EvidenceWorker {
   const { db } = deps;
   const id = `evidence-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
-  const concurrency = opts.concurrency ?? Math.max(1, Number(process.env.SKILLYARD_EVIDENCE_CONCURRENCY) || 1);
+  const concurrency = opts.concurrency ?? setting('SKILLYARD_EVIDENCE_CONCURRENCY');
   const running = new Map<string, Promise<void>>();
   let stopped = false;
   let filling = false;

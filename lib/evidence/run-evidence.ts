@@ -17,6 +17,7 @@ import {
   type HostCallSeen,
   type LoadedSkill,
 } from '../runtime';
+import { setting, type Env } from '../config';
 import type { Sandbox } from '../sandbox';
 import type { SkillManifest, ToolManifest } from '../skills';
 import { exampleCallsFor } from './example-calls';
@@ -26,13 +27,9 @@ import type { Attempt, AttemptKind, Evidence, ExampleEvidence, ExampleOutcome, T
 export type EvidenceLimits = { wallMs: number; cpuMs: number; memoryMb: number };
 
 /** SKILLYARD_EVIDENCE_WALL_MS (default 5000) and SKILLYARD_EVIDENCE_MEMORY_MB (default 64) per example call. */
-export function evidenceLimits(env: Record<string, string | undefined> = process.env): EvidenceLimits {
-  const num = (v: string | undefined, d: number, max: number) => {
-    const n = Number(v);
-    return Number.isFinite(n) && n > 0 ? Math.min(n, max) : d;
-  };
-  const wallMs = num(env.SKILLYARD_EVIDENCE_WALL_MS, 5000, 60_000);
-  return { wallMs, cpuMs: wallMs, memoryMb: num(env.SKILLYARD_EVIDENCE_MEMORY_MB, 64, 512) };
+export function evidenceLimits(env?: Env): EvidenceLimits {
+  const wallMs = setting('SKILLYARD_EVIDENCE_WALL_MS', env);
+  return { wallMs, cpuMs: wallMs, memoryMb: setting('SKILLYARD_EVIDENCE_MEMORY_MB', env) };
 }
 
 export type EvidenceInput = {

@@ -90,6 +90,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
 
 export function cleanEnv(workDir: string): Record<string, string> {
   return {
+    // eslint-disable-next-line no-restricted-properties -- the operating system's search path for the child, not a setting
     PATH: process.env.PATH || '/usr/local/bin:/usr/bin:/bin',
     HOME: workDir,
     LANG: 'C.UTF-8',

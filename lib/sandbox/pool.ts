@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import { CANCELLED, callHandlerRaw, decodeRawResult, hostErrorJson, validateJob } from './engine';
+import { setting } from '../config';
 import { reportFailure } from '../log';
 import { failed } from './errors';
 import { FairQueue, principalOf } from './fair-queue';
@@ -136,6 +137,7 @@ function pipeFd(channel: Duplex): number {
 function workerEnv(): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { SKILLYARD_SANDBOX_WORKER: '1' };
   for (const name of ['PATH', 'NODE_ENV', 'TZ', 'TMPDIR', 'TMP', 'TEMP', 'SystemRoot']) {
+    // eslint-disable-next-line no-restricted-properties -- the operating system's variables passed on to the child, not settings
     if (process.env[name] !== undefined) env[name] = process.env[name];
   }
   return env;
@@ -183,9 +185,9 @@ class WorkerPool implements SandboxPool {
   ) {
     this.root = opts.workerFile ? process.cwd() : sandboxRoot();
     this.slots = sizing.workers * sizing.concurrency;
-    this.spinUs = spinBudgetUs(opts.spinUs ?? process.env.SKILLYARD_SANDBOX_SPIN_US);
+    this.spinUs = spinBudgetUs(opts.spinUs ?? setting('SKILLYARD_SANDBOX_SPIN_US'));
     this.spin = createIdleSpin({ sources: () => this.owing(), maxUs: this.spinUs, gate: allGates(cpuNotContended(), loopMostlyIdle()) });
-    this.lane = laneHelper(this.root, opts.lane ?? process.env.SKILLYARD_SANDBOX_LANE);
+    this.lane = laneHelper(this.root, opts.lane ?? setting('SKILLYARD_SANDBOX_LANE'));
     for (let i = 0; i < sizing.workers; i++) this.spawn();
   }
 

@@ -110,9 +110,9 @@ function onMessage(raw: unknown): void {
 /** The lane the pool set up: shared memory when it passed the helper and the file (fd 4). */
 function openLane(): Lane {
   const ends: LaneEnds = { channel, fd: () => FD, onFrame: onMessage, onBroken: () => die() };
-  const addonFile = process.env.SKILLYARD_SANDBOX_LANE_ADDON;
+  const addonFile = setting('SKILLYARD_SANDBOX_LANE_ADDON');
   if (!addonFile) return pipeLane(ends);
-  const ring = Number(process.env.SKILLYARD_SANDBOX_LANE_RING);
+  const ring = Number(setting('SKILLYARD_SANDBOX_LANE_RING'));
   const addon = loadLaneAddon(addonFile);
   if (!addon) fatal(`the shared-memory lane's helper ${addonFile} does not load in the sandbox worker`);
   const lane = new ShmLane(addon!.map(LANE_FD, laneBytes(ring)), 'worker', ends, ring);
@@ -122,7 +122,7 @@ function openLane(): Lane {
 const lane = openLane();
 const lanes = [lane];
 // after each frame it sends, the worker polls its lane briefly (idle-spin.ts)
-const spin = createIdleSpin({ sources: () => lanes, maxUs: spinBudgetUs(process.env.SKILLYARD_SANDBOX_SPIN_US), gate: cpuNotContended() });
+const spin = createIdleSpin({ sources: () => lanes, maxUs: spinBudgetUs(setting('SKILLYARD_SANDBOX_SPIN_US')), gate: cpuNotContended() });
 channel.on('data', (chunk: Buffer) => {
   spin.heard();
   lane.fromPipe(chunk);

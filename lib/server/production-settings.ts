@@ -35,7 +35,7 @@ export function assertProductionSettings(env: Env, opts: { web: boolean }): stri
       'production mode needs SKILLYARD_TRUSTED_PROXIES: the number of proxies (load balancers) in front of the app that append to X-Forwarded-For, or 0 when clients connect directly.',
     );
   }
-  if (env.SKILLYARD_OIDC_ALLOW_PRIVATE === '1') {
+  if (setting('SKILLYARD_OIDC_ALLOW_PRIVATE', env)) {
     problems.push('production mode refuses SKILLYARD_OIDC_ALLOW_PRIVATE=1: trusted publishing would fetch keys from loopback addresses (a development setting).');
   }
   return problems;

@@ -1,10 +1,8 @@
-// Trusted publishing settings (docs/trust.md):
-//   SKILLYARD_OIDC_AUDIENCE        the `aud` a CI token must carry (default `skillyard`)
-//   SKILLYARD_OIDC_ALLOW_PRIVATE   `1`: issuers on loopback addresses are allowed (tests, a
-//                                  local development issuer); never on a public registry
-//   SKILLYARD_OIDC_GITHUB_ISSUERS  more issuers whose tokens read like GitHub Actions' (links
-//                                  to github.com commits); GitHub's own is always one
-//   SKILLYARD_OIDC_TOKEN_MINUTES   lifetime of the publish token a CI gets (default 15, at most 60)
+// Trusted publishing settings (docs/trust.md; declared and parsed in lib/config, their
+// meaning in docs/configuration.md): the audience, loopback issuers (tests, a local
+// development issuer; never on a public registry), more GitHub-like issuers (GitHub's own
+// is always one), the lifetime of a CI's publish token.
+import { setting, type Env } from '../config';
 
 export const GITHUB_ACTIONS_ISSUER = 'https://token.actions.githubusercontent.com';
 export const GITLAB_ISSUER = 'https://gitlab.com';
@@ -16,13 +14,13 @@ export type OidcSettings = {
   tokenMinutes: number;
 };
 
-export function oidcSettings(env: Record<string, string | undefined> = process.env): OidcSettings {
-  const minutes = Number(env.SKILLYARD_OIDC_TOKEN_MINUTES);
+/** The settings of this process, or of `env` when given (tests). */
+export function oidcSettings(env?: Env): OidcSettings {
   return {
-    audience: env.SKILLYARD_OIDC_AUDIENCE?.trim() || 'skillyard',
-    allowPrivateIssuers: env.SKILLYARD_OIDC_ALLOW_PRIVATE === '1',
-    githubIssuers: [GITHUB_ACTIONS_ISSUER, ...(env.SKILLYARD_OIDC_GITHUB_ISSUERS ?? '').split(/[\s,]+/).filter(Boolean)],
-    tokenMinutes: Number.isFinite(minutes) && minutes > 0 ? Math.min(minutes, 60) : 15,
+    audience: setting('SKILLYARD_OIDC_AUDIENCE', env),
+    allowPrivateIssuers: setting('SKILLYARD_OIDC_ALLOW_PRIVATE', env),
+    githubIssuers: [GITHUB_ACTIONS_ISSUER, ...setting('SKILLYARD_OIDC_GITHUB_ISSUERS', env)],
+    tokenMinutes: setting('SKILLYARD_OIDC_TOKEN_MINUTES', env),
   };
 }
 

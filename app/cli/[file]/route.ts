@@ -5,6 +5,7 @@
 // /cli/latest.json the version, file and integrity. Public, like the skill pages.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { setting } from '@/lib/config';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,7 +16,7 @@ type Latest = { name: string; version: string; file: string; integrity: string; 
 const FILE = /^skillyard-(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)\.tgz$/;
 
 function packageDir(): string {
-  return path.join(process.env.SKILLYARD_ROOT ?? process.cwd(), 'dist', 'cli-package');
+  return path.join(setting('SKILLYARD_ROOT') ?? process.cwd(), 'dist', 'cli-package');
 }
 
 async function latest(): Promise<Latest | null> {
