@@ -9,16 +9,20 @@
 // tarball that stop reading, views of a 24 MB file, and pages of a skill with 13,000 tools.
 // Prints JSON: the innocent client's p50/p95 latency and errors alone and under attack,
 // and what the attacker got back. Target (issues 8, 23): p95 under attack within 3x, 0 errors.
+// Addresses: the innocent client connects from 127.0.0.1; the attacker's sockets bind to
+// addresses of their own (127.0.0.2 ... 127.0.0.<1+ABUSE_ATTACKER_ADDRESSES>, default 4;
+// Linux routes all of 127.0.0.0/8 on lo), as an attacker in the world never shares its
+// victim's address. Its loops take the addresses in turn, so every per-address limit sees
+// a few attackers, and the innocent is known to the server only by its token.
 // Run: npm run bench:abuse   (PORT, BENCH_PG_PORT, ABUSE_SECONDS, ABUSE_RATE, ABUSE_PHASE_KINDS=a,b
 // for the first attack phase instead of the second review's attacks)
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
 import { createDb } from '../lib/db/client';
 import { startBenchApp } from './bench-app';
 import { createApiToken } from '../lib/auth/api-tokens';
+import { attackConnect, attackerAddresses, attackFetch } from './attacker-http';
 import { packTarball } from '../lib/registry/package-tarball';
 import type { Db } from '../lib/db/client';
 
@@ -27,6 +31,7 @@ const pgPort = Number(process.env.BENCH_PG_PORT ?? 54339);
 const seconds = Number(process.env.ABUSE_SECONDS ?? 20);
 const innocentRate = Number(process.env.ABUSE_RATE ?? 8); // invokes per second
 const base = `http://127.0.0.1:${appPort}`;
+const addresses = attackerAddresses(Number(process.env.ABUSE_ATTACKER_ADDRESSES ?? 4));
 
 const pct = (xs: number[], p: number) => {
   if (xs.length === 0) return null;
@@ -99,27 +104,21 @@ function tinyParts(parts: number): { body: Buffer; contentType: string } {
 const floodParts = process.argv.includes('--attacker') ? tinyParts(400_000) : { body: Buffer.alloc(0), contentType: '' };
 
 /** A POST on a connection of its own, answered as a Response (a cut connection is an error). */
-function postRaw(path: string, body: Buffer, contentType: string, headers: Record<string, string> = {}, timeoutMs = 30_000): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${base}${path}`,
-      { method: 'POST', agent: false, timeout: timeoutMs, headers: { 'content-type': contentType, 'content-length': body.byteLength, ...headers } },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(new Response(null, { status: res.statusCode ?? 0 })));
-      },
-    );
-    req.on('error', (err) => setTimeout(() => reject(Object.assign(new Error(err.message), { name: (err as NodeJS.ErrnoException).code ?? err.name })), 100));
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.end(body);
+function postRaw(path: string, body: Buffer, contentType: string, headers: Record<string, string> = {}, timeoutMs = 30_000, from = '127.0.0.1'): Promise<Response> {
+  return attackFetch(`${base}${path}`, from, {
+    method: 'POST',
+    headers: { 'content-type': contentType, 'content-length': body.byteLength, ...headers },
+    body,
+    timeoutMs,
+    ownConnection: true,
   });
 }
 
 /** A download that reads its status line, then stops reading for 10 s and goes away. */
-function stalledDownload(path: string): Promise<Response> {
+function stalledDownload(path: string, from: string): Promise<Response> {
   const { port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
+    const socket = attackConnect(Number(port), from, () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
     socket.once('data', (chunk) => {
       socket.pause();
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(chunk.toString('latin1'))?.[1] ?? 0);
@@ -137,9 +136,9 @@ function attacker(): { stop: () => Promise<Record<string, Record<string, number>
     got[kind] ??= {};
     got[kind][what] = (got[kind][what] ?? 0) + 1;
   };
-  const attempt = async (kind: string, fn: () => Promise<Response>) => {
+  const attempt = async (kind: string, fn: (from: string) => Promise<Response>, from: string) => {
     try {
-      const res = await fn();
+      const res = await fn(from);
       let code = String(res.status);
       if (res.headers.get('content-type')?.includes('json')) {
         const j = (await res.json().catch(() => null)) as { error?: { code?: string } } | null;
@@ -150,8 +149,8 @@ function attacker(): { stop: () => Promise<Record<string, Record<string, number>
       count(kind, (err as Error).name);
     }
   };
-  const json = (path: string, body: unknown) =>
-    fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+  const json = (path: string, body: unknown) => (from: string) =>
+    attackFetch(`${base}${path}`, from, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const run = (script: unknown[], extra: Record<string, unknown> = {}) =>
     json('/api/v1/runs', { skills: ['@skillyard/text-stats'], provider: 'scripted', script, task: 'x', ...extra });
   const catastrophic = [
@@ -160,73 +159,67 @@ function attacker(): { stop: () => Promise<Record<string, Record<string, number>
     'for (;;) {}',
     'let s = "x"; for (;;) s += s;',
   ];
-  const kinds: Array<[string, number, () => Promise<Response>]> = [
-    ['manual-runs', 4, () => json('/api/v1/runs', { skills: ['@skillyard/text-stats'], provider: 'manual', task: 'wait forever' })],
+  const chunks = function* (count: number, chunk: Uint8Array) {
+    for (let i = 0; i < count; i++) yield chunk;
+  };
+  const kinds: Array<[string, number, (from: string) => Promise<Response>]> = [
+    ['manual-runs', 4, json('/api/v1/runs', { skills: ['@skillyard/text-stats'], provider: 'manual', task: 'wait forever' })],
     [
       'redos-glob',
       2,
-      () =>
-        run(['return await ctx.invoke("count-words", { text: "a".repeat(50000) });'], {
-          allowedTools: 'count-words(text=*a*a*a*a*a*a*a*a*a*a*a*a*b)',
-        }),
+      run(['return await ctx.invoke("count-words", { text: "a".repeat(50000) });'], {
+        allowedTools: 'count-words(text=*a*a*a*a*a*a*a*a*a*a*a*a*b)',
+      }),
     ],
-    ['catastrophic-guest', 3, () => run([catastrophic[Math.floor(Math.random() * catastrophic.length)]!])],
+    ['catastrophic-guest', 3, (from) => run([catastrophic[Math.floor(Math.random() * catastrophic.length)]!])(from)],
     [
       'huge-body-declared',
       2,
-      () =>
-        fetch(`${base}/api/v1/tools/count-words/invoke`, {
+      (from) =>
+        attackFetch(`${base}/api/v1/tools/count-words/invoke`, from, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'content-length': String(400 * 1024 * 1024) },
-          body: (() => {
-            let n = 0;
-            return new ReadableStream({ pull: (c) => (++n > 64 ? c.close() : c.enqueue(new Uint8Array(64 * 1024))) });
-          })(),
-          duplex: 'half',
-          signal: AbortSignal.timeout(30_000),
-        } as RequestInit),
+          headers: { 'content-type': 'application/json', 'content-length': 400 * 1024 * 1024 },
+          body: chunks(64, new Uint8Array(64 * 1024)),
+          ownConnection: true,
+        }),
     ],
     [
       'huge-body-streamed',
       2,
-      () => {
-        let sent = 0;
-        return fetch(`${base}/api/v1/runs`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: new ReadableStream({
-            pull: (c) => {
-              if ((sent += 1) > 400) return c.close(); // 25 MB if read whole
-              c.enqueue(new Uint8Array(64 * 1024).fill(0x20));
-            },
-          }),
-          duplex: 'half',
-          signal: AbortSignal.timeout(30_000),
-        } as RequestInit);
-      },
+      // 25 MB if read whole
+      (from) =>
+        attackFetch(`${base}/api/v1/runs`, from, { method: 'POST', headers: { 'content-type': 'application/json' }, body: chunks(400, new Uint8Array(64 * 1024).fill(0x20)) }),
     ],
     [
       'deep-json',
       2,
-      () => fetch(`${base}/api/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"task":${'['.repeat(5000)}${']'.repeat(5000)}}` }),
+      (from) =>
+        attackFetch(`${base}/api/v1/runs`, from, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"task":${'['.repeat(5000)}${']'.repeat(5000)}}` }),
     ],
-    ['parallel-invokes', 300, () => json('/api/v1/tools/count-words/invoke', { args: { text: 'flood flood flood' } })],
+    ['parallel-invokes', 300, json('/api/v1/tools/count-words/invoke', { args: { text: 'flood flood flood' } })],
     // issue 23: what the second review found (the scope of its packages comes from the main process)
-    ['multipart-parts', 2, () => postRaw('/', floodParts.body, floodParts.contentType)],
-    ['multipart-parts-fake-session', 1, () => postRaw('/publish', floodParts.body, floodParts.contentType, { cookie: `authjs.session-token=${crypto.randomUUID()}` })],
-    ['stalled-download', 6, () => stalledDownload(`/api/v1/skills/${scope}/big/1.0.0/tarball`)],
-    ['large-file-view', 4, () => fetch(`${base}/skills/${scope}/big?file=data%2Fbig.txt`, { signal: AbortSignal.timeout(30_000) })],
-    ['many-tools-page', 2, () => fetch(`${base}/skills/${scope}/crowded`, { signal: AbortSignal.timeout(30_000) })],
+    ['multipart-parts', 2, (from) => postRaw('/', floodParts.body, floodParts.contentType, {}, 30_000, from)],
+    [
+      'multipart-parts-fake-session',
+      1,
+      (from) => postRaw('/publish', floodParts.body, floodParts.contentType, { cookie: `authjs.session-token=${crypto.randomUUID()}` }, 30_000, from),
+    ],
+    ['stalled-download', 6, (from) => stalledDownload(`/api/v1/skills/${scope}/big/1.0.0/tarball`, from)],
+    ['large-file-view', 4, (from) => attackFetch(`${base}/skills/${scope}/big?file=data%2Fbig.txt`, from)],
+    ['many-tools-page', 2, (from) => attackFetch(`${base}/skills/${scope}/crowded`, from)],
   ];
   // ABUSE_KINDS=issue-23: only the second review's attacks (their own phase in the figures)
   // ABUSE_KINDS=a,b: only those kinds (to find which attack costs the innocent client most)
   const kindsEnv = process.env.ABUSE_KINDS ?? 'all';
   const only = kindsEnv === 'issue-23' ? new Set(SECOND_ROUND) : kindsEnv === 'all' ? null : new Set(kindsEnv.split(','));
+  // the loops take the attacker's addresses in turn (each kind spread over all of them)
+  let next = 0;
   const loops = kinds
     .filter(([kind]) => !only || only.has(kind))
     .flatMap(([kind, width, fn]) =>
       Array.from({ length: width }, async () => {
-        while (!stopped) await attempt(kind, fn);
+        const from = addresses[next++ % addresses.length]!;
+        while (!stopped) await attempt(kind, fn, from);
       }),
     );
   return {
