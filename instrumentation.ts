@@ -4,7 +4,8 @@ export async function register() {
     const { installFrontDoor } = await import('./lib/api/front-door');
     installFrontDoor();
     const { startServerWorker } = await import('./lib/runs/start-server-worker');
-    await startServerWorker();
+    const { serverContext } = await import('./lib/server');
+    await startServerWorker(serverContext);
     // the run log's retention, about once an hour (npm run runs:retention applies it now)
     if (process.env.DATABASE_URL) {
       const { serverContext } = await import('./lib/server');

@@ -141,23 +141,7 @@ const CLIENT_DEEP_IMPORTS = new Map<string, string>([
  * Violations that existed when every library got its own layer (issue 24), each with
  * where it should go. Remove a line when you fix it; add none.
  */
-const KNOWN = new Set<string>([
-  // next-auth's linkAccount event hands a team admin's connect to the team (issue 24: inject it)
-  'lib/auth/auth.ts -> ../teams: lib/auth (layer 16) may not import lib/teams (layer 17, above it)',
-  // evidence reads a visible skill's version; the registry records evidence at publish
-  'lib/evidence/get-evidence.ts -> ../registry/find-visible-skill: lib/evidence (layer 18) may not import lib/registry (layer 19, above it)',
-  'lib/evidence/get-evidence.ts -> ../registry/get-skill: lib/evidence (layer 18) may not import lib/registry (layer 19, above it)',
-  'lib/evidence/get-evidence.ts -> ../registry/resolve-version: lib/evidence (layer 18) may not import lib/registry (layer 19, above it)',
-  // the run worker and its start take the server context: they belong in lib/server (or take it as an argument)
-  'lib/runs/execute-run.ts -> ../server: lib/runs (layer 21) may not import lib/server (layer 22, above it)',
-  'lib/runs/run-secrets.ts -> ../server: lib/runs (layer 21) may not import lib/server (layer 22, above it)',
-  'lib/runs/run-worker.ts -> ../server: lib/runs (layer 21) may not import lib/server (layer 22, above it)',
-  'lib/runs/start-server-worker.ts -> ../server: lib/runs (layer 21) may not import lib/server (layer 22, above it)',
-  // publishing records a trusted publisher's provenance; trusted publishing checks scope owners
-  'lib/registry/publish-version.ts -> ../trusted-publishing: lib/registry (layer 19) may not import lib/trusted-publishing (layer 20, above it)',
-  // a team's run reads the skill version it runs
-  'lib/teams/run-team.ts -> ../registry/load-skill-version: lib/teams (layer 17) may not import lib/registry (layer 19, above it)',
-]);
+const KNOWN = new Set<string>([]);
 
 /** A module that ends up in the browser bundle: 'use client', or imported by one (in app/). */
 function isClientModule(rel: string, seen = new Set<string>()): boolean {

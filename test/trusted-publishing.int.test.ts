@@ -9,7 +9,7 @@ import { createApiToken } from '../lib/auth/api-tokens';
 import { readUpload } from '../lib/registry/read-upload';
 import { publishVersion } from '../lib/registry/publish-version';
 import { getVersionStatement } from '../lib/registry/version-statement';
-import { getVersionTrust } from '../lib/evidence';
+import { getVersionTrust } from '../lib/registry/get-version-trust';
 import { addTrustedPublisher, exchangeCiToken, oidcSettings } from '../lib/trusted-publishing';
 import { startTestCiIssuer, type CiClaims, type TestCiIssuer } from './ci-oidc-issuer';
 import * as exchangeRoute from '../app/api/v1/publish/oidc/token/route';

@@ -12,6 +12,7 @@ import { Auth, setEnvDefaults } from '@auth/core';
 import { db } from '../db/client';
 import { errorResponse, requestIdFrom } from './with-api';
 import { authConfig } from '../auth/auth';
+import { consumeTeamConnectIntent } from '../teams';
 import { requestWithHostUrl } from '../auth/request-host';
 import { rateLimitHeaders } from '../limits';
 import { isAppError } from '../errors';
@@ -20,7 +21,8 @@ import { limitSignIn, signInAddress, signInEmailFromBody, SIGN_IN_WINDOW_MS } fr
 const SIGN_IN_POST = /^\/api\/auth\/signin\/[^/]+$/;
 
 export async function handleAuthRequest(req: Request): Promise<Response> {
-  const config = authConfig();
+  // the OAuth callback comes here: a team admin's connect is stored as the team's
+  const config = authConfig({ claimConnection: consumeTeamConnectIntent });
   config.basePath = '/api/auth';
   // eslint-disable-next-line no-restricted-properties -- Auth.js reads its AUTH_* defaults from the environment object itself
   setEnvDefaults(process.env, config, true);

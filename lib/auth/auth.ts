@@ -4,15 +4,14 @@
 import 'server-only';
 import NextAuth from 'next-auth';
 import type { NextAuthConfig } from 'next-auth';
-import { db } from '../db/client';
+import { db, type Db } from '../db/client';
 import { log } from '../log';
 import { deriveKey } from './secret-box';
 import { skillyardAdapter } from './auth-adapter';
 import { authProviders } from './auth-providers';
 import { providersFromEnv } from './provider-config';
 import { safeRedirect } from './safe-redirect';
-import { storeConnectionTokens } from './oauth-connections';
-import { consumeTeamConnectIntent } from '../teams';
+import { storeConnectionTokens, type ProviderTokens } from './oauth-connections';
 import { setting } from '../config';
 
 declare module 'next-auth' {
@@ -23,7 +22,14 @@ declare module 'next-auth' {
 
 const SESSION_MAX_AGE = 30 * 24 * 60 * 60;
 
-export function authConfig(): NextAuthConfig {
+/**
+ * What a floor above adds to sign-in. `claimConnection`: at the OAuth callback, takes the
+ * provider's tokens for someone else (a team admin's connect is the team's: lib/teams) and
+ * says so; then nothing is stored for the user.
+ */
+export type AuthHooks = { claimConnection?: (db: Db, userId: string, tokens: ProviderTokens) => Promise<boolean> };
+
+export function authConfig(hooks: AuthHooks = {}): NextAuthConfig {
   return {
     adapter: skillyardAdapter(db()),
     session: { strategy: 'database', maxAge: SESSION_MAX_AGE, updateAge: 24 * 60 * 60 },
@@ -50,7 +56,7 @@ export function authConfig(): NextAuthConfig {
           scope: account.scope,
         };
         // an admin's connect for their team (lib/teams/team-connect-intent.ts) is the team's, not theirs
-        if (await consumeTeamConnectIntent(db(), user.id, tokens)) return;
+        if (await hooks.claimConnection?.(db(), user.id, tokens)) return;
         await storeConnectionTokens(db(), user.id, tokens);
       },
     },

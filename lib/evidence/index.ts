@@ -4,5 +4,5 @@ export { runEvidence, evidenceLimits, sameJson, type EvidenceLimits } from './ru
 export { exampleCallsFor } from './example-calls';
 export { queueEvidence } from './evidence-queue';
 export { startEvidenceWorker, wakeEvidenceWorkers, type EvidenceWorker } from './evidence-worker';
-export { getVersionTrust, trustOf, type VersionTrust, type VersionProvenanceView } from './get-evidence';
+export { trustOf, type VersionTrust, type VersionProvenanceView } from './version-trust';
 export { statementEvidence, statementProvenance, evidenceDigest, checkStatementParts, type StatementEvidence, type StatementProvenance, type TrustCheck } from './statement-parts';

@@ -9,7 +9,8 @@ import { createSandboxPool } from '../sandbox';
 import { getVersionStatement } from '../registry/version-statement';
 import { publicKeySet } from '../registry/signing-keys';
 import { verifyStatement } from '../trust';
-import { checkStatementParts, evidenceDigest, getVersionTrust, startEvidenceWorker, type EvidenceWorker, type VersionTrust } from '.';
+import { checkStatementParts, evidenceDigest, startEvidenceWorker, type EvidenceWorker, type VersionTrust } from '.';
+import { getVersionTrust } from '../registry/get-version-trust';
 
 const enc = new TextEncoder();
 const sandbox = createSandboxPool({ inProcess: true, workers: 1 });

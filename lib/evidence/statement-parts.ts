@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import { canonicalJson } from '../trust';
 import type { Evidence, ExampleOutcome } from './types';
-import type { VersionProvenanceView } from './get-evidence';
+import type { VersionProvenanceView } from './version-trust';
 
 export type StatementEvidence = {
   status: 'done';

@@ -2,17 +2,17 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import type { LoadedSkill } from '../runtime';
-import type { SkillManifest } from '../skills';
+import { skillRefOf, type SkillManifest, type SkillRef } from '../skills';
 import { AppError } from '../errors';
 import { canSeePrivate, type Viewer } from './get-skill';
 
-export type SkillRef = { scope: string; name: string; version?: string };
+export type { SkillRef };
 
 /** `@scope/name` or `@scope/name@1.2.3` (the leading @ is optional). */
 export function parseSkillRef(text: string): SkillRef {
-  const m = /^@?([a-z0-9][a-z0-9-]{0,63})\/([a-z0-9][a-z0-9-]{0,63})(?:@([0-9A-Za-z.+-]{1,64}))?$/.exec(text.trim());
-  if (!m) throw new AppError('input/invalid-skill-ref', `"${text}" is not a skill reference like @scope/name or @scope/name@1.0.0.`);
-  return { scope: m[1], name: m[2], version: m[3] };
+  const ref = skillRefOf(text);
+  if (!ref) throw new AppError('input/invalid-skill-ref', `"${text}" is not a skill reference like @scope/name or @scope/name@1.0.0.`);
+  return ref;
 }
 
 /** The skill row a version lookup starts from (callers that already read it pass it in). */

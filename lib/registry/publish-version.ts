@@ -16,7 +16,7 @@ import { formatDiagnostics } from './read-upload';
 import { recordSearchWords, refreshSkillSearch } from './refresh-skill-search';
 import { isValidDistTag } from './dist-tag-name';
 import { queueEvidence, wakeEvidenceWorkers } from '../evidence';
-import type { VersionProvenanceInput } from '../trusted-publishing';
+import type { VersionProvenanceInput } from './version-provenance';
 
 export type { PackageFile };
 

@@ -6,7 +6,7 @@ import 'server-only';
 import { createProvider, decideRunOutcome, OUTCOME_RULES, runAgent, type AgentTool, type AgentToolHost, type ProviderConfig } from '../agent';
 import { createToolManager, lockedToolMessage, type LoadedSkill } from '../runtime';
 import { loadSkillVersion, parseSkillRef } from '../registry/load-skill-version';
-import type { ServerContext } from '../server';
+import type { RunServer } from './run-server';
 import { openRunEventLog, type RunEventLog, type RunFailure } from './run-event-log';
 import { runEventBus } from './run-event-bus';
 import { RunError } from './run-errors';
@@ -105,7 +105,7 @@ function agentToolHost(skills: LoadedSkill[], manager: ReturnType<typeof createT
 const TURN_POLL_MS = 1_000;
 
 /** Waits for the person's next turn without holding a slot, up to the input deadline. */
-function waitForTurn(db: ServerContext['db'], run: ClaimedRun, ctx: ExecuteContext, log: RunEventLog, turnNumber: number) {
+function waitForTurn(db: Db, run: ClaimedRun, ctx: ExecuteContext, log: RunEventLog, turnNumber: number) {
   const deadline = Date.now() + ctx.inputTimeoutMs;
   log.append('awaiting-input', { turnNumber, deadline: new Date(deadline).toISOString(), timestamp: Date.now() });
   ctx.slot.release();
@@ -161,7 +161,7 @@ function waitForTurn(db: ServerContext['db'], run: ClaimedRun, ctx: ExecuteConte
   });
 }
 
-async function providerConfig(db: ServerContext['db'], run: ClaimedRun, ctx: ExecuteContext, log: RunEventLog): Promise<ProviderConfig> {
+async function providerConfig(db: Db, run: ClaimedRun, ctx: ExecuteContext, log: RunEventLog): Promise<ProviderConfig> {
   const { config } = run;
   if (config.provider === 'scripted') return { provider: 'scripted', turns: config.script ?? [] };
   if (config.provider === 'manual') {
@@ -190,7 +190,7 @@ const describe = (err: unknown): RunFailure => {
   return { code: typeof code === 'string' ? code : 'run/failed', message: err instanceof Error ? err.message : String(err) };
 };
 
-export async function executeRun(server: ServerContext, run: ClaimedRun, ctx: ExecuteContext): Promise<void> {
+export async function executeRun(server: RunServer, run: ClaimedRun, ctx: ExecuteContext): Promise<void> {
   const { db } = server;
   // the run stops when the worker aborts it or when its log cannot store an event
   const controller = new AbortController();

@@ -3,10 +3,10 @@
 // environment secret or newly minted token the moment a tool receives it, so the
 // scrubber knows a value before any event that could carry it is recorded.
 import 'server-only';
-import type { CallerRuntime } from '../server';
+import type { RunRuntime } from './run-server';
 import type { SecretScrubber } from '../log';
 
-export function learnRunSecrets(runtime: CallerRuntime, scrubber: SecretScrubber): CallerRuntime {
+export function learnRunSecrets(runtime: RunRuntime, scrubber: SecretScrubber): RunRuntime {
   for (const token of runtime.caller.tokens) scrubber.add(token.secret);
   const { environment, vault } = runtime.providers ?? {};
   const refreshHeld = runtime.refreshHeld;

@@ -6,7 +6,7 @@
 // (lib/log) and shows in /api/health (worker-health.ts).
 import 'server-only';
 import crypto from 'node:crypto';
-import type { ServerContext } from '../server';
+import type { RunServer } from './run-server';
 import { executeRun, HAND_BACK } from './execute-run';
 import { runEventBus } from './run-event-bus';
 import { RunError } from './run-errors';
@@ -47,7 +47,7 @@ export type RunWorker = {
   draining(): boolean;
 };
 
-export function startRunWorker(server: ServerContext, opts: RunWorkerOptions = {}): RunWorker {
+export function startRunWorker(server: RunServer, opts: RunWorkerOptions = {}): RunWorker {
   const { db } = server;
   const workerId = `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
   const limits = runLimits();

@@ -4,7 +4,7 @@
 // starts the same worker without a web server.
 import 'server-only';
 import { hearApiTokenChanges } from '../auth/api-token-cache';
-import { serverContext } from '../server';
+import type { RunServer } from './run-server';
 import { runEventBus } from './run-event-bus';
 import { startRunWorker, type RunWorker } from './run-worker';
 import { startEvidenceWorker, type EvidenceWorker } from '../evidence';
@@ -53,13 +53,14 @@ export function drainOnSignals(getWorker: () => RunWorker | undefined, exit: (co
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-export async function startServerWorker(): Promise<void> {
+/** `server`: the process's server context (lib/server), asked for only when the worker starts. */
+export async function startServerWorker(server: () => RunServer): Promise<void> {
   if (setting('NEXT_MANUAL_SIG_HANDLE')) drainOnSignals(() => globalForWorker.skillyardRunWorker);
   const url = setting('DATABASE_URL');
   if (!url || globalForWorker.skillyardRunWorker) return;
   await connectRunEvents(url);
   if (!setting('SKILLYARD_WORKER')) return;
-  globalForWorker.skillyardRunWorker = startRunWorker(serverContext());
+  globalForWorker.skillyardRunWorker = startRunWorker(server());
   // publish-time runs of new versions' examples (lib/evidence)
-  globalForWorker.skillyardEvidenceWorker ??= startEvidenceWorker(serverContext());
+  globalForWorker.skillyardEvidenceWorker ??= startEvidenceWorker(server());
 }

@@ -9,6 +9,7 @@ export { readSkillsFromPath } from './read-path';
 export { readPackageFolder, type PackageFolder } from './disk';
 export { readArchive, archiveKind, type ArchiveResult } from './archive';
 export { detectSkills, formatOfSingleFile, type DetectedSkill } from './detect';
+export { skillRefOf, type SkillRef } from './skill-ref';
 export { canonicalToolName, isAsciiSkillName, isValidSkillName, isValidToolName, normalizeTag, normalizeTags, isSemver, sameSkillName } from './names';
 export { compileToolSchema, resolveJsonSchema, pathGet, schemaDraft, getAjv, SchemaCompileError } from './schema';
 export {

@@ -9,14 +9,15 @@
 // fails like one of a missing skill), so the answer reveals nothing.
 import 'server-only';
 import type { Db } from '../db/client';
-import { parseSkillRef } from '../registry/load-skill-version';
+import { skillRefOf } from '../skills';
 import { privateScopesOf } from '../authz';
 
 export type RunTeam = { teamId: string | null; hasPrivate: boolean };
 
 export async function runTeamFor(db: Pick<Db, 'skill' | 'membership'>, skillRefs: string[], userId: string | null): Promise<RunTeam> {
   if (!userId || skillRefs.length === 0) return { teamId: null, hasPrivate: false };
-  const refs = skillRefs.map(parseSkillRef);
+  // create-run refused a malformed ref (lib/registry's parseSkillRef) before asking
+  const refs = skillRefs.flatMap((text) => skillRefOf(text) ?? []);
   const rows = await db.skill.findMany({
     where: { OR: refs.map((r) => ({ scopeName: r.scope, name: r.name })) },
     select: { scopeName: true, name: true, visibility: true, scope: { select: { userId: true, teamId: true } } },
@@ -52,13 +53,7 @@ export async function runTeamFor(db: Pick<Db, 'skill' | 'membership'>, skillRefs
  * so a run tagged with a team can never show a member another owner's private skill.
  */
 export async function maySeeRunSkills(db: Db, skillRefs: unknown, userId: string | null): Promise<boolean> {
-  const refs = (Array.isArray(skillRefs) ? skillRefs : []).flatMap((s) => {
-    try {
-      return [parseSkillRef(String(s))];
-    } catch {
-      return [];
-    }
-  });
+  const refs = (Array.isArray(skillRefs) ? skillRefs : []).flatMap((s) => skillRefOf(String(s)) ?? []);
   if (refs.length === 0) return true;
   const privateRows = await db.skill.findMany({
     where: { visibility: 'private', OR: refs.map((r) => ({ scopeName: r.scope, name: r.name })) },

@@ -28,7 +28,7 @@ import { SkillUsagePanel } from './skill-usage-panel';
 import { UpgradeCheckPanel } from './upgrade-check-panel';
 import { skillUsageOf } from '@/lib/registry/skill-usage';
 import { TrustSections } from './trust-sections';
-import { getVersionTrust } from '@/lib/evidence';
+import { getVersionTrust } from '@/lib/registry/get-version-trust';
 import { listTrustedPublishers, oidcSettings } from '@/lib/trusted-publishing';
 import { EvidenceSection } from './evidence-section';
 import { ProvenanceSection } from './provenance-section';

@@ -4,7 +4,7 @@
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
-import { getVersionTrust } from '@/lib/evidence';
+import { getVersionTrust } from '@/lib/registry/get-version-trust';
 import { VersionParams } from '@/lib/registry/skill-route-params';
 
 export const dynamic = 'force-dynamic';

@@ -1,11 +1,5 @@
-// A version's evidence and provenance as a viewer may see them (a private skill's are as
-// missing as the skill itself to anyone outside its scope).
-import 'server-only';
-import type { Db } from '../db/client';
-import { AppError } from '../errors';
-import { findVisibleSkill } from '../registry/find-visible-skill';
-import type { Viewer } from '../registry/get-skill';
-import { resolveVersion } from '../registry/resolve-version';
+// A version's evidence and provenance as the registry shows them (read for a viewer by
+// lib/registry/get-version-trust.ts), from the stored rows.
 import type { Evidence } from './types';
 
 export type VersionProvenanceView = {
@@ -32,17 +26,6 @@ export type VersionTrust = {
   };
   provenance: VersionProvenanceView | null;
 };
-
-export async function getVersionTrust(db: Db, ref: { scope: string; name: string; version?: string | null }, viewer: Viewer): Promise<VersionTrust> {
-  const skill = await findVisibleSkill(db, ref, viewer);
-  const resolved = await resolveVersion(db, skill, ref.version ?? null);
-  const row = await db.skillVersion.findUnique({
-    where: { id: resolved.id },
-    select: { version: true, evidence: true, provenance: true },
-  });
-  if (!row) throw new AppError('skill/version-not-found', `@${ref.scope}/${ref.name}@${ref.version ?? 'latest'} was not found.`);
-  return { scope: skill.scopeName, name: skill.name, version: row.version, ...trustOf(row) };
-}
 
 type StoredTrust = {
   evidence: { status: string; queuedAt: Date; finishedAt: Date | null; error: string | null; evidence: unknown } | null;
