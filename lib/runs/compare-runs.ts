@@ -5,8 +5,7 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
-import { compareTraces, foldTrace, isSubstantive, sameJson, type TraceComparison } from '../trace/compare-traces';
-import type { RunEvent } from '../trace/trace-model';
+import { compareTraces, foldTrace, isSubstantive, sameJson, type TraceComparison, type RunEvent } from '../trace';
 import { getRun, type RunAccess, type RunView } from './get-run';
 import { listRunEvents } from './list-run-events';
 

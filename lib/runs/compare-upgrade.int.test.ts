@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRun } from './create-run';
 import { compareRuns } from './compare-runs';
 import { forkRun } from './fork-run';
-import { isSubstantive } from '../trace/compare-traces';
+import { isSubstantive } from '../trace';
 import { readUpgradeCheck, startUpgradeCheck, type UpgradeResult } from './upgrade-check';
 import { startIsolatedRunWorker, type IsolatedRunWorker } from './testing/isolated-run-worker';
 import { publishTestSkill, testUser } from './testing/publish-test-skill';

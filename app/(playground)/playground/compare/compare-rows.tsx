@@ -1,8 +1,7 @@
 // The aligned rows of a comparison: each turn and call with run A on the left and run B on
 // the right (stacked, A then B, on a phone), what differs marked on the row, and stretches
 // that are the same on both sides folded into one line that opens. Server-rendered.
-import { foldIdentical, type CallRow, type CompareRow, type FlatCall, type TurnRow } from '@/lib/trace/compare-traces';
-import { formatMs } from '@/lib/trace/trace-model';
+import { foldIdentical, type CallRow, type CompareRow, type FlatCall, type TurnRow, formatMs } from '@/lib/trace';
 
 const MARK_LABELS: Record<string, string> = {
   missing: 'only in one run',

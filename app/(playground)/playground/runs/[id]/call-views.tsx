@@ -2,8 +2,7 @@
 // One tool call of the trace: the model's code (an `invoke`) with the calls its code made
 // nested below. A code run with many calls collapses to a summary, its errors first.
 import { memo, useState } from 'react';
-import { userCodePosition } from '@/lib/trace/code-position';
-import { failedCalls, formatMs, plural, type CallNode, type TraceError } from '@/lib/trace/trace-model';
+import { userCodePosition, failedCalls, formatMs, plural, type CallNode, type TraceError } from '@/lib/trace';
 import { CodeBlock } from '@/app/_components/code-block';
 import { JsonView } from '@/app/_components/json-view';
 

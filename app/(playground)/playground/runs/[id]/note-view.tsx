@@ -2,7 +2,7 @@
 // An event shown on its own in the trace: the start, model errors and retries, objects,
 // a manual run's wait for input, the agent's end and the run's end with its reason.
 import { memo } from 'react';
-import { formatMs, plural, type NoteBlock, type RunEvent, type TraceError } from '@/lib/trace/trace-model';
+import { formatMs, plural, type NoteBlock, type RunEvent, type TraceError } from '@/lib/trace';
 import { ErrorBox } from './call-views';
 import { JsonView } from '@/app/_components/json-view';
 import { ObjectView, type ObjectComponent } from './object-view';

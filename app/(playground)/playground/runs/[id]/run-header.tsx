@@ -3,7 +3,7 @@
 // Share, Fork, Edit and re-run), then the trace tools (errors, tool filter, follow).
 import Link from 'next/link';
 import { useEffect, useRef, useState, useTransition } from 'react';
-import { formatMs, plural, type RunStatus, type TraceState } from '@/lib/trace/trace-model';
+import { formatMs, plural, type RunStatus, type TraceState } from '@/lib/trace';
 import { forkRunAction } from '../../actions';
 import { ForkConfirm } from './fork-confirm';
 import type { ForkVersions } from './fork-version-choice';

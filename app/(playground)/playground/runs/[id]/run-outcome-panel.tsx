@@ -1,6 +1,6 @@
 // The run's outcome in words, and the rules that decide it (lib/agent/run-outcome.ts).
 import { OUTCOME_RULES } from '@/lib/agent/run-outcome';
-import { plural, type TraceState } from '@/lib/trace/trace-model';
+import { plural, type TraceState } from '@/lib/trace';
 
 export function RunOutcomePanel({ trace, storedError }: { trace: TraceState; storedError: { code: string; message: string } | null }) {
   const ended = trace.status === 'succeeded' || trace.status === 'failed' || trace.status === 'cancelled';

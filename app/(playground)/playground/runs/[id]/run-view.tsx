@@ -2,7 +2,7 @@
 // A run, live: the sticky header, the outcome, the waterfall, the trace, and for a
 // manual run the owner's editor. Follows the live end until the reader scrolls away.
 import { useEffect, useRef, useState } from 'react';
-import { isTerminal, plural, type RunStatus } from '@/lib/trace/trace-model';
+import { isTerminal, plural, type RunStatus } from '@/lib/trace';
 import { ManualTurn, type ManualTool } from './manual-turn';
 import { RunHeader } from './run-header';
 import { RunOutcomePanel } from './run-outcome-panel';

@@ -2,11 +2,11 @@
 // The rendering of timeline blocks. Each block and call is memoised on its `rev`, so a
 // new event re-renders only the turn (and call) it touched.
 import { memo } from 'react';
-import { plural, type Block, type TurnBlock, type Usage } from '@/lib/trace/trace-model';
+import { plural, type Block, type TurnBlock, type Usage } from '@/lib/trace';
 import { CodeCall, Duration, InvokeCall } from './call-views';
 import { NoteView } from './note-view';
 
-export { formatMs } from '@/lib/trace/trace-model';
+export { formatMs } from '@/lib/trace';
 
 const between = (a?: string | null, b?: string | null) => (a && b ? Date.parse(b) - Date.parse(a) : undefined);
 

@@ -6,7 +6,7 @@
 // Last-Event-ID on its own) and folds live events in once per animation frame. A run
 // whose stored events end with run-end needs no stream at all.
 import { startTransition, useEffect, useState } from 'react';
-import { TraceBuilder, type RunEvent, type RunStatus, type TraceState } from '@/lib/trace/trace-model';
+import { TraceBuilder, type RunEvent, type RunStatus, type TraceState } from '@/lib/trace';
 
 export type Connection = 'connecting' | 'live' | 'reconnecting' | 'closed';
 

@@ -2,7 +2,7 @@
 // Where the time went: one bar per turn, placed on the run's clock, each a link to its
 // turn in the trace. Capped so a very long run still draws at once.
 import { memo } from 'react';
-import { formatMs, plural, type Block, type TurnBlock } from '@/lib/trace/trace-model';
+import { formatMs, plural, type Block, type TurnBlock } from '@/lib/trace';
 
 const MAX_ROWS = 300;
 
