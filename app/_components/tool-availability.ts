@@ -6,8 +6,7 @@ import 'server-only';
 import { serverContext } from '@/lib/server';
 import { createToolIndex, mcpServerFor, planFor, type HeldToken } from '@/lib/runtime';
 import type { SkillManifest, ToolManifest } from '@/lib/skills';
-import { describeParams, type SchemaField } from '@/lib/forms/schema-fields';
-import { buildExampleArgs } from '@/lib/forms/example-args';
+import { describeParams, type SchemaField, buildExampleArgs } from '@/lib/forms';
 import { providersFromEnv } from '@/lib/auth/provider-config';
 
 export type ToolUnlock = {

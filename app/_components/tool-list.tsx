@@ -1,7 +1,7 @@
 // A skill's tools on its page: what each does, its parameters (types, enum values,
 // defaults), what it needs before it runs here, and a form to try it.
 import type { ToolManifest } from '@/lib/skills';
-import type { SchemaField } from '@/lib/forms/schema-fields';
+import type { SchemaField } from '@/lib/forms';
 import { LockIcon } from './lock-icon';
 import { ToolForm } from './tool-form';
 import type { ToolAvailability } from './tool-availability';

@@ -1,7 +1,7 @@
 // The calls a publish-time run makes for one tool: its own examples (with their expected
 // results), else the JSON Schema `examples` of its params (whole calls at the top, or one
 // value per property), else one input sampled from the schema, labelled a smoke run.
-import { buildExampleArgs } from '../forms/example-args';
+import { buildExampleArgs } from '../forms';
 import type { ToolManifest } from '../skills';
 import type { ExampleSource } from './types';
 

@@ -1,6 +1,6 @@
 // Shapes shared by the playground page (server) and its form (client).
 import type { ToolAvailability } from '@/app/_components/tool-availability';
-import type { ScriptTurnDraft } from '@/lib/forms/playground-start';
+import type { ScriptTurnDraft } from '@/lib/forms';
 
 export type SelectedSkill = { ref: string; description: string; tools: ToolAvailability[] };
 

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { currentUser } from '@/lib/auth/current-user';
 import { serverContext } from '@/lib/server';
 import { runCookieName } from '@/lib/api/run-access';
-import { scriptToTurns } from '@/lib/forms/playground-start';
+import { scriptToTurns } from '@/lib/forms';
 import { getRun } from '@/lib/runs/get-run';
 import { availableProviders } from '@/lib/runs/server-providers';
 import { providersFor } from '@/lib/auth/model-access';

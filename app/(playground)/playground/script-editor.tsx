@@ -2,7 +2,7 @@
 // The scripted provider's script, one block per model turn: what the "model" says and
 // the code it runs, highlighted. The form sends it as JSON; nobody types JSON.
 import { CodeEditor } from '@/app/_components/code-editor';
-import type { ScriptTurnDraft } from '@/lib/forms/playground-start';
+import type { ScriptTurnDraft } from '@/lib/forms';
 import { hintClass, inputClass, panelClass } from './form-styles';
 
 const small = 'rounded-md border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-100 disabled:opacity-40 dark:border-zinc-700 dark:hover:bg-zinc-800';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { openApiDocument } from '@/lib/api/openapi';
-import { describeParams } from '@/lib/forms/schema-fields';
+import { describeParams } from '@/lib/forms';
 
 // Rendered per request, never prerendered: the Content-Security-Policy (proxy.ts) carries a
 // fresh nonce each time and Next.js stamps it on its scripts only while rendering; a static
