@@ -586,6 +586,24 @@ describe('fair queueing between callers', () => {
     }
     await expectNextJobWorks();
   });
+  it("one caller's flood does not get another caller refused as overloaded (the wait is estimated round robin)", async () => {
+    const small = createSandboxPool({ workers: 1, concurrency: 1, queueLimit: 100, perPrincipalQueueLimit: 100, maxQueueWaitMs: 600 });
+    try {
+      const slow = (who: string) => job(`export default () => { const end = Date.now() + 30; while (Date.now() < end) {} return '${who}'; }`, { principal: who });
+      // the pool learns its slot time (about 30 ms) from a few jobs
+      for (let i = 0; i < 8; i++) expect(await small.run(slow('warm'), handler)).toMatchObject({ ok: true });
+      const mallory = Array.from({ length: 30 }, () => small.run(slow('mallory'), handler));
+      const alice = await small.run(slow('alice'), handler);
+      const m = await Promise.all(mallory);
+      // mallory's own queue made her wait too long: the rest of her flood was refused
+      expect(m.some((r) => !r.ok && r.error.code === 'sandbox/queue-full' && /overloaded/.test(r.error.message))).toBe(true);
+      // alice waits behind one of mallory's jobs at most, not behind all of them
+      expect(alice, JSON.stringify(alice)).toMatchObject({ ok: true, value: 'alice' });
+    } finally {
+      await small.close();
+    }
+    await expectNextJobWorks();
+  });
   it('waiting callers are served round robin', async () => {
     const small = createSandboxPool({ workers: 1, concurrency: 1 });
     try {

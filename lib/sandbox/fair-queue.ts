@@ -19,6 +19,17 @@ export class FairQueue<T> {
     return this.lanes.size;
   }
 
+  /**
+   * Items served before one that `principal` pushes now: all of its own, and from every
+   * other lane at most one more than it has (round robin), never the whole queue.
+   */
+  aheadOf(principal: string): number {
+    const own = this.sizeOf(principal);
+    let ahead = own;
+    for (const [p, lane] of this.lanes) if (p !== principal) ahead += Math.min(lane.length, own + 1);
+    return ahead;
+  }
+
   push(principal: string, item: T): void {
     const lane = this.lanes.get(principal);
     if (lane) lane.push(item);

@@ -237,7 +237,7 @@ class WorkerPool implements SandboxPool {
   /** Back-pressure: refuses a job that would wait too long or overfill the queue. */
   private admit(p: Pending): SandboxResult | null {
     const { queueLimit, perPrincipalQueueLimit, maxQueueWaitMs } = this.sizing;
-    const wait = this.estimatedWaitMs();
+    const wait = this.estimatedWaitMs(p.principal);
     const retryAfterMs = Math.min(MAX_RETRY_AFTER_MS, Math.max(MIN_RETRY_AFTER_MS, Math.ceil(wait)));
     const refuse = (why: string): SandboxResult => ({ ok: false, error: { code: 'sandbox/queue-full', message: why, retryAfterMs } });
     if (this.queue.size >= queueLimit) return refuse(`the sandbox queue is full (${queueLimit} jobs waiting)`);
@@ -250,9 +250,13 @@ class WorkerPool implements SandboxPool {
     return null;
   }
 
-  /** Expected wait for a new job: the jobs ahead, served by all slots at the average slot time. */
-  private estimatedWaitMs(): number {
-    return ((this.queue.size + 1) * this.slotMs) / Math.max(1, this.slots);
+  /**
+   * Expected wait for a new job of `principal`: the jobs the fair queue serves before it
+   * (not the whole queue: a flood from one caller must not get another caller refused as
+   * "overloaded"), served by all slots at the average slot time.
+   */
+  private estimatedWaitMs(principal: string): number {
+    return ((this.queue.aheadOf(principal) + 1) * this.slotMs) / Math.max(1, this.slots);
   }
 
   async close(): Promise<void> {
