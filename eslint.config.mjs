@@ -25,12 +25,10 @@ export default tseslint.config(
     files: ['lib/**/*.ts'],
     ignores: ['lib/config/**', '**/*.test.ts', '**/testing/**'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: "Read a setting with setting('NAME') from lib/config (declared in lib/config/settings.ts)." }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: "Read a setting with setting('NAME') from lib/config (declared in lib/config/settings.ts)." },
+      ],
     },
-  },
-  {
-    // the shared-memory lane loads its native helper through a `module` object (its removal is measured in issue 24)
-    files: ['lib/sandbox/shm-lane.ts'],
-    rules: { '@next/next/no-assign-module-variable': 'off' },
   },
 );

@@ -112,7 +112,6 @@ try {
         node: process.version,
         sequentialCalls: sequential,
         secondsPerLoad: seconds,
-        // how the server's sandbox pool talks to its workers (shm: shared memory, pipe: no native helper)
         sandbox: sandbox && { lane: sandbox.lane, workers: sandbox.workers },
         health: { oneClient: h1, sixteenClients: h16 },
         invokeAnonymous: { visitorCookie: Boolean(cookie), oneClient: a1, sixteenClients: a16, ...verdict(a1, a16) },

@@ -211,7 +211,6 @@ const pipeSleeping = await pipeRoundTrip(false);
 const pipePolling = await pipeRoundTrip(true);
 await inProcess.close();
 await noSpares.close();
-// how the pool talked to its worker (shm: shared memory; pipe: the native helper is not built)
 const lane = workers.stats().lane;
 await workers.close();
 isolate.dispose();

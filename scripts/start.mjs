@@ -54,14 +54,6 @@ const buildOnly = process.argv.includes('--build-only');
 if (buildOnly || (fs.existsSync(path.join(root, 'scripts', 'start.ts')) && !isCurrent())) await buildStart();
 if (buildOnly) console.log(`[skillyard] server start script built: ${path.relative(root, out)}`);
 else {
-  // the shared-memory sandbox lane's native helper, rebuilt when its source changed (a
-  // pull); never in the way of starting (without it the sandbox uses pipes)
-  try {
-    const { buildLane } = await import('./build-lane.mjs');
-    buildLane({ quietWhenFresh: true, say: (line) => console.log(`[skillyard] ${line}`) });
-  } catch (error) {
-    console.log(`[skillyard] shared-memory sandbox lane not checked (${error instanceof Error ? error.message : String(error)})`);
-  }
   // the CLI package the registry serves at /cli/skillyard.tgz (cli/build-package.mjs),
   // rebuilt when a source changed; a failure only leaves that route answering 404
   if (fs.existsSync(path.join(root, 'cli', 'build-package.mjs'))) {

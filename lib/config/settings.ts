@@ -102,11 +102,8 @@ export const SETTINGS = {
   SKILLYARD_SANDBOX_SPARES: int(1, 0),
   SKILLYARD_SANDBOX_SPIN_US: text(),
   SKILLYARD_SANDBOX_GC: text(),
-  SKILLYARD_SANDBOX_LANE: text(),
   /** set by the pool for its workers */
   SKILLYARD_SANDBOX_WORKER: text(undefined, 'internal'),
-  SKILLYARD_SANDBOX_LANE_ADDON: text(undefined, 'internal'),
-  SKILLYARD_SANDBOX_LANE_RING: text(undefined, 'internal'),
 
   // server wiring (lib/server/server-config.ts)
   SKILLYARD_ALLOW_SUBPROCESS: flag(false),

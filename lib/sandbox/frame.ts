@@ -6,9 +6,6 @@ import type { Writable } from 'node:stream';
 
 export const MAX_FRAME_BYTES = 256 * 2 ** 20;
 
-/** The shared-memory lane's doorbell: a frame of length 0 (shm-lane.ts). */
-export const DOORBELL = Buffer.alloc(4);
-
 export function encodeFrame(message: unknown): Buffer {
   const json = JSON.stringify(message);
   const length = Buffer.byteLength(json);
@@ -50,8 +47,6 @@ export class FrameReader {
   constructor(
     private readonly onFrame: (message: unknown) => void,
     private readonly onBroken: (why: string) => void,
-    /** a frame of length 0: the shared-memory lane's doorbell (shm-lane.ts); without this, a broken peer */
-    private readonly onDoorbell?: () => void,
   ) {}
 
   push(chunk: Buffer): void {
@@ -106,10 +101,6 @@ export class FrameReader {
 
   /** Parses bytes [start, end) of `buf` as one frame's JSON; false when the peer is broken. */
   private deliver(buf: Buffer, start: number, end: number): boolean {
-    if (start === end && this.onDoorbell) {
-      this.onDoorbell();
-      return true;
-    }
     let message: unknown;
     try {
       message = JSON.parse(buf.toString('utf8', start, end));

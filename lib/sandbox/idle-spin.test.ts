@@ -116,28 +116,6 @@ describe.skipIf(process.platform === 'win32')('idle spin', () => {
     await immediate();
     expect(spin.budgetUs).toBe(500);
   });
-
-  it('tells a source when it starts and stops polling, and looks once more after stopping', async () => {
-    const log: string[] = [];
-    let arrived = false;
-    const source: PollSource = {
-      poll: () => {
-        log.push('poll');
-        return arrived;
-      },
-      polling: (on) => {
-        log.push(on ? 'start' : 'stop');
-        // a frame written as the side stops: no doorbell, only the last look finds it
-        if (!on) arrived = true;
-      },
-    };
-    const spin = createIdleSpin({ sources: () => [source], maxUs: 20 });
-    spin.idle();
-    await immediate();
-    expect(log[0]).toBe('start');
-    expect(log.slice(-2)).toEqual(['stop', 'poll']);
-    expect(spin.budgetUs).toBe(20); // the last look heard it
-  });
 });
 
 describe('loopMostlyIdle', () => {

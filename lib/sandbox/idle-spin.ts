@@ -1,18 +1,16 @@
-// The pool and its worker processes exchange frames through a lane (lane.ts: shared memory
-// with a pipe as doorbell, or the pipe alone), and their replies often come back within
-// tens of microseconds (a warm tool call, the answer to a host call, the next call of an
-// agent's loop). Waking a process that sleeps in epoll costs more than that on small
+// The pool and its worker processes exchange frames through a pipe (lane.ts), and their
+// replies often come back within tens of microseconds (a warm tool call, the answer to a
+// host call, the next call of an agent's loop). Waking a process that sleeps in epoll costs more than that on small
 // virtual machines (an interrupt to a halted CPU: most of the ~70 µs pipe round trip
 // measured here). So after a side sends a frame it expects an answer to, it polls its
-// lanes for a short, adaptive while before it goes back to sleep in the event loop:
+// pipes for a short, adaptive while before it goes back to sleep in the event loop:
 //   - a poll that hears a frame keeps the full budget (`maxUs`);
 //   - a poll that hears nothing halves it, so a side whose traffic is sparse soon stops
 //     polling (a few misses, then nothing);
 //   - a frame that arrives through the event loop soon after the side went idle (a poll
 //     would have heard it) raises the budget again.
-// While it polls, a side tells its lanes so (`polling`): a shared-memory peer then skips
-// the doorbell. Polling runs in a setImmediate callback, after the side's own promise
-// jobs; timers wait at most `maxUs`. A `gate` can veto a poll: nobody polls while tasks
+// Polling runs in a setImmediate callback, after the side's own promise jobs; timers wait
+// at most `maxUs`. A `gate` can veto a poll: nobody polls while tasks
 // wait for a CPU (cpuNotContended: polling would take their time), and the web process
 // polls only while its event loop is mostly idle (loopMostlyIdle). Not on Windows.
 import { openSync, readSync } from 'node:fs';
@@ -23,8 +21,6 @@ import { performance } from 'node:perf_hooks';
 export type PollSource = {
   /** takes what has arrived, without waiting, and delivers it: true when something (or the end) was heard */
   poll(): boolean;
-  /** this side starts (true) or stops (false) polling the source */
-  polling?(on: boolean): void;
 };
 
 export type IdleSpin = {
@@ -84,7 +80,6 @@ export function createIdleSpin(options: { sources: () => Iterable<PollSource>; m
     const traces = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     let heard = false;
-    for (const source of list) source.polling?.(true);
     try {
       outer: do {
         for (const source of list) {
@@ -95,10 +90,6 @@ export function createIdleSpin(options: { sources: () => Iterable<PollSource>; m
         }
       } while (process.hrtime.bigint() < until);
     } finally {
-      for (const source of list) source.polling?.(false);
-      // what the peer wrote while this side looked polling (including while it handled the
-      // frame it heard) rang no doorbell: look once more now that the peer will ring
-      for (const source of list) if (source.polling && source.poll()) heard = true;
       Error.stackTraceLimit = traces;
       gate?.exclude(Number(process.hrtime.bigint() - started) / 1e6);
     }

@@ -1,12 +1,7 @@
-// How the pool and one sandbox worker exchange frames (frame.ts). Two kinds, the same to
-// their users:
-//   - shared memory (shm-lane.ts): a byte ring each way in memory both processes map, the
-//     pipe only a doorbell for a side that is asleep (and for a dying worker's last word);
-//     a frame costs no system call while the other side polls;
-//   - the pipe alone (here): when the native helper is not built (no C compiler at install,
-//     not Linux) or SKILLYARD_SANDBOX_LANE=pipe.
-// Either way the worker's pipe is fd 3, and what arrives on it through the event loop goes
-// to `fromPipe`.
+// How the pool and one sandbox worker exchange frames (frame.ts): the pipe that is the
+// worker's fd 3. What arrives on it through the event loop goes to `fromPipe`; what a
+// polling side (idle-spin.ts) reads itself goes through `poll`. (A shared-memory lane
+// was measured against it and removed: docs/sandbox.md, "Measured with and without".)
 import type { Duplex } from 'node:stream';
 import { FrameReader, writeFrame } from './frame';
 import { pipeSource, type PollSource } from './idle-spin';

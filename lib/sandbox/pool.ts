@@ -4,7 +4,6 @@
 // healthy one. Jobs with the same key go to the worker that ran the key last, so they
 // find their warm isolate there. Waiting jobs queue fairly per principal (fair-queue.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import { CANCELLED, callHandlerRaw, decodeRawResult, hostErrorJson, validateJob } from './engine';
 import { setting } from '../config';
@@ -14,7 +13,6 @@ import { FairQueue, principalOf } from './fair-queue';
 import { encodeFrame } from './frame';
 import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, spinBudgetUs, workerSpinBudgetUs, type IdleSpin } from './idle-spin';
 import { pipeLane, type Lane, type LaneEnds } from './lane';
-import { LANE_RING_BYTES, laneHelper, laneMemory, ShmLane, type LaneHelper } from './shm-lane';
 import { createInProcessSandbox } from './in-process';
 import { resolveLimits } from './limits';
 import { isFromWorker, type FromWorker, type JobFrame, type ToWorker } from './protocol';
@@ -51,12 +49,6 @@ export type SandboxPoolOptions = {
   spinUs?: number;
   /** worker entry file; default the built dist/sandbox/worker.mjs (built from lib/sandbox/worker.ts when stale) */
   workerFile?: string;
-  /**
-   * how frames travel between the pool and its workers: 'shm' (shared memory; needs the
-   * native helper built at install, see lane.ts) or 'pipe'; default 'shm' when the helper
-   * loads, else 'pipe'; env SKILLYARD_SANDBOX_LANE
-   */
-  lane?: 'shm' | 'pipe';
 };
 
 export type SandboxPoolStats = {
@@ -67,7 +59,7 @@ export type SandboxPoolStats = {
   restarts: number;
   retried: number;
   /** how frames travel to the workers (lane.ts); no workers in process */
-  lane: 'shm' | 'pipe' | 'in-process';
+  lane: 'pipe' | 'in-process';
 };
 
 export interface SandboxPool extends Sandbox {
@@ -176,7 +168,6 @@ class WorkerPool implements SandboxPool {
   private readonly spinUs: number;
   /** after sending a job or a host call's answer, the pool polls the pipes of workers that owe it a frame */
   private readonly spin: IdleSpin;
-  private lane: LaneHelper | null;
 
   constructor(
     private readonly workerFile: string,
@@ -187,7 +178,6 @@ class WorkerPool implements SandboxPool {
     this.slots = sizing.workers * sizing.concurrency;
     this.spinUs = spinBudgetUs(opts.spinUs ?? setting('SKILLYARD_SANDBOX_SPIN_US'));
     this.spin = createIdleSpin({ sources: () => this.owing(), maxUs: this.spinUs, gate: allGates(cpuNotContended(), loopMostlyIdle()) });
-    this.lane = laneHelper(this.root, opts.lane ?? setting('SKILLYARD_SANDBOX_LANE'));
     for (let i = 0; i < sizing.workers; i++) this.spawn();
   }
 
@@ -290,7 +280,7 @@ class WorkerPool implements SandboxPool {
       if (w.ready) ready++;
       running += w.jobs.size;
     }
-    return { workers: this.live.size, ready, running, queued: this.queue.size, restarts: this.restarts, retried: this.retried, lane: this.lane ? 'shm' : 'pipe' };
+    return { workers: this.live.size, ready, running, queued: this.queue.size, restarts: this.restarts, retried: this.retried, lane: 'pipe' };
   }
 
   workerPids(): number[] {
@@ -298,28 +288,17 @@ class WorkerPool implements SandboxPool {
   }
 
   private spawn(): void {
-    const shm = this.lane && laneMemory(this.lane.addon);
     const env: Record<string, string | undefined> = {
       ...workerEnv(),
       SKILLYARD_SANDBOX_MAX_IDLE: String(this.opts.maxIdleIsolates ?? 32),
       SKILLYARD_SANDBOX_SPARES: String(this.opts.spareIsolates ?? 1),
       SKILLYARD_SANDBOX_SPIN_US: String(workerSpinBudgetUs(this.spinUs)),
     };
-    if (shm) {
-      env.SKILLYARD_SANDBOX_LANE_ADDON = this.lane!.file;
-      env.SKILLYARD_SANDBOX_LANE_RING = String(LANE_RING_BYTES);
-    }
-    let child: ChildProcess;
-    try {
-      child = spawn(process.execPath, [...workerExecArgv(this.workerFile), this.workerFile], {
-        cwd: this.root,
-        env: env as unknown as NodeJS.ProcessEnv,
-        // the shared file becomes the worker's fd 4 (shm-lane.ts: LANE_FD)
-        stdio: ['ignore', 'inherit', 'inherit', 'pipe', ...(shm ? [shm.fd] : [])],
-      });
-    } finally {
-      if (shm) closeSync(shm.fd); // the mapping stays; the worker has its own descriptor
-    }
+    const child: ChildProcess = spawn(process.execPath, [...workerExecArgv(this.workerFile), this.workerFile], {
+      cwd: this.root,
+      env: env as unknown as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
+    });
     const channel = child.stdio[3] as Duplex;
     const ends: LaneEnds = {
       channel,
@@ -331,7 +310,7 @@ class WorkerPool implements SandboxPool {
         child.kill('SIGKILL');
       },
     };
-    const lane = shm ? new ShmLane(shm.memory, 'pool', ends) : pipeLane(ends);
+    const lane = pipeLane(ends);
     const w: Worker = { child, channel, lane, pid: child.pid ?? -1, ready: false, alive: true, jobs: new Map(), culprit: null, why: null, fatal: false, codes: new Map() };
     this.live.add(w);
     channel.on('data', (chunk: Buffer) => {
@@ -441,12 +420,6 @@ class WorkerPool implements SandboxPool {
     for (const [key, owner] of this.affinity) if (owner === w) this.affinity.delete(key);
     if (this.closed) return;
 
-    if (!w.ready && this.lane && w.lane instanceof ShmLane) {
-      // a worker that cannot open the shared-memory lane (its helper gone or changed since
-      // the pool checked it) must not break the pool: later workers use pipes
-      this.lane = null;
-      process.emitWarning(`sandbox worker ${w.pid} exited before it was ready on the shared-memory lane (${how}); sandbox workers use pipes from now on`);
-    }
     if (!w.ready && ++this.startupFailures >= STARTUP_FAILURES_BEFORE_GIVING_UP) {
       this.broken = `sandbox workers fail to start (last exit: ${how}); is ${this.workerFile} present and built?`;
       // every tool call fails from now on: /api/health must say so

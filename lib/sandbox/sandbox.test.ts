@@ -26,10 +26,9 @@ const job = (source: string, extra: Partial<SandboxJob> = {}): SandboxJob => ({
   ...extra,
 });
 
-// worker processes poll their lanes after each frame by default (idle-spin.ts) and talk
-// through shared memory when the native helper is built (shm-lane.ts); the same contract
-// holds when they only ever wait in the event loop, and over pipes
-for (const mode of ['worker processes', 'worker processes without polling', 'worker processes over pipes', 'in-process'] as const) {
+// worker processes poll their pipes after each frame by default (idle-spin.ts); the same
+// contract holds when they only ever wait in the event loop
+for (const mode of ['worker processes', 'worker processes without polling', 'in-process'] as const) {
   describe(`sandbox (${mode})`, () => {
     let pool: SandboxPool;
     beforeAll(() => {
@@ -37,7 +36,6 @@ for (const mode of ['worker processes', 'worker processes without polling', 'wor
         workers: 1,
         inProcess: mode === 'in-process',
         spinUs: mode === 'worker processes without polling' ? 0 : undefined,
-        lane: mode === 'worker processes over pipes' ? 'pipe' : undefined,
       });
     });
     afterAll(() => pool.close());

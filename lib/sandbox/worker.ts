@@ -1,17 +1,15 @@
 // Entry of a sandbox worker process (forked by pool.ts; built into dist/sandbox/worker.mjs
 // and run with --no-node-snapshot). It owns one engine and runs guest code synchronously
 // on its main thread, one segment at a time, under a watchdog thread. Frames come and go
-// through the lane the pool chose (lane.ts: shared memory on fd 4 with fd 3 as doorbell,
-// or the pipe on fd 3); guest host calls are forwarded to the parent. A catastrophic
+// on the pipe on fd 3 (lane.ts); guest host calls are forwarded to the parent. A catastrophic
 // isolate error or a missed deadline ends this process, and the pool starts a fresh one.
-import { closeSync, writeSync } from 'node:fs';
+import { writeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { SandboxEngine, type RawResult } from './engine';
 import { encodeFrame } from './frame';
 import type { FromWorker, JobFrame, ToWorker } from './protocol';
 import { cpuNotContended, createIdleSpin, spinBudgetUs } from './idle-spin';
-import { pipeLane, type Lane, type LaneEnds } from './lane';
-import { LANE_FD, laneBytes, loadLaneAddon, ShmLane } from './shm-lane';
+import { pipeLane } from './lane';
 import type { SandboxJob } from './types';
 import { startWatchdog } from './watchdog';
 import { setting } from '../config';
@@ -24,7 +22,7 @@ const send = (message: FromWorker) => {
   spin.idle();
 };
 const die = () => process.kill(process.pid, 'SIGKILL');
-/** the last word before dying, straight to the pipe (the pool reads it whatever the lane) */
+/** the last word before dying, written at once (the pool reads it after the exit) */
 const fatal = (message: string, j?: number) => {
   try {
     writeSync(FD, encodeFrame({ t: 'fatal', message, j } satisfies FromWorker));
@@ -107,19 +105,7 @@ function onMessage(raw: unknown): void {
   }
 }
 
-/** The lane the pool set up: shared memory when it passed the helper and the file (fd 4). */
-function openLane(): Lane {
-  const ends: LaneEnds = { channel, fd: () => FD, onFrame: onMessage, onBroken: () => die() };
-  const addonFile = setting('SKILLYARD_SANDBOX_LANE_ADDON');
-  if (!addonFile) return pipeLane(ends);
-  const ring = Number(setting('SKILLYARD_SANDBOX_LANE_RING'));
-  const addon = loadLaneAddon(addonFile);
-  if (!addon) fatal(`the shared-memory lane's helper ${addonFile} does not load in the sandbox worker`);
-  const lane = new ShmLane(addon!.map(LANE_FD, laneBytes(ring)), 'worker', ends, ring);
-  closeSync(LANE_FD);
-  return lane;
-}
-const lane = openLane();
+const lane = pipeLane({ channel, fd: () => FD, onFrame: onMessage, onBroken: () => die() });
 const lanes = [lane];
 // after each frame it sends, the worker polls its lane briefly (idle-spin.ts)
 const spin = createIdleSpin({ sources: () => lanes, maxUs: spinBudgetUs(setting('SKILLYARD_SANDBOX_SPIN_US')), gate: cpuNotContended() });
