@@ -1,10 +1,10 @@
 // Keeps a skill's search row ("SkillSearch") in step with its latest version: the
 // name document (name and tool names, A), the text document (those plus description,
 // tags and tool descriptions, B), the instructions' document (C, matched but not
-// ranked; "SkillSearchBody"), and on "Skill" the tool count, token gate and signature
-// flags. Called in the
-// same transaction as whatever changed the latest version; a skill without one has no
-// search row. Downloads, stars, visibility and the like reach the row through the
+// ranked; "SkillSearchBody"), the keys of their lexemes ("SearchLexeme"), and on "Skill"
+// the tool count, token gate and signature flags. Called in the same transaction as
+// whatever changed the latest version; a skill without one has no search row.
+// Downloads, stars, visibility and the like reach the row through the
 // "SkillSearch_copy" trigger on "Skill".
 import 'server-only';
 import type { Db } from '../db/client';
@@ -78,6 +78,14 @@ async function refresh(tx: Tx, which: Prisma.Sql): Promise<void> {
         tags = EXCLUDED.tags, "tokenGated" = EXCLUDED."tokenGated", signed = EXCLUDED.signed, downloads = EXCLUDED.downloads,
         stars = EXCLUDED.stars, "publishedAt" = EXCLUDED."publishedAt", "nameVector" = EXCLUDED."nameVector", "textVector" = EXCLUDED."textVector"
       RETURNING "skillId"
+    ),
+    -- the lexemes' keys (expand-prefixes.ts), in order so concurrent publishes lock alike
+    lexeme AS (
+      INSERT INTO "SearchLexeme" (key)
+      SELECT DISTINCT CASE WHEN l ~ '^[a-z0-9]+$' THEN l ELSE substring(l FROM '^[a-z0-9]*[^a-z0-9]') END
+      FROM (SELECT DISTINCT unnest(tsvector_to_array(doc."nameDoc" || doc."textDoc" || doc."bodyDoc")) AS l FROM doc) l
+      ORDER BY 1
+      ON CONFLICT DO NOTHING
     )
     INSERT INTO "SkillSearchBody" ("skillId", "bodyVector")
     SELECT doc.id, doc."bodyDoc" FROM doc JOIN row ON row."skillId" = doc.id

@@ -15,6 +15,7 @@ import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
 import { editVariants, twoWordSplits, type Variant } from './word-variants';
 import { startsKnownWord, vocabulary } from './search-vocabulary';
+import { expandPrefixes } from './expand-prefixes';
 
 export const SEARCH_SORTS = ['relevance', 'downloads', 'recent', 'stars'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
@@ -215,7 +216,9 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
 
   const scopes = (query.viewerScopes ?? []).slice(0, 1_000);
   const visible = scopes.length ? Prisma.sql`(s.visibility = 'public' OR s."scopeName" = ANY(${scopes}::text[]))` : Prisma.sql`s.visibility = 'public'`;
-  const q = tsq ? Prisma.sql`to_tsquery('english', ${tsq})` : null;
+  // matched with the prefixes spelled out (expand-prefixes.ts), ranked as typed
+  const q = tsq ? Prisma.sql`${await expandPrefixes(db, tsq)}::tsquery` : null;
+  const asTyped = Prisma.sql`to_tsquery('english', ${tsq})`;
   // the filters, without the words and the format (the facet counts ignore the format)
   const base: Prisma.Sql[] = [visible];
   if (query.tag) base.push(Prisma.sql`s.tags @> ARRAY[${query.tag}]::text[]`);
@@ -247,9 +250,11 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
   // only as far as a tier or a count needs it): the planner cannot cost reading a toasted
   // document, and would otherwise walk an index of "SkillSearch" testing the document of
   // every row (seconds for a word no skill has).
+  // (Each id looked up on its own, OFFSET 0 keeping the join a nested loop: given a good
+  // estimate of the list, the planner would hash all of it to return a few rows.)
   const bodyOnlyMatches = (cond: Prisma.Sql) =>
-    Prisma.sql`FROM "bodyIds" b JOIN "SkillSearch" s ON s."skillId" = b."skillId"
-      WHERE NOT s."textVector" @@ ${q} AND ${cond}`;
+    Prisma.sql`FROM "bodyIds" b CROSS JOIN LATERAL (
+      SELECT s.* FROM "SkillSearch" s WHERE s."skillId" = b."skillId" AND NOT s."textVector" @@ ${q} AND ${cond} OFFSET 0) s`;
   // The first `need` instruction-only matches in the sort's order. A common word is found
   // among the first rows of the sort's index (testing each row's document); when `walkRows`
   // rows do not give enough (fewer than one row in ten matches), the id list decides.
@@ -289,7 +294,7 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
       p1 AS (
         SELECT t1.id, 1 AS tier, row_number() OVER (ORDER BY x.score DESC, s.downloads DESC, t1.id) AS ord, x.score
         FROM t1 JOIN "SkillSearch" s ON s."skillId" = t1.id
-        CROSS JOIN LATERAL (SELECT (ts_rank(s."textVector", ${q}) + 0.01 + similarity(s.name, ${raw})) * (1 + ln(1 + s.downloads) / 20) AS score) x
+        CROSS JOIN LATERAL (SELECT (ts_rank(s."textVector", ${asTyped}) + 0.01 + similarity(s.name, ${raw})) * (1 + ln(1 + s.downloads) / 20) AS score) x
         WHERE t1.pos <= ${RANKED}),
       p2 AS (SELECT id, 2 AS tier, pos AS ord, 0::float8 AS score FROM t1 WHERE pos > ${RANKED} AND pos <= ${need}),
       p3 AS MATERIALIZED (

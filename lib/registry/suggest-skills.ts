@@ -6,6 +6,7 @@ import 'server-only';
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
 import { buildTsQuery, corrections, queryWords } from './search-skills';
+import { expandPrefixes } from './expand-prefixes';
 
 export type Suggestion = { scope: string; name: string; description: string };
 export type SuggestResult = { suggestions: Suggestion[]; corrections: Record<string, string[]> };
@@ -20,7 +21,7 @@ export async function suggestSkills(db: Db, input: { q: string; viewerScopes?: s
   const words = queryWords(input.q);
   if (words.length === 0 || (words.length === 1 && words[0].length < 2)) return { suggestions: [], corrections: {} };
   const fixes = await corrections(db, words);
-  const q = Prisma.sql`to_tsquery('english', ${buildTsQuery(words, fixes)})`;
+  const q = Prisma.sql`${await expandPrefixes(db, buildTsQuery(words, fixes))}::tsquery`;
   const scopes = (input.viewerScopes ?? []).slice(0, 1_000);
   const visible = scopes.length ? Prisma.sql`(s.visibility = 'public' OR s."scopeName" = ANY(${scopes}::text[]))` : Prisma.sql`s.visibility = 'public'`;
   const limit = Math.min(Math.max(Math.trunc(input.limit ?? LIMIT), 1), 10);
