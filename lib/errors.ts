@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   'auth/device-code-not-found': { status: 404, meaning: 'The CLI login code is unknown or expired.' },
   'auth/device-code-used': { status: 409, meaning: 'The CLI login code was already confirmed.' },
   'auth/device-code-expired': { status: 400, meaning: 'The CLI login was denied, expired or already completed: run `skillyard login` again.' },
+  'auth/sign-in-failed': { status: 502, meaning: 'The sign-in could not be started (the sign-in e-mail could not be sent); try again.' },
   // teams
   'team/not-found': { status: 404, meaning: 'No team with this name that the caller is a member of.' },
   'team/forbidden': { status: 403, meaning: "The caller's role in the team is below what the action takes." },

@@ -1,5 +1,7 @@
-// Every exported server action under app/ (every export of a 'use server' module), listed
-// with how it is authorized. The list fails when a new action appears without an entry.
+// Every exported server action under app/ and lib/ (every export of a 'use server' module),
+// listed with how it is authorized. The list fails when a new action appears without an entry.
+// Every action is built with the one chain (lib/actions/server-action.ts): its origin check
+// must run inside serverAction, so an action that opens by itself fails here.
 // Each action is called three ways, with Next.js's request APIs replaced by stand-ins:
 // - from another site: the origin check (CSRF) is the first thing it does, and nothing
 //   else of ours runs (no session read, no sign-in, no team lookup);
@@ -15,8 +17,10 @@ import { AppError, isAppError } from '../lib/errors';
 import { seedBundledSkills } from '../lib/registry/seed-bundled-skills';
 import { newRunId } from '../lib/runs/run-id';
 
-type Call = 'origin' | 'currentUser' | 'signIn' | 'signOut';
+type Call = 'origin' | 'origin outside the chain' | 'currentUser' | 'signIn' | 'signOut';
 const calls: Call[] = [];
+/** how many serverAction-built functions are running now (the actions run one at a time) */
+let inChain = 0;
 const request = {
   origin: 'http://127.0.0.1:3999',
   host: '127.0.0.1:3999',
@@ -25,7 +29,7 @@ const request = {
 
 vi.mock('../lib/auth/same-origin', () => ({
   assertSameOrigin: vi.fn(async () => {
-    calls.push('origin');
+    calls.push(inChain > 0 ? 'origin' : 'origin outside the chain');
     if (new URL(request.origin).host !== request.host) throw new AppError('auth/forbidden', 'This request did not come from this site.');
   }),
   isSameOrigin: () => true,
@@ -50,6 +54,22 @@ vi.mock('next/headers', () => ({
   cookies: async () => ({ get: () => undefined, set: () => {}, getAll: () => [] }),
 }));
 vi.mock('next/cache', () => ({ revalidatePath: () => {}, revalidateTag: () => {} }));
+// the real chain, counting the actions it runs (to tell the chain's origin check from an action's own)
+vi.mock('../lib/actions/server-action', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../lib/actions/server-action')>();
+  const serverAction = (spec: Parameters<typeof real.serverAction>[0], run: Parameters<typeof real.serverAction>[1]) => {
+    const action = real.serverAction(spec, run);
+    return async (raw?: unknown) => {
+      inChain++;
+      try {
+        return await action(raw);
+      } finally {
+        inChain--;
+      }
+    };
+  };
+  return { ...real, serverAction };
+});
 
 type Action = (...args: unknown[]) => Promise<unknown>;
 type Entry = {
@@ -181,7 +201,7 @@ function argsFor(entry: Entry): unknown[] {
   return (entry.args ?? (() => [FORM]))().map((a) => (a === FORM ? form() : a));
 }
 
-/** The actions the 'use server' modules under app/ export, read from the modules themselves. */
+/** The actions the 'use server' modules under app/ and lib/ export, read from the modules themselves. */
 async function discoverActions(): Promise<string[]> {
   const found: string[] = [];
   const walk = (dir: string) => {
@@ -192,6 +212,7 @@ async function discoverActions(): Promise<string[]> {
     }
   };
   walk(path.join(root, 'app'));
+  walk(path.join(root, 'lib'));
   const out: string[] = [];
   for (const file of found) {
     const rel = path.relative(root, file).split(path.sep).join('/');
@@ -276,6 +297,22 @@ describe('every server action', () => {
     expect(discovered.length).toBeGreaterThan(30);
   });
 
+  it('is built with the one chain: its origin check runs inside serverAction (lib/actions/server-action.ts)', async () => {
+    const outside: string[] = [];
+    for (const [key, entry] of Object.entries(ACTIONS)) {
+      calls.length = 0;
+      request.origin = 'https://evil.example';
+      await outcome(() => actionOf(key)(...argsFor(entry)));
+      if (calls[0] !== 'origin') outside.push(`${key}: ${calls.join(', ') || 'no origin check'}`);
+    }
+    expect(outside).toEqual([]);
+    // the check sees an origin check made outside the chain
+    calls.length = 0;
+    const { assertSameOrigin } = await import('../lib/auth/same-origin');
+    await outcome(() => assertSameOrigin());
+    expect(calls).toEqual(['origin outside the chain']);
+  }, 120_000);
+
   it('checks the origin first: from another site it is refused before anything else runs', async () => {
     const wrong: string[] = [];
     for (const [key, entry] of Object.entries(ACTIONS)) {
@@ -353,8 +390,8 @@ describe('every server action', () => {
     f.set('paths', JSON.stringify(['sneaky/SKILL.md']));
     f.append('file', new File(['---\nname: sneaky\ndescription: Not theirs.\n---\n\nHi.\n'], 'SKILL.md'));
     const key = 'app/(registry)/publish/actions.ts#publishUploadAction';
-    const answer = (await actionOf(key)(f)) as { ok: boolean; error: { code: string; message: string } };
-    expect(answer).toMatchObject({ ok: false, error: { code: 'publish/forbidden' } });
+    const answer = (await actionOf(key)(f)) as { ok: boolean; error: string; code: string };
+    expect(answer).toMatchObject({ ok: false, code: 'publish/forbidden' });
     expect(await testDb().skill.count({ where: { scopeName: fixtures.team, name: 'sneaky' } })).toBe(0);
   });
 });

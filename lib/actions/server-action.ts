@@ -29,6 +29,9 @@ export type ActionState<D extends object = object> = {
   field?: string;
 } & Partial<D>;
 
+/** What an action answers, as the caller reads it: its fields on success, the failure otherwise (narrowed by `ok`). */
+export type ActionResult<D extends object = object> = ({ ok: true; error: null } & D) | { ok: false; error: string; code?: string; field?: string };
+
 export type ActionContext = {
   db: Db;
   /** the signed-in user (a session: actions take no API tokens), or null */
@@ -67,19 +70,19 @@ function fieldOf(err: unknown): string | undefined {
 }
 
 /** The action's answer for a thrown value (rethrows Next's redirect and notFound). */
-export async function failedState(err: unknown, name: string): Promise<ActionState> {
+export async function failedState(err: unknown, name: string): Promise<ActionResult & { ok: false }> {
   if (isNextControlFlow(err)) throw err;
   const failure = await actionFailure(err, name);
   const field = fieldOf(err);
   return { ok: false, error: failure.message, code: failure.code, ...(field ? { field } : {}) };
 }
 
-export function serverAction<I, D extends object>(spec: SignedInSpec<I>, run: (input: I, ctx: SignedInContext) => Promise<D | void>): (raw?: unknown) => Promise<ActionState<D>>;
-export function serverAction<I, D extends object>(spec: Common<I>, run: (input: I, ctx: ActionContext) => Promise<D | void>): (raw?: unknown) => Promise<ActionState<D>>;
+export function serverAction<I, D extends object>(spec: SignedInSpec<I>, run: (input: I, ctx: SignedInContext) => Promise<D | void>): (raw?: unknown) => Promise<ActionResult<D>>;
+export function serverAction<I, D extends object>(spec: Common<I>, run: (input: I, ctx: ActionContext) => Promise<D | void>): (raw?: unknown) => Promise<ActionResult<D>>;
 export function serverAction<I, D extends object>(
   spec: Common<I> & { signedIn?: SignedInSpec<I>['signedIn'] },
   run: (input: I, ctx: ActionContext & { user: CurrentUser }) => Promise<D | void>,
-): (raw?: unknown) => Promise<ActionState<D>> {
+): (raw?: unknown) => Promise<ActionResult<D>> {
   return async (raw) => {
     try {
       await assertSameOrigin();
@@ -95,9 +98,9 @@ export function serverAction<I, D extends object>(
       const input = spec.input ? spec.input.parse(raw) : (raw as I);
       if (spec.rateCost) await chargeRate(spec.rateCost);
       const out = await run(input, ctx as ActionContext & { user: CurrentUser });
-      return { ok: true, error: null, ...(out ?? {}) } as ActionState<D>;
+      return { ok: true, error: null, ...(out ?? {}) } as ActionResult<D>;
     } catch (err) {
-      return (await failedState(err, spec.name)) as ActionState<D>;
+      return failedState(err, spec.name);
     }
   };
 }

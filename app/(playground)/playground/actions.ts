@@ -94,7 +94,7 @@ export async function startRun(_prev: StartRunState, form: FormData): Promise<St
       visibility: optionalText(form.get('visibility')),
     },
   });
-  if (!state.ok || !state.id) return { ok: false, error: state.error ?? 'The run did not start.', ...(state.field ? { field: state.field } : {}) };
+  if (!state.ok) return state;
   redirect(`/playground/runs/${state.id}`);
 }
 

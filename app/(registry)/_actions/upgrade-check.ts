@@ -4,12 +4,9 @@
 // lib/runs/upgrade-check.ts, which checks that the user may publish the skill and reads
 // every run with the user's own access.
 import { z } from 'zod';
-import { currentUser } from '@/lib/auth/current-user';
-import { assertSameOrigin } from '@/lib/auth/same-origin';
-import { actionFailure, type ActionFailure } from '@/lib/api/action-failure';
+import { serverAction, type ActionResult } from '@/lib/actions/server-action';
 import { consumeRateLimitExact } from '@/lib/limits';
 import { AppError } from '@/lib/errors';
-import { serverContext } from '@/lib/server';
 import { SkillParams } from '@/lib/registry/skill-route-params';
 import { MAX_UPGRADE_RUNS, readUpgradeCheck, startUpgradeCheck, type UpgradeCheck, type UpgradeResult } from '@/lib/runs/upgrade-check';
 
@@ -21,41 +18,27 @@ const StartInput = SkillParams.extend({ version: z.string().regex(/^[0-9A-Za-z.+
 const RunId = z.string().regex(/^[0-9a-f]{32}(?:[0-9a-f]{32})?$/);
 const Pairs = z.array(z.object({ original: RunId, fork: RunId, from: z.string().max(64) }).strict()).max(MAX_UPGRADE_RUNS);
 
-async function signedIn(what: string) {
-  await assertSameOrigin();
-  const user = await currentUser();
-  if (!user) throw new AppError('auth/unauthenticated', `Sign in to ${what}.`);
-  return user;
+const start = serverAction({ name: 'startUpgradeCheck', input: StartInput, signedIn: { message: 'Sign in to re-run your runs.' } }, async (ref, { db, user }) => {
+  const limit = await consumeRateLimitExact(db, `upgrade-check:${user.id}`, { limit: UPGRADE_CHECKS, windowMs: UPGRADE_WINDOW_MS });
+  if (!limit.allowed) {
+    throw new AppError(
+      'run/upgrade-busy',
+      `You started ${UPGRADE_CHECKS} upgrade checks in the last ${UPGRADE_WINDOW_MS / 60_000} minutes; try again in ${Math.ceil(limit.resetMs / 1000)} s.`,
+    );
+  }
+  return { check: await startUpgradeCheck(db, { ...ref, userId: user.id }) };
+});
+
+export async function startUpgradeCheckAction(input: { scope: string; name: string; version: string }): Promise<ActionResult<{ check: UpgradeCheck }>> {
+  return start(input);
 }
 
-export async function startUpgradeCheckAction(input: {
-  scope: string;
-  name: string;
-  version: string;
-}): Promise<{ ok: true; check: UpgradeCheck } | { ok: false; error: ActionFailure }> {
-  try {
-    const user = await signedIn('re-run your runs');
-    const ref = StartInput.parse(input);
-    const limit = await consumeRateLimitExact(serverContext().db, `upgrade-check:${user.id}`, { limit: UPGRADE_CHECKS, windowMs: UPGRADE_WINDOW_MS });
-    if (!limit.allowed) {
-      throw new AppError(
-        'run/upgrade-busy',
-        `You started ${UPGRADE_CHECKS} upgrade checks in the last ${UPGRADE_WINDOW_MS / 60_000} minutes; try again in ${Math.ceil(limit.resetMs / 1000)} s.`,
-      );
-    }
-    return { ok: true, check: await startUpgradeCheck(serverContext().db, { ...ref, userId: user.id }) };
-  } catch (err) {
-    return { ok: false, error: await actionFailure(err, 'startUpgradeCheck') };
-  }
-}
+const read = serverAction({ name: 'readUpgradeCheck', signedIn: { message: 'Sign in to see the upgrade check.' } }, async (pairs: unknown, { db, user }) => {
+  const parsed = Pairs.safeParse(pairs);
+  if (!parsed.success) throw new AppError('input/invalid', 'Not an upgrade check.');
+  return { results: await readUpgradeCheck(db, parsed.data, user.id) };
+});
 
-export async function readUpgradeCheckAction(pairs: unknown): Promise<{ ok: true; results: UpgradeResult[] } | { ok: false; error: ActionFailure }> {
-  try {
-    const user = await signedIn('see the upgrade check');
-    const parsed = Pairs.safeParse(pairs);
-    if (!parsed.success) throw new AppError('input/invalid', 'Not an upgrade check.');
-    return { ok: true, results: await readUpgradeCheck(serverContext().db, parsed.data, user.id) };
-  } catch (err) {
-    return { ok: false, error: await actionFailure(err, 'readUpgradeCheck') };
-  }
+export async function readUpgradeCheckAction(pairs: unknown): Promise<ActionResult<{ results: UpgradeResult[] }>> {
+  return read(pairs);
 }

@@ -5,22 +5,16 @@
 // only when the user may (their own, or a team's where they publish: lib/registry
 // checks that with the same assertScopeOwner as the API).
 import { revalidatePath } from 'next/cache';
-import { headers } from 'next/headers';
 import { z } from 'zod';
-import { currentUser } from '@/lib/auth/current-user';
-import { assertSameOrigin } from '@/lib/auth/same-origin';
-import { limitActionCall } from '@/lib/limits';
-import { actionFailure, type ActionFailure } from '@/lib/api/action-failure';
+import { serverAction, type ActionResult } from '@/lib/actions/server-action';
 import { AppError } from '@/lib/errors';
 import { auditScopeAction } from '@/lib/teams';
-import { serverContext } from '@/lib/server';
 import { previewPackage } from '@/lib/registry/preview-package';
 import type { AgentVerdict } from '@/lib/skills';
 import { publishPackage } from '@/lib/registry/publish-package';
 import type { UploadInput } from '@/lib/registry/read-upload';
 import type { Diagnostic } from '@/lib/skills';
 import type { ScanFinding } from '@/lib/registry/scan-package';
-import { clientAddressOf, userPrincipal } from '@/lib/principal';
 
 export type ToolSummary = {
   name: string;
@@ -32,7 +26,6 @@ export type ToolSummary = {
 };
 
 export type UploadPreview = {
-  ok: true;
   scope: string;
   name: string | null;
   version: string | null;
@@ -49,9 +42,7 @@ export type UploadPreview = {
   problems: Array<{ code: string; message: string }>;
 };
 
-export type Published = { ok: true; scope: string; name: string; version: string; tag: string; tagged: boolean; integrity: string; url: string };
-
-type Failure = { ok: false; error: ActionFailure };
+export type Published = { scope: string; name: string; version: string; tag: string; tagged: boolean; integrity: string; url: string };
 
 const Fields = z.object({
   kind: z.enum(['files', 'archive']),
@@ -67,14 +58,10 @@ const Fields = z.object({
 /** What one preview or publish costs from the user's API budget: as POST /api/v1/skills. */
 const PUBLISH_COST = 5;
 
-async function signedInUser() {
-  await assertSameOrigin();
-  const user = await currentUser();
-  if (!user) throw new AppError('auth/unauthenticated', 'Sign in to publish.');
-  // reading an upload is as costly here as through the API: one budget for both
-  await limitActionCall(serverContext().db, await headers(), user.id, PUBLISH_COST);
-  return user;
-}
+// reading an upload is as costly here as through the API: one budget for both, charged
+// (by the chain) before the form's files are read; the body itself was limited before
+// Next read it (lib/api/action-body-limit.ts)
+const chain = (name: string) => ({ name, input: z.instanceof(FormData), signedIn: { message: 'Sign in to publish.' }, rateCost: PUBLISH_COST });
 
 async function uploadFrom(form: FormData): Promise<{ upload: UploadInput; fields: z.infer<typeof Fields> }> {
   const text = (k: string) => {
@@ -106,73 +93,68 @@ async function uploadFrom(form: FormData): Promise<{ upload: UploadInput; fields
   return { upload: { kind: 'files', files: paths.map((p, i) => ({ path: p, content: contents[i] })), folderName: fields.folderName }, fields };
 }
 
-export async function previewUploadAction(form: FormData): Promise<UploadPreview | Failure> {
-  try {
-    const user = await signedInUser();
-    const { upload, fields } = await uploadFrom(form);
-    const p = await previewPackage(serverContext().db, { upload, userId: user.id, scope: fields.scope, version: fields.version });
-    const m = p.manifest;
-    return {
-      ok: true,
-      scope: p.scope,
-      name: p.name,
-      version: p.version,
-      format: m?.format ?? null,
-      description: m?.description ?? '',
-      tools: (m?.tools ?? []).map((t) => ({
-        name: t.name,
-        description: t.description,
-        params: Object.keys(((t.params as { properties?: object } | null)?.properties ?? {}) as object),
-        required: ((t.params as { required?: string[] } | null)?.required ?? []).slice(0, 50),
-        gates: Object.keys(t.inputTokens),
-        capabilities: t.capabilities,
-      })),
-      instructions: !!m?.instructions,
-      signature: m?.signature ? { keyId: m.signature.keyId, verified: m.signature.verified } : null,
-      agents: m?.agents ?? [],
-      files: p.files.slice(0, 500),
-      diagnostics: p.diagnostics,
-      findings: p.findings,
-      problems: p.problems,
-    };
-  } catch (err) {
-    return { ok: false, error: await actionFailure(err, 'publish preview') };
-  }
+const preview = serverAction(chain('publish preview'), async (form, { db, user }): Promise<UploadPreview> => {
+  const { upload, fields } = await uploadFrom(form);
+  const p = await previewPackage(db, { upload, userId: user.id, scope: fields.scope, version: fields.version });
+  const m = p.manifest;
+  return {
+    scope: p.scope,
+    name: p.name,
+    version: p.version,
+    format: m?.format ?? null,
+    description: m?.description ?? '',
+    tools: (m?.tools ?? []).map((t) => ({
+      name: t.name,
+      description: t.description,
+      params: Object.keys(((t.params as { properties?: object } | null)?.properties ?? {}) as object),
+      required: ((t.params as { required?: string[] } | null)?.required ?? []).slice(0, 50),
+      gates: Object.keys(t.inputTokens),
+      capabilities: t.capabilities,
+    })),
+    instructions: !!m?.instructions,
+    signature: m?.signature ? { keyId: m.signature.keyId, verified: m.signature.verified } : null,
+    agents: m?.agents ?? [],
+    files: p.files.slice(0, 500),
+    diagnostics: p.diagnostics,
+    findings: p.findings,
+    problems: p.problems,
+  };
+});
+
+export async function previewUploadAction(form: FormData): Promise<ActionResult<UploadPreview>> {
+  return preview(form);
 }
 
-export async function publishUploadAction(form: FormData): Promise<Published | Failure> {
-  try {
-    const user = await signedInUser();
-    const { upload, fields } = await uploadFrom(form);
-    const { published } = await publishPackage(serverContext().db, {
-      upload,
-      userId: user.id,
-      scope: fields.scope,
-      version: fields.version,
-      tag: fields.tag,
-      changelog: fields.changelog,
-      visibility: fields.visibility,
-    });
-    // a team's audit log records a publish from the web as it does one from the API
-    const actor = { principal: userPrincipal(user.id), ip: clientAddressOf(await headers()) };
-    await auditScopeAction(serverContext().db, published.scope, actor, 'skill.publish', `@${published.scope}/${published.name}@${published.version}`, {
-      tag: published.tag,
-      ...(fields.visibility ? { visibility: fields.visibility } : {}),
-    });
-    const url = `/skills/${published.scope}/${published.name}`;
-    revalidatePath('/');
-    revalidatePath(url);
-    return {
-      ok: true,
-      scope: published.scope,
-      name: published.name,
-      version: published.version,
-      tag: published.tag,
-      tagged: published.tagged,
-      integrity: published.integrity,
-      url,
-    };
-  } catch (err) {
-    return { ok: false, error: await actionFailure(err, 'publish') };
-  }
+const publish = serverAction(chain('publish'), async (form, { db, user, principal, address }): Promise<Published> => {
+  const { upload, fields } = await uploadFrom(form);
+  const { published } = await publishPackage(db, {
+    upload,
+    userId: user.id,
+    scope: fields.scope,
+    version: fields.version,
+    tag: fields.tag,
+    changelog: fields.changelog,
+    visibility: fields.visibility,
+  });
+  // a team's audit log records a publish from the web as it does one from the API
+  await auditScopeAction(db, published.scope, { principal, ip: address }, 'skill.publish', `@${published.scope}/${published.name}@${published.version}`, {
+    tag: published.tag,
+    ...(fields.visibility ? { visibility: fields.visibility } : {}),
+  });
+  const url = `/skills/${published.scope}/${published.name}`;
+  revalidatePath('/');
+  revalidatePath(url);
+  return {
+    scope: published.scope,
+    name: published.name,
+    version: published.version,
+    tag: published.tag,
+    tagged: published.tagged,
+    integrity: published.integrity,
+    url,
+  };
+});
+
+export async function publishUploadAction(form: FormData): Promise<ActionResult<Published>> {
+  return publish(form);
 }

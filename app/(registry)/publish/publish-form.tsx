@@ -102,7 +102,7 @@ export function PublishForm({ scopes, limits, cli }: { scopes: ScopeChoice[]; li
       if (res?.ok) setPreview(res);
       else {
         setPreview(null);
-        setError(res ? `${res.error.message} [${res.error.code}]` : unsent);
+        setError(res ? `${res.error} [${res.code ?? 'internal'}]` : unsent);
       }
     });
   }
@@ -143,7 +143,7 @@ export function PublishForm({ scopes, limits, cli }: { scopes: ScopeChoice[]; li
     startPublish(async () => {
       const res = await publishUploadAction(formData(picked, { version, tag, changelog, scope, visibility })).catch(() => null);
       if (res?.ok) setPublished(res);
-      else setError(res ? `${res.error.message} [${res.error.code}]` : unsent);
+      else setError(res ? `${res.error} [${res.code ?? 'internal'}]` : unsent);
     });
   }
 

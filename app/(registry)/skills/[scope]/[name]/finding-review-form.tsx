@@ -34,7 +34,7 @@ export function FindingReviewForm(props: Props) {
           if (res?.ok) {
             setOpen(false);
             router.refresh();
-          } else setError(res ? res.error.message : 'Could not reach the server; try again.');
+          } else setError(res ? res.error : 'Could not reach the server; try again.');
         });
       }}
     >

@@ -29,7 +29,7 @@ export function UpgradeCheckPanel({ scope, name, version }: { scope: string; nam
     const tick = async () => {
       const answer = await readUpgradeCheckAction(check.pairs);
       if (stop) return;
-      if (!answer.ok) return setError(answer.error.message);
+      if (!answer.ok) return setError(answer.error);
       setResults(answer.results);
     };
     const timer = setInterval(() => void tick(), POLL_MS);
@@ -45,7 +45,7 @@ export function UpgradeCheckPanel({ scope, name, version }: { scope: string; nam
       setError(null);
       setResults([]);
       const answer = await startUpgradeCheckAction({ scope, name, version });
-      if (!answer.ok) return setError(answer.error.message);
+      if (!answer.ok) return setError(answer.error);
       setCheck(answer.check);
     });
 
