@@ -93,8 +93,10 @@ export function serverAction<I, D extends object>(
       }
       const h = await headers();
       const db = serverContext().db;
-      const chargeRate = (cost: number) => limitActionCall(db, h, user?.id ?? null, cost);
-      const ctx = { db, user, principal: userPrincipal(user?.id), address: clientAddressOf(h), chargeRate };
+      const principal = userPrincipal(user?.id);
+      const address = clientAddressOf(h);
+      const chargeRate = (cost: number) => limitActionCall(db, { principal, address }, cost);
+      const ctx = { db, user, principal, address, chargeRate };
       const input = spec.input ? spec.input.parse(raw) : (raw as I);
       if (spec.rateCost) await chargeRate(spec.rateCost);
       const out = await run(input, ctx as ActionContext & { user: CurrentUser });

@@ -5,6 +5,7 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
+import { userKey } from '../principal';
 
 type Tx = Pick<Db, '$queryRaw'>;
 
@@ -37,7 +38,7 @@ export async function deleteAccount(db: Db, userId: string): Promise<{ runs: num
     // the scope (and with it the skills and versions) must not cascade away with the user
     await tx.scope.updateMany({ where: { userId }, data: { userId: null } });
     const runs = await tx.run.deleteMany({ where: { userId } });
-    await tx.kvEntry.deleteMany({ where: { callerId: `user:${userId}` } });
+    await tx.kvEntry.deleteMany({ where: { callerId: userKey(userId) } });
     // accounts, sessions, API tokens, held tokens, model keys, device logins and
     // memberships cascade with the user row
     await tx.user.delete({ where: { id: userId } });

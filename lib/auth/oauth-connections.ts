@@ -4,6 +4,7 @@
 // token is refreshed before use; disconnect deletes it and the gated tools lock again.
 import 'server-only';
 import type { Db } from '../db/client';
+import { userKey } from '../principal';
 import { heldTokensChanged } from '../runtime';
 import { openSecret, sealSecret } from './secret-box';
 import { providersFromEnv, type ProviderSpec } from './provider-config';
@@ -53,7 +54,7 @@ export async function storeConnectionTokens(db: Db, userId: string, tokens: Prov
     }),
   ]);
   // open MCP sessions of this user list the tools the connection unlocked
-  heldTokensChanged(`user:${userId}`);
+  heldTokensChanged(userKey(userId));
 }
 
 export type Connection = { provider: string; claims: string[]; expiresAt: Date | null; refreshable: boolean; connectedAt: Date };
@@ -76,7 +77,7 @@ export async function listConnections(db: Db, userId: string): Promise<Connectio
 /** Deletes the user's `@oauth/<provider>` token; their gated tools lock again. */
 export async function disconnect(db: Db, userId: string, provider: string): Promise<number> {
   const { count } = await db.heldToken.deleteMany({ where: { userId, issuer: oauthIssuer(provider), mintedByTool: null } });
-  if (count > 0) heldTokensChanged(`user:${userId}`);
+  if (count > 0) heldTokensChanged(userKey(userId));
   return count;
 }
 

@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../../test/db';
 import { consumeRateLimit } from './rate-limit';
+import { clientAddressOf, userPrincipal } from '../principal';
 import { limitActionCall } from './action-rate-limit';
 
 beforeAll(() => {
@@ -13,17 +14,17 @@ beforeAll(() => {
 describe('server action rate limits', () => {
   it("share the API's bucket for a user, and refuse past the limit", async () => {
     const userId = `limit-user-${Date.now()}`;
-    const h = new Headers();
+    const caller = { principal: userPrincipal(userId), address: '192.0.2.1' };
     // the API already spent 5 of this user's 12 points in this window
     await consumeRateLimit(testDb(), `user:${userId}`, { limit: 12, windowMs: 60_000, cost: 5 });
-    await limitActionCall(testDb(), h, userId, 5);
-    await expect(limitActionCall(testDb(), h, userId, 5)).rejects.toMatchObject({ code: 'rate/limited', status: 429 });
+    await limitActionCall(testDb(), caller, 5);
+    await expect(limitActionCall(testDb(), caller, 5)).rejects.toMatchObject({ code: 'rate/limited', status: 429 });
   });
 
   it('limit anonymous visitors per address (the last X-Forwarded-For entry), not per forged first entry', async () => {
     const ip = `203.0.113.${Date.now() % 250}`;
-    const from = (forged: string) => new Headers({ 'x-forwarded-for': `${forged}, ${ip}` });
-    await limitActionCall(testDb(), from('1.1.1.1'), null, 5);
-    await expect(limitActionCall(testDb(), from('2.2.2.2'), null, 5)).rejects.toMatchObject({ code: 'rate/limited' });
+    const from = (forged: string) => ({ principal: userPrincipal(null), address: clientAddressOf(new Headers({ 'x-forwarded-for': `${forged}, ${ip}` })) });
+    await limitActionCall(testDb(), from('1.1.1.1'), 5);
+    await expect(limitActionCall(testDb(), from('2.2.2.2'), 5)).rejects.toMatchObject({ code: 'rate/limited' });
   });
 });

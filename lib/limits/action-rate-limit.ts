@@ -7,13 +7,13 @@ import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { httpLimits } from './http-limits';
 import { consumeRateLimit } from './rate-limit';
-import { clientIp, principalKey, userPrincipal } from '../principal';
+import { rateKeyOf, type Principal } from '../principal';
 
-/** Throws `rate/limited` (details.retryAfterMs) when the caller is over the API's limit. */
-export async function limitActionCall(db: Db, headers: Pick<Headers, 'get'>, userId: string | null, cost: number): Promise<void> {
+/** Throws `rate/limited` (details.retryAfterMs) when the caller (the action chain's principal and address) is over the API's limit. */
+export async function limitActionCall(db: Db, caller: { principal: Principal; address: string | null }, cost: number): Promise<void> {
   const l = httpLimits();
-  const key = principalKey(userPrincipal(userId), clientIp({ headers }, l.trustedProxies));
-  const decision = await consumeRateLimit(db, key, { limit: userId ? l.rateAuthenticated : l.rateAnonymous, windowMs: l.rateWindowMs, cost });
+  const { key, authenticated } = rateKeyOf(caller.principal, caller.address);
+  const decision = await consumeRateLimit(db, key, { limit: authenticated ? l.rateAuthenticated : l.rateAnonymous, windowMs: l.rateWindowMs, cost });
   if (!decision.allowed) {
     const seconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
     throw new AppError('rate/limited', `Too many requests; retry in ${seconds} s.`, { details: { retryAfterMs: decision.resetMs } });

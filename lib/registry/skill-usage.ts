@@ -31,7 +31,7 @@ const callerHash = (key: string) =>
     .digest('base64url')
     .slice(0, 22);
 
-/** Notes calls of a skill's tools by a caller (`user:<id>`, `ip:<address>`, a run principal). */
+/** Notes calls of a skill's tools by a caller (its principal key, lib/principal: `user:<id>` or `anon:<hash>`). */
 export function noteSkillCalls(db: Db, note: SkillCallNote, now = new Date()): void {
   if (note.calls <= 0) return;
   const day = now.toISOString().slice(0, 10);

@@ -1,6 +1,6 @@
 // Stores a new run and wakes a worker. The creator gets a control token (shown once)
 // that lets them cancel it and, in manual mode, write its turns, even without an account.
-// A principal (run-principal.ts) may hold only so many queued or running runs at once.
+// A principal (its key: lib/principal accountKey) may hold only so many queued or running runs at once.
 import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../db/client';
@@ -25,7 +25,7 @@ export async function createRun(
   input: {
     config: RunConfigInput | Record<string, unknown>;
     userId: string | null;
-    /** see run-principal.ts (a team token's runs count against the person who made it); defaults to the user, or one shared anonymous principal */
+    /** the run's key, `accountKey` of lib/principal (a team token's runs count against the person who made it); defaults to the user, or one shared anonymous principal */
     principal?: string;
     forkedFromId?: string | null;
     /** versions to pin by `@scope/name` (a fork's choice, fork-run.ts); others: the ref's own version, else the latest */

@@ -7,6 +7,7 @@
 import 'server-only';
 import { noteSkillCalls, skillOfTool } from '../registry/skill-usage';
 import { AppError } from '../errors';
+import { principalKey, userPrincipal } from '../principal';
 import { createToolManager } from '../runtime';
 import { lockedToolNotes, type McpToolHost } from '../mcp';
 import type { ServerContext } from './server-context';
@@ -78,8 +79,7 @@ export async function openRegistryMcpHost(
       // the skill page's usage counts MCP calls per caller (skill-usage.ts)
       const counted = skillOfTool(skills, ref);
       const note = (failed: number) =>
-        counted?.identity &&
-        noteSkillCalls(server.db, { skillId: counted.identity, callerKey: userId ? `user:${userId}` : `ip:${ip ?? 'unknown'}`, source: 'mcp', calls: 1, failed });
+        counted?.identity && noteSkillCalls(server.db, { skillId: counted.identity, callerKey: principalKey(userPrincipal(userId), ip ?? null), source: 'mcp', calls: 1, failed });
       try {
         const result = await m.invoke(ref, args);
         note(0);

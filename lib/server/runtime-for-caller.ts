@@ -29,7 +29,7 @@ const VISITOR_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
 export async function resolveCaller(db: Db, who: CallerIdentity): Promise<Caller> {
   if (who.userId) {
-    const id = `user:${who.userId}`;
+    const id = userKey(who.userId);
     const charged = who.account && who.account !== who.userId ? { queueKey: userKey(who.account) } : {};
     if (who.heldTokens === false) return { id, kind: 'user', tokens: [], ...charged };
     // the user's own tokens, and their teams' connections (each only for that team's own

@@ -3,6 +3,7 @@
 // MCP sessions of theirs are told (lib/runtime's held-tokens signal).
 import 'server-only';
 import type { Db } from '../db/client';
+import { userKey } from '../principal';
 import { heldTokensChanged } from '../runtime';
 
 /** The members' user ids of a team, to announce to after the change (read before a deletion). */
@@ -12,5 +13,5 @@ export async function teamMemberIds(db: Pick<Db, 'membership'>, teamId: string):
 
 /** Announces that these users' held tokens changed (a team connection or membership). */
 export function announceMembersTokens(userIds: string[]): void {
-  heldTokensChanged(...userIds.map((id) => `user:${id}`));
+  heldTokensChanged(...userIds.map(userKey));
 }

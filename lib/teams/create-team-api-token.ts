@@ -24,7 +24,7 @@ export async function createTeamApiToken(db: Db, actor: Actor, slug: string, inp
     throw new AppError('input/invalid', `A team API token's scopes are some of ${TEAM_API_TOKEN_SCOPES.join(', ')}.`);
   }
   const botId = await db.$transaction((tx) => teamBotFor(tx, team));
-  // charged to the admin who made it (lib/api/principal.ts rateKeyOf), not to the team
+  // charged to the admin who made it (lib/principal rateKeyOf), not to the team
   const created = await createApiToken(db, { userId: botId, teamId: team.id, createdById: team.userId, name, scopes, expiresAt: input.expiresAt ?? null });
   await recordAudit(db, team.id, actor, 'token.create', created.id, { name, scopes });
   return created;
