@@ -7,8 +7,8 @@ export async function register() {
     const { serverContext } = await import('./lib/server');
     await startServerWorker(serverContext);
     // the run log's retention, about once an hour (npm run runs:retention applies it now)
-    if (process.env.DATABASE_URL) {
-      const { serverContext } = await import('./lib/server');
+    const { setting } = await import('./lib/config');
+    if (setting('DATABASE_URL')) {
       const { startRunRetention } = await import('./lib/runs/run-retention-timer');
       const server = serverContext();
       startRunRetention(server.db, server.config.runRetention);

@@ -5,6 +5,8 @@
 // Expected failures (AppError, ZodError) come back as their message; unexpected ones are
 // logged with the request id, which the form shows. Next's redirect()/notFound() pass.
 // The bodies of action POSTs are limited before Next reads them (lib/api/action-body-limit.ts).
+// Every exported action in app/ and lib/ is built with it: test/server-actions.int.test.ts
+// fails an action whose origin check runs outside the chain.
 import 'server-only';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';

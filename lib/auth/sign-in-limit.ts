@@ -8,7 +8,6 @@ import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
-import { httpLimits } from '../limits';
 import { consumeRateLimitExact } from '../limits';
 import { signInEmailOrNull } from './normalize-email';
 import { clientIp } from '../principal';
@@ -16,9 +15,9 @@ import { clientIp } from '../principal';
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const SIGN_IN_LIMITS = { perAddress: 20, perEmail: 5 };
 
-/** The client address as the API's rate limits see it (X-Forwarded-For as the last trusted proxy wrote it). */
+/** The client address as the API's rate limits see it (lib/principal: X-Forwarded-For as the last trusted proxy wrote it). */
 export function signInAddress(headers: Pick<Headers, 'get'>): string {
-  return clientIp({ headers }, httpLimits().trustedProxies);
+  return clientIp({ headers });
 }
 
 /** The rate-limit key of an e-mail address: the inbox Auth.js would mail, hashed (no addresses in the limits table); null when Auth.js would mail nothing. */
