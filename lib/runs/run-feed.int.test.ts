@@ -78,6 +78,28 @@ describe('one live run watched by many', () => {
     expect(runEventBus().subscriberCount(run.id)).toBe(0);
   });
 
+  it('events heard together reach each viewer as one write, the frames joined in order', async () => {
+    const run = await testDb().run.create({
+      data: { id: crypto.randomBytes(16).toString('hex'), config: {}, status: 'running', visibility: 'unlisted', principal: 'anon:fanout' },
+    });
+    const viewers = [0, 1].map(() => streamRunEvents(testDb(), run.id, 0, new AbortController().signal, { catchUpMs: 60_000 }).getReader());
+    while (openRunStreams() < 2) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 200)); // the backfills are read
+    // five events stored at once and announced by one notice: the feed reads them in one go
+    await testDb().runEvent.createMany({ data: Array.from({ length: 5 }, (_, i) => ({ runId: run.id, seq: i + 1, type: 'message', data: { i } })) });
+    runEventBus().announceStored(run.id, 5);
+    await store(run.id, 6, 'run-end');
+    for (const reader of viewers) {
+      const chunks: string[] = [];
+      for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(new TextDecoder().decode(r.value));
+      const first = chunks.findIndex((c) => c.includes('id: 1\n'));
+      // live or still reading its backfill, a viewer writes the five at once (run-end may join them)
+      expect(chunks[first].match(/^id: \d+$/gm)?.slice(0, 5)).toEqual(['id: 1', 'id: 2', 'id: 3', 'id: 4', 'id: 5']);
+      expect(chunks.join('')).toMatch(/id: 6\n[^]*event: end\n/);
+    }
+    expect(openRunStreams()).toBe(0);
+  });
+
   it('a viewer that stops reading is closed at its bound instead of holding memory, and the others go on', async () => {
     const run = await testDb().run.create({
       data: { id: crypto.randomBytes(16).toString('hex'), config: {}, status: 'running', visibility: 'unlisted', principal: 'anon:fanout' },
@@ -87,9 +109,11 @@ describe('one live run watched by many', () => {
     const follower = readSse(streamRunEvents(testDb(), run.id, 0, new AbortController().signal, { catchUpMs: 60_000 }));
     while (openRunStreams() < 2) await new Promise((r) => setTimeout(r, 5));
     await new Promise((r) => setTimeout(r, 200));
-    const { MAX_QUEUED_FRAMES } = await import('./stream-run-events');
-    const total = MAX_QUEUED_FRAMES + 50;
-    await testDb().runEvent.createMany({ data: Array.from({ length: total }, (_, i) => ({ runId: run.id, seq: i + 1, type: 'message', data: { i } })) });
+    const { MAX_QUEUED_BYTES } = await import('./stream-run-events');
+    // 2 KiB events, so the stalled viewer's queue passes its bound
+    const filler = 'x'.repeat(2048);
+    const total = Math.ceil(MAX_QUEUED_BYTES / filler.length) + 50;
+    await testDb().runEvent.createMany({ data: Array.from({ length: total }, (_, i) => ({ runId: run.id, seq: i + 1, type: 'message', data: { i, filler } })) });
     runEventBus().announceStored(run.id, total);
     await testDb().runEvent.create({ data: { runId: run.id, seq: total + 1, type: 'run-end', data: { status: 'succeeded' } } });
     runEventBus().announceStored(run.id, total + 1);

@@ -7,12 +7,15 @@
 // also read on a short timer, so a missed notice or a dropped LISTEN connection delays an
 // event by CATCH_UP_MS at most and never stalls the viewers. A run that ended without its
 // run-end event (its worker died) is seen by the status check and ends every viewer.
+// Events heard in one turn of the event loop go to each viewer as one batch: one write of
+// the frames joined, so a burst (a turn's events, a storage read) costs each viewer one
+// write instead of one per event, and a feed that falls behind batches more, not less.
 import 'server-only';
 import type { Db } from '../db/client';
 import { runEventBus, type StoredRunEvent } from './run-event-bus';
 import { errorContext, runsLog } from './runs-log';
 import { storedEventReader } from './stored-event-reader';
-import { eventFrame } from './sse-frame';
+import { eventFrame, joinFrames } from './sse-frame';
 
 export const HEARTBEAT_MS = 15_000;
 /** how often the feed reads storage whatever its notices say; skipped when an event arrived since */
@@ -21,9 +24,12 @@ export const CATCH_UP_MS = 1_000;
 const STATUS_EVERY = 5;
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
+/** consecutive events (each seq the previous one's + 1), their frames, and those frames joined */
+export type FeedBatch = { events: StoredRunEvent[]; frames: Uint8Array[]; bytes: Uint8Array };
+
 export type FeedViewer = {
-  /** the next event in order (seq = the previous one's + 1), and its encoded frame */
-  event(event: StoredRunEvent, frame: Uint8Array): void;
+  /** the next events in order (the first one's seq = the previous batch's last + 1) */
+  events(batch: FeedBatch): void;
   heartbeat(): void;
   /** the feed knows storage up to `seq` and sends only later events: a viewer behind it reads storage */
   from(seq: number): void;
@@ -38,6 +44,8 @@ type Feed = {
   /** the highest seq the feed has read from storage or the bus and sent on */
   last: number;
   viewers: Set<FeedViewer>;
+  /** sends the viewers what was published and not sent yet */
+  flush(): void;
   /** the run ended or the feed failed: it sends nothing more */
   closed: boolean;
   dispose(): void;
@@ -51,13 +59,18 @@ function openFeed(db: Db, runId: string, key: string, opts: FeedOptions, feeds: 
   let disposed = false;
   // unknown until the first look at storage; events heard before wait in `pending`
   let ready = false;
-  const feed: Feed = { last: 0, viewers, closed: false, dispose };
+  const feed: Feed = { last: 0, viewers, closed: false, dispose, flush };
+  // published, not yet sent to the viewers (sent at the end of this turn of the event loop)
+  let outEvents: StoredRunEvent[] = [];
+  let outFrames: Uint8Array[] = [];
+  let flushing: NodeJS.Immediate | null = null;
 
   function dispose() {
     if (disposed) return;
     disposed = true;
     feed.closed = true;
     unsubscribe();
+    if (flushing) clearImmediate(flushing);
     clearInterval(heartbeat);
     clearInterval(ticker);
     if (feeds.get(key) === feed) feeds.delete(key);
@@ -65,15 +78,26 @@ function openFeed(db: Db, runId: string, key: string, opts: FeedOptions, feeds: 
   const everyone = (fn: (v: FeedViewer) => void) => {
     for (const v of [...viewers]) fn(v);
   };
+  /** sends what was published to every viewer (always before anything else reaches them) */
+  function flush() {
+    if (flushing) clearImmediate(flushing);
+    flushing = null;
+    if (!outEvents.length) return;
+    const batch: FeedBatch = { events: outEvents, frames: outFrames, bytes: joinFrames(outFrames) };
+    outEvents = [];
+    outFrames = [];
+    everyone((v) => v.events(batch));
+  }
   const publish = (event: StoredRunEvent) => {
     if (disposed || event.seq !== feed.last + 1) return;
     feed.last = event.seq;
-    const frame = eventFrame(event);
-    everyone((v) => v.event(event, frame));
+    outEvents.push(event);
+    outFrames.push(eventFrame(event));
     if (event.type === 'run-end') {
+      flush();
       everyone((v) => v.end());
       dispose();
-    }
+    } else flushing ??= setImmediate(flush);
   };
   const drainPending = () => {
     while (pending.has(feed.last + 1)) {
@@ -86,6 +110,7 @@ function openFeed(db: Db, runId: string, key: string, opts: FeedOptions, feeds: 
   const fail = (err: unknown) => {
     if (disposed) return;
     runsLog.error('run feed failed', { runId, last: feed.last, ...errorContext(err) });
+    flush();
     everyone((v) => v.fail(err));
     dispose();
   };
@@ -108,6 +133,7 @@ function openFeed(db: Db, runId: string, key: string, opts: FeedOptions, feeds: 
       // the viewers read what storage holds up to here themselves
       feed.last = Math.max(feed.last, top._max.seq ?? 0);
       ready = true;
+      flush();
       everyone((v) => v.from(feed.last));
       drainPending();
       // a notice heard before that named a stored event past this point
@@ -135,6 +161,7 @@ function openFeed(db: Db, runId: string, key: string, opts: FeedOptions, feeds: 
         if (!disposed && (!run || TERMINAL.has(run.status))) {
           await catchUp();
           if (!disposed) {
+            flush();
             everyone((v) => v.end());
             dispose();
           }
@@ -161,6 +188,8 @@ export function joinRunFeed(db: Db, runId: string, viewer: FeedViewer, opts: Fee
   const key = `${runId}:${opts.catchUpMs ?? ''}:${opts.heartbeatMs ?? ''}`;
   const found = feeds.get(key);
   const feed = found && !found.closed ? found : openFeed(db, runId, key, opts, feeds);
+  // what was published before this viewer joined goes to the others only (it reads storage up to feed.last)
+  feed.flush();
   feed.viewers.add(viewer);
   if (found === feed && feed.last > 0) viewer.from(feed.last);
   return () => {

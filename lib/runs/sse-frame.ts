@@ -21,5 +21,10 @@ export function eventFrame(event: StoredRunEvent): Uint8Array {
   return encoder.encode(`id: ${event.seq}\n${dataLines(payload)}\n`);
 }
 
+/** frames as one chunk, for one write (a batch of one is the frame itself, not a copy) */
+export function joinFrames(frames: Uint8Array[]): Uint8Array {
+  return frames.length === 1 ? frames[0] : Buffer.concat(frames);
+}
+
 export const END_FRAME = encoder.encode('event: end\ndata: {}\n\n');
 export const HEARTBEAT_FRAME = encoder.encode(': keep-alive\n\n');

@@ -3,6 +3,8 @@
 // `end` event when the run is over. A finished run simply replays from storage; a live
 // one joins the run's shared feed (run-feed.ts) first, then reads its own backfill, then
 // sends what the feed delivered meanwhile, in order.
+// Events that arrive together go out as one chunk (one write to the socket): the feed's
+// batches as the feed joined them, and a run of stored or held-back events joined here.
 // Every resource (the feed membership, the abort listener) is released once, whichever
 // way the stream ends: run over, client gone, a client too slow to keep up, or a failure
 // to read storage (the stream then errors, and the failure is logged).
@@ -14,22 +16,28 @@ import { MAX_SEQ } from './parse-after-seq';
 import { joinRunFeed, type FeedOptions } from './run-feed';
 import type { StoredRunEvent } from './run-event-bus';
 import { errorContext, runsLog } from './runs-log';
-import { END_FRAME, HEARTBEAT_FRAME, eventFrame } from './sse-frame';
+import { END_FRAME, HEARTBEAT_FRAME, eventFrame, joinFrames } from './sse-frame';
 
 export { CATCH_UP_MS, HEARTBEAT_MS } from './run-feed';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 /**
- * Frames queued for a client that does not read: past this, its stream is closed (it
+ * Bytes queued for a client that does not read: past this, its stream is closed (it
  * reconnects with Last-Event-ID and loses nothing) instead of holding memory for it.
+ * Eight events of the largest size (MAX_EVENT_BYTES), or thousands of ordinary ones.
  */
-export const MAX_QUEUED_FRAMES = 2_000;
+export const MAX_QUEUED_BYTES = 2 * 1024 * 1024;
 
 let liveStreams = 0;
 /** streams whose resources are not released yet (tests check that none leak) */
 export const openRunStreams = () => liveStreams;
 
-export function streamRunEvents(db: Db, runId: string, afterSeq: number, signal: AbortSignal, opts: FeedOptions = {}): ReadableStream<Uint8Array> {
+export type StreamOptions = FeedOptions & {
+  /** called once when the stream's resources are released, whichever way it ended (the route's hold on the caller's stream count) */
+  onRelease?: () => void;
+};
+
+export function streamRunEvents(db: Db, runId: string, afterSeq: number, signal: AbortSignal, opts: StreamOptions = {}): ReadableStream<Uint8Array> {
   let last = afterSeq;
   let closed = false;
   let released = false;
@@ -49,6 +57,7 @@ export function streamRunEvents(db: Db, runId: string, afterSeq: number, signal:
     eventStreams.dec();
     leave();
     signal.removeEventListener('abort', onAbort);
+    opts.onRelease?.();
   };
 
   return new ReadableStream<Uint8Array>(
@@ -56,8 +65,13 @@ export function streamRunEvents(db: Db, runId: string, afterSeq: number, signal:
       async start(controller) {
         liveStreams++;
         eventStreams.inc();
+        // frames written one event at a time (the backfill, what waited in `pending`), sent as
+        // one chunk once the synchronous run of writes is over
+        let out: Uint8Array[] = [];
+        let outScheduled = false;
         const close = () => {
           if (closed) return;
+          flushOut();
           release();
           try {
             controller.close();
@@ -75,9 +89,20 @@ export function streamRunEvents(db: Db, runId: string, afterSeq: number, signal:
             // already errored or cancelled
           }
         };
+        function flushOut() {
+          if (!out.length) return;
+          const frames = out;
+          out = [];
+          enqueueNow(joinFrames(frames));
+        }
+        /** in order after any frames still in `out` */
         const enqueue = (bytes: Uint8Array) => {
+          flushOut();
+          enqueueNow(bytes);
+        };
+        const enqueueNow = (bytes: Uint8Array) => {
           if (closed) return;
-          if ((controller.desiredSize ?? 0) < -MAX_QUEUED_FRAMES) {
+          if ((controller.desiredSize ?? 0) < -MAX_QUEUED_BYTES) {
             // a client that stopped reading: erroring drops what is queued for it (closing would keep it)
             release();
             try {
@@ -95,8 +120,15 @@ export function streamRunEvents(db: Db, runId: string, afterSeq: number, signal:
         };
         const write = (event: StoredRunEvent, frame?: Uint8Array) => {
           if (closed || event.seq !== last + 1) return;
-          enqueue(frame ?? eventFrame(event));
+          out.push(frame ?? eventFrame(event));
           last = event.seq;
+          if (!outScheduled) {
+            outScheduled = true;
+            queueMicrotask(() => {
+              outScheduled = false;
+              flushOut();
+            });
+          }
           if (event.type === 'run-end') {
             enqueue(END_FRAME);
             close();
@@ -128,13 +160,21 @@ export function streamRunEvents(db: Db, runId: string, afterSeq: number, signal:
             db,
             runId,
             {
-              event(event, frame) {
+              events({ events, frames, bytes }) {
                 if (closed) return;
-                if (live && !stored.busy && pending.size === 0) write(event, frame);
-                else {
-                  pending.set(event.seq, { event, frame });
-                  if (live && !stored.busy) drainPending();
+                const end = events[events.length - 1];
+                if (live && !stored.busy && pending.size === 0 && events[0].seq === last + 1) {
+                  // the usual case: the whole batch in one write, as the feed joined it
+                  enqueue(bytes);
+                  last = end.seq;
+                  if (end.type === 'run-end') {
+                    enqueue(END_FRAME);
+                    close();
+                  }
+                  return;
                 }
+                for (let i = 0; i < events.length; i++) pending.set(events[i].seq, { event: events[i], frame: frames[i] });
+                if (live && !stored.busy) drainPending();
               },
               heartbeat: () => enqueue(HEARTBEAT_FRAME),
               from(seq) {
@@ -152,7 +192,7 @@ export function streamRunEvents(db: Db, runId: string, afterSeq: number, signal:
               },
               fail,
             },
-            opts,
+            { heartbeatMs: opts.heartbeatMs, catchUpMs: opts.catchUpMs },
           );
           await catchUp();
           live = true;
@@ -174,7 +214,7 @@ export function streamRunEvents(db: Db, runId: string, afterSeq: number, signal:
         release();
       },
     },
-    // frames are counted, so desiredSize says how many a client has left unread
-    new CountQueuingStrategy({ highWaterMark: 1 }),
+    // bytes are counted, so desiredSize says how much a client has left unread
+    new ByteLengthQueuingStrategy({ highWaterMark: 1 }),
   );
 }

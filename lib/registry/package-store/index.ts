@@ -2,7 +2,7 @@
 // default, S3-compatible by configuration) and the move between them.
 import 'server-only';
 export type { ByteRange, PackageStore } from './types';
-export { createPgPackageStore, DOWNLOAD_IDLE_MS, STATEMENT_BYTES } from './pg-package-store';
+export { createPgPackageStore, DOWNLOAD_IDLE_MS, READ_SLICE_BYTES, STATEMENT_BYTES } from './pg-package-store';
 export { createS3PackageStore, type S3StoreConfig } from './s3-package-store';
 export { createPackageStore, locatePackage, packageStoreConfigFromEnv, packageStoreFor, type PackageStoreConfig } from './select-package-store';
 export { movePackages, type MoveResult } from './move-packages';

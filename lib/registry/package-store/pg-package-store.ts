@@ -1,14 +1,21 @@
 // Package bytes in Postgres, the embedded default: parts of at most STATEMENT_BYTES
 // (TarballPart), written and read one part per statement, since the driver encodes and
 // decodes a statement's values on the event loop (a 50 MB value held every other request
-// for hundreds of milliseconds). A read fetches one part when the client asks for the next
-// (no read-ahead): a client that reads slowly holds one part, never the package.
+// for hundreds of milliseconds). A download reads READ_SLICE_BYTES of a part at a time,
+// when the client asks for more (no read-ahead): what one download holds is a slice and
+// what the socket has not sent yet, whatever the package's size. The slice comes as
+// base64 text (`encode(substring(...))`), which the driver hands over as it is; a bytea
+// column would come as hex text, be turned into bytes and then into base64 and back by
+// the Prisma client, several copies of every part for each read.
 import 'server-only';
 import { AppError } from '../../errors';
 import type { ByteRange, PackageStore, Tx } from './types';
 
 /** What one statement carries at most: a tarball part, a batch of files (publish-version.ts). */
 export const STATEMENT_BYTES = 1_000_000;
+
+/** what one read of a download fetches at most (a slice of one part) */
+export const READ_SLICE_BYTES = 256 * 1024;
 
 /** how long a download may wait for its reader before it is ended (a client that stopped reading) */
 export const DOWNLOAD_IDLE_MS = 60_000;
@@ -36,9 +43,10 @@ export function createPgPackageStore(db: Tx, opts: { idleMs?: number } = {}): Pa
       return Number(row.bytes);
     },
     open(versionId, range?: ByteRange) {
-      // parts are STATEMENT_BYTES long but the last, so a byte's part is known without a read
-      let index = range ? Math.floor(range.start / STATEMENT_BYTES) : 0;
-      const endIndex = range ? Math.floor(range.end / STATEMENT_BYTES) : Infinity;
+      // the next byte to send, and the end (exclusive) of a range; parts are STATEMENT_BYTES
+      // long but the last, so a byte's part is known without a read
+      let at = range ? range.start : 0;
+      const end = range ? range.end + 1 : Infinity;
       let timer: NodeJS.Timeout | undefined;
       const idle = (controller: ReadableStreamDefaultController<Uint8Array>) => {
         clearTimeout(timer);
@@ -51,19 +59,23 @@ export function createPgPackageStore(db: Tx, opts: { idleMs?: number } = {}): Pa
           async pull(controller) {
             clearTimeout(timer);
             try {
-              const row = await db.tarballPart.findUnique({ where: { versionId_index: { versionId, index } }, select: { data: true } });
-              if (!row) {
+              const index = Math.floor(at / STATEMENT_BYTES);
+              const offset = at - index * STATEMENT_BYTES;
+              const want = Math.min(READ_SLICE_BYTES, STATEMENT_BYTES - offset, end - at);
+              const rows = await db.$queryRaw<Array<{ data: string }>>`
+                SELECT encode(substring("data" from ${offset + 1}::int for ${want}::int), 'base64') AS data
+                FROM "TarballPart" WHERE "versionId" = ${versionId} AND "index" = ${index}::int`;
+              if (!rows[0]) {
                 // past the last part of a whole read is its end; anything else is a version that went away
-                if (!range && index > 0 && (await db.tarballPart.count({ where: { versionId } })) === index) return controller.close();
+                if (!range && index > 0 && offset === 0 && (await db.tarballPart.count({ where: { versionId } })) === index) return controller.close();
                 return controller.error(gone());
               }
-              const base = index * STATEMENT_BYTES;
-              const from = range ? Math.max(range.start - base, 0) : 0;
-              const to = range ? Math.min(range.end + 1 - base, row.data.byteLength) : row.data.byteLength;
-              controller.enqueue(from === 0 && to === row.data.byteLength ? row.data : row.data.subarray(from, to));
-              index++;
-              // a whole read ends at a part shorter than a full one (or at the next, missing one)
-              if (index > endIndex || (!range && row.data.byteLength < STATEMENT_BYTES)) controller.close();
+              const bytes = Buffer.from(rows[0].data, 'base64');
+              // a slice shorter than asked: its part ends there, so a whole read is over (a range never reaches past the end)
+              if (bytes.byteLength < want && range) return controller.error(gone());
+              if (bytes.byteLength) controller.enqueue(bytes);
+              at += bytes.byteLength;
+              if (at >= end || bytes.byteLength < want) controller.close();
               else idle(controller);
             } catch (err) {
               controller.error(err);

@@ -12,7 +12,7 @@ export const dynamic = 'force-dynamic';
 
 // Server-Sent Events by default; `?format=json`: the stored events after `after` as one
 // JSON page ({ events, lastSeq, more }), with the same authorization as the stream.
-export const GET = withApi<{ id: string }>({ scope: 'runs', concurrency: 'stream' }, async ({ req, params, userId }) => {
+export const GET = withApi<{ id: string }>({ scope: 'runs', concurrency: 'stream' }, async ({ req, params, userId, takeHold }) => {
   const query = new URL(req.url).searchParams;
   const format = query.get('format');
   if (format !== null && format !== 'json' && format !== 'sse') {
@@ -23,7 +23,8 @@ export const GET = withApi<{ id: string }>({ scope: 'runs', concurrency: 'stream
   if (format === 'json') {
     return NextResponse.json(await runEventPage(serverContext().db, params.id, after), { headers: { 'Cache-Control': 'no-store' } });
   }
-  return new Response(streamRunEvents(serverContext().db, params.id, after, req.signal), {
+  // the stream ends the caller's hold on its stream count itself (no wrapper stream per viewer)
+  return new Response(streamRunEvents(serverContext().db, params.id, after, req.signal, { onRelease: takeHold() }), {
     headers: {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store, no-transform',

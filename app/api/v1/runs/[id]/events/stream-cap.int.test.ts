@@ -84,4 +84,31 @@ describe('open event streams per caller', () => {
     }
     expect(frontDoorState().streams.get(anonymousKey(IP))).toBeUndefined();
   });
+
+  it('the stream frees its place itself (no wrapper): when the run ends, when the client goes away, and when it fails to start', async () => {
+    const ip = '198.51.100.25';
+    const key = anonymousKey(ip);
+    // a finished run: the stream replays and ends, and its place is free once it ended
+    const done = await testDb().run.create({ data: { id: newRunId(), config: {}, status: 'succeeded', visibility: 'unlisted', principal: 'anon:cap' } });
+    await testDb().runEvent.create({ data: { runId: done.id, seq: 1, type: 'run-end', data: { status: 'succeeded' } } });
+    const ended = await open(done.id, new AbortController().signal, ip);
+    expect(frontDoorState().streams.get(key)).toBe(1);
+    expect(await ended.text()).toContain('event: end');
+    expect(frontDoorState().streams.get(key)).toBeUndefined();
+
+    // a live one whose client goes away (the request's signal aborts)
+    const leaving = new AbortController();
+    const live = await open(await liveRun(), leaving.signal, ip);
+    expect(live.status).toBe(200);
+    expect(frontDoorState().streams.get(key)).toBe(1);
+    leaving.abort();
+    expect(frontDoorState().streams.get(key)).toBeUndefined();
+
+    // an after-seq past the range: the stream errors at once and holds nothing
+    const bad = await eventsRoute(new Request(`http://127.0.0.1/api/v1/runs/${done.id}/events`, { headers: { 'x-forwarded-for': ip, 'last-event-id': '1.5' } }), {
+      params: Promise.resolve({ id: done.id }),
+    });
+    expect(bad.status).toBe(400);
+    expect(frontDoorState().streams.get(key)).toBeUndefined();
+  });
 });
