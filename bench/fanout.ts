@@ -2,10 +2,11 @@
 // a production server (trusting one proxy, so each viewer is its own address), a manual
 // run, VIEWERS event streams from a separate process, then TURNS turns sent one every
 // TURN_MS. Prints JSON: delivery p50/p95 (event stored -> viewer read it), events lost
-// and repeated, the web process's memory per viewer, and the server's /api/health p95
+// and repeated, the server's CPU time while it fans out, the web process's memory per
+// viewer, and the server's /api/health p95
 // while it fans out. Run: npm run bench:fanout   (BENCH_VIEWERS, BENCH_TURNS, BENCH_PORT)
 import { spawn } from 'node:child_process';
-import { serverRssKiB, startBenchApp } from './bench-app';
+import { serverCpuMs, serverRssKiB, startBenchApp } from './bench-app';
 
 const viewers = Number(process.env.BENCH_VIEWERS ?? 1000);
 const turns = Number(process.env.BENCH_TURNS ?? 20);
@@ -53,6 +54,7 @@ try {
   await new Promise((r) => setTimeout(r, 1000));
   const rssConnected = serverRssKiB(app.pgid);
 
+  const cpuBefore = serverCpuMs(app.pgid);
   const health: number[] = [];
   let sending = true;
   const probe = (async () => {
@@ -71,6 +73,7 @@ try {
     await new Promise((r) => setTimeout(r, turnMs));
   }
   await new Promise((resolve) => clients.once('exit', resolve));
+  const cpuMs = serverCpuMs(app.pgid) - cpuBefore;
   sending = false;
   await probe;
   const result = JSON.parse(out.slice('connected\n'.length)) as { received: number; duplicates: number; failed: number; latencies: number[]; perClient: number[] };
@@ -88,6 +91,8 @@ try {
       delivery: { p50Ms: pct(result.latencies, 50), p95Ms: pct(result.latencies, 95), maxMs: pct(result.latencies, 100) },
       lost,
       duplicates: result.duplicates,
+      // the server's CPU time from the first turn until every viewer had the run's end
+      serverCpuMs: cpuMs,
       memory: { beforeMiB: Math.round(rssBefore / 1024), connectedMiB: Math.round(rssConnected / 1024), perViewerKiB: Math.round((rssConnected - rssBefore) / viewers) },
       healthDuringFanout: { p50Ms: Number(pct(health, 50)?.toFixed(1)), p95Ms: Number(pct(health, 95)?.toFixed(1)) },
       target: { p95Ms: 100, lost: 0 },
