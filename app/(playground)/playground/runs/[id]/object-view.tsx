@@ -2,8 +2,14 @@
 // untrusted, so everything is rendered as text (markdown without raw HTML) and capped.
 'use client';
 import { memo } from 'react';
-import { Markdown } from '@/app/_components/markdown';
+import dynamic from 'next/dynamic';
 import { JsonView } from '@/app/_components/json-view';
+
+// The markdown renderer (react-markdown and its parsers, most of this page's script) loads
+// only when a run shows a markdown object: every other run page starts without it.
+const Markdown = dynamic(() => import('@/app/_components/markdown').then((m) => m.Markdown), {
+  loading: () => <p className="text-xs text-zinc-600 dark:text-zinc-400">Loading…</p>,
+});
 
 export type ObjectComponent = { id?: string; type?: string; props?: Record<string, unknown>; skill?: string; tool?: string };
 

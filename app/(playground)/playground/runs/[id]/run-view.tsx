@@ -58,7 +58,10 @@ export function RunView({
   const ended = isTerminal(trace.status);
   const [follow, setFollow] = useFollowLiveEnd(!ended, trace.count);
   const [now, setNow] = useState(() => Date.now());
-  useEffect(() => setNow(Date.now()), [trace.count]);
+  // the clock only matters while the run goes (the waterfall's open end): a finished run is not drawn twice
+  useEffect(() => {
+    if (!ended) setNow(Date.now());
+  }, [trace.count, ended]);
   const turns = trace.blocks.reduce((n, b) => (b.kind === 'turn' ? n + 1 : n), 0);
 
   return (

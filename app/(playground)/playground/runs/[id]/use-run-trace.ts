@@ -1,10 +1,11 @@
 'use client';
 // Loads a run's stored events as JSON pages (a finished run, or the backlog of a live
-// one; a page holds at most 10,000 events and about SKILLYARD_RUN_EVENT_PAGE_BYTES) and folds them into the trace with one state update (a transition, rendered
-// in slices), then subscribes to the
-// Server-Sent Events after the last stored seq only (EventSource resumes after
-// Last-Event-ID on its own) and folds live events in once per animation frame. A run
-// whose stored events end with run-end needs no stream at all.
+// one; a page holds at most 10,000 events and about SKILLYARD_RUN_EVENT_PAGE_BYTES),
+// folds them into the trace in slices of a few milliseconds that yield to the browser,
+// and sets the trace once (a transition, which React renders in slices too); then it
+// subscribes to the Server-Sent Events after the last stored seq only (EventSource resumes
+// after Last-Event-ID on its own) and folds live events in once per animation frame. A
+// run whose stored events end with run-end needs no stream at all.
 import { startTransition, useEffect, useState } from 'react';
 import { TraceBuilder, type RunEvent, type RunStatus, type TraceState } from '@/lib/trace';
 
@@ -12,6 +13,34 @@ export type Connection = 'connecting' | 'live' | 'reconnecting' | 'closed';
 
 type EventPage = { events: RunEvent[]; lastSeq: number; more: boolean };
 const MAX_PAGES = 50;
+/** main-thread time one slice of the fold may take before it yields */
+const SLICE_MS = 8;
+
+/** Resolves in a new task: what came before it is one task, what comes after another. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/** Folds `events` into `builder` a slice at a time (the parse of a page is a task of its own). */
+async function applyInSlices(builder: TraceBuilder, events: RunEvent[], signal: AbortSignal): Promise<void> {
+  let i = 0;
+  while (i < events.length) {
+    await nextTask();
+    if (signal.aborted) return;
+    const end = performance.now() + SLICE_MS;
+    do {
+      const stop = Math.min(events.length, i + 64);
+      for (; i < stop; i++) builder.apply(events[i]);
+    } while (i < events.length && performance.now() < end);
+  }
+}
 
 /** The stored events after `after`, page by page; null when the JSON route fails (the stream then replays them). */
 async function loadStored(runId: string, signal: AbortSignal): Promise<{ events: RunEvent[]; lastSeq: number } | null> {
@@ -92,11 +121,12 @@ export function useRunTrace(runId: string, initialStatus: RunStatus) {
     };
 
     loadStored(runId, aborter.signal)
-      .then((stored) => {
+      .then(async (stored) => {
         if (aborter.signal.aborted) return;
         if (!stored) return subscribe(0);
         if (stored.events.length) {
-          for (const event of stored.events) builder.apply(event);
+          await applyInSlices(builder, stored.events, aborter.signal);
+          if (aborter.signal.aborted) return;
           const snapshot = builder.snapshot();
           // a transition: React renders the long trace in slices that yield to the browser, not in one long task
           startTransition(() => setTrace(snapshot));
