@@ -5,7 +5,7 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
-import { compareTraces, foldTrace, isSubstantive, sameJson, type TraceComparison, type RunEvent } from '../trace';
+import { compareTraces, isSubstantive, sameJson, TraceBuilder, type TraceComparison, type TraceState } from '../trace';
 import { getRun, type RunAccess, type RunView } from './get-run';
 import { listRunEvents } from './list-run-events';
 
@@ -35,16 +35,27 @@ export type RunComparison = {
   traceRemoved: Array<'a' | 'b'>;
 };
 
-async function readEvents(db: Db, runId: string): Promise<{ events: RunEvent[]; truncated: boolean }> {
-  const events: RunEvent[] = [];
-  for (let after = 0; events.length < MAX_COMPARED_EVENTS;) {
-    const page = await listRunEvents(db, runId, after, Math.min(2000, MAX_COMPARED_EVENTS - events.length));
-    for (const e of page) events.push({ ...e.data, seq: e.seq, type: e.type, createdAt: e.createdAt });
-    if (page.length === 0) break;
-    after = page[page.length - 1].seq;
+/** events read from the database at a time */
+const PAGE_EVENTS = 2000;
+
+/**
+ * A run's trace folded page by page as it is read: only the folded trace is held, never
+ * the list of up to MAX_COMPARED_EVENTS raw events beside it.
+ */
+async function readTrace(db: Db, runId: string): Promise<{ trace: TraceState; truncated: boolean }> {
+  const builder = new TraceBuilder('running');
+  let read = 0;
+  let after = 0;
+  while (read < MAX_COMPARED_EVENTS) {
+    const take = Math.min(PAGE_EVENTS, MAX_COMPARED_EVENTS - read);
+    const page = await listRunEvents(db, runId, after, take);
+    for (const e of page) builder.apply({ ...e.data, seq: e.seq, type: e.type, createdAt: e.createdAt });
+    read += page.length;
+    if (page.length > 0) after = page[page.length - 1].seq;
+    if (page.length < take) break; // the last page: nothing more to ask for
   }
-  const truncated = events.length >= MAX_COMPARED_EVENTS && (await listRunEvents(db, runId, events[events.length - 1].seq, 1)).length > 0;
-  return { events, truncated };
+  const truncated = read >= MAX_COMPARED_EVENTS && (await listRunEvents(db, runId, after, 1)).length > 0;
+  return { trace: builder.state, truncated };
 }
 
 function versionChanges(a: RunView, b: RunView): VersionChange[] {
@@ -80,8 +91,8 @@ function settingChanges(a: RunView, b: RunView) {
 export async function compareRuns(db: Db, aId: string, bId: string, accessFor: (runId: string) => RunAccess): Promise<RunComparison> {
   if (aId === bId) throw new AppError('run/compare-same', 'Choose two different runs to compare.');
   const [a, b] = await Promise.all([getRun(db, aId, accessFor(aId)), getRun(db, bId, accessFor(bId))]);
-  const [ea, eb] = await Promise.all([readEvents(db, a.id), readEvents(db, b.id)]);
-  const trace = compareTraces(foldTrace(ea.events), foldTrace(eb.events));
+  const [ea, eb] = await Promise.all([readTrace(db, a.id), readTrace(db, b.id)]);
+  const trace = compareTraces(ea.trace, eb.trace);
   const versions = versionChanges(a, b);
   const settings = settingChanges(a, b);
   const outcome = { status: a.status !== b.status, result: !sameJson(a.result ?? null, b.result ?? null), error: !sameJson(a.error ?? null, b.error ?? null) };
