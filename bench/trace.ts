@@ -5,7 +5,8 @@
 // the longest main-thread task (PerformanceObserver 'longtask'). Then a second run of the
 // same size whose script differs in one call, and the comparison of the two
 // (/playground/compare): time until it is drawn and hydrated, and its longest task.
-// Prints JSON.
+// Each load also names its longest animation frame's scripts and layout time
+// (long-animation-frame entries), to tell what a long task was. Prints JSON.
 //   npm run bench:trace [-- --events 5000 --reloads 3]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -49,6 +50,34 @@ function script(turns: number, changed = false) {
   return [...Array.from({ length: turns }, (_, i) => turn(i + 1)), { text: 'Done.', code: 'ctx.finish({ done: memory.done, failed: memory.failed });' }];
 }
 
+/**
+ * Page script (a string: see the note at the run page's init script) that keeps the longest
+ * long animation frame (Chromium's LoAF entries): how long it took, the scripts that ran in
+ * it (what invoked them, from which file, for how long) and its style-and-layout time, so a
+ * long task can be told apart: the framework's start, a fetch's JSON, React's work, layout.
+ */
+const LONGEST_FRAME_OBSERVER = `try {
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const w = window;
+      if (w.__bench.frame && w.__bench.frame.ms >= e.duration) continue;
+      const end = e.startTime + e.duration;
+      w.__bench.frame = {
+        at: Math.round(e.startTime),
+        ms: Math.round(e.duration),
+        styleAndLayoutMs: e.styleAndLayoutStart ? Math.round(end - e.styleAndLayoutStart) : 0,
+        scripts: e.scripts
+          .slice()
+          .sort((a, b) => b.duration - a.duration)
+          .slice(0, 3)
+          .map((s) => ({ ms: Math.round(s.duration), invoker: String(s.invoker).slice(0, 60), source: String(s.sourceURL || '').split('/').pop() })),
+      };
+    }
+  }).observe({ type: 'long-animation-frame', buffered: true });
+} catch {}`;
+
+type LongestFrame = { at: number; ms: number; styleAndLayoutMs: number; scripts: Array<{ ms: number; invoker: string; source: string }> } | null;
+
 const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Starts a scripted run of `turns` turns and waits for its end. */
@@ -84,27 +113,28 @@ async function measureComparison(browser: import('@playwright/test').Browser, a:
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.addInitScript(`(() => {
     const w = window;
-    w.__bench = { longest: 0, longTasks: 0 };
+    w.__bench = { longest: 0, longTasks: 0, frame: null };
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
         w.__bench.longTasks++;
         w.__bench.longest = Math.max(w.__bench.longest, e.duration);
       }
     }).observe({ type: 'longtask', buffered: true });
+    ${LONGEST_FRAME_OBSERVER}
   })();`);
   const url = `${base}/playground/compare?a=${a}&b=${b}`;
   await page.goto(url); // warm-up
-  const samples: Array<{ firstPaintMs: number; fullyDrawnMs: number; longestTaskMs: number; longTasks: number }> = [];
+  const samples: Array<{ firstPaintMs: number; fullyDrawnMs: number; longestTaskMs: number; longTasks: number; longestFrame: LongestFrame }> = [];
   for (let i = 0; i < RELOADS; i++) {
     await page.reload();
     await page.waitForSelector('[data-testid="compare-view"][data-ready]', { timeout: 120_000 });
     await sleep(300);
     samples.push(
       await page.evaluate(() => {
-        const b = (window as unknown as { __bench: { longest: number; longTasks: number } }).__bench;
+        const b = (window as unknown as { __bench: { longest: number; longTasks: number; frame: LongestFrame } }).__bench;
         const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
         const ready = Number(document.querySelector('[data-testid="compare-view"]')?.getAttribute('data-ready'));
-        return { firstPaintMs: Math.round(fcp), fullyDrawnMs: ready, longestTaskMs: Math.round(b.longest), longTasks: b.longTasks };
+        return { firstPaintMs: Math.round(fcp), fullyDrawnMs: ready, longestTaskMs: Math.round(b.longest), longTasks: b.longTasks, longestFrame: b.frame };
       }),
     );
   }
@@ -152,13 +182,14 @@ async function main() {
     await page.addInitScript(`(() => {
       const expected = ${total};
       const w = window;
-      w.__bench = { longest: 0, longTasks: 0, drawnAt: null };
+      w.__bench = { longest: 0, longTasks: 0, drawnAt: null, frame: null };
       new PerformanceObserver((list) => {
         for (const e of list.getEntries()) {
           w.__bench.longTasks++;
           w.__bench.longest = Math.max(w.__bench.longest, e.duration);
         }
       }).observe({ type: 'longtask', buffered: true });
+      ${LONGEST_FRAME_OBSERVER}
       // "fully drawn": the event counter shows every event and the run's final status
       new MutationObserver(() => {
         const counter = document.querySelector('[data-testid="event-count"]');
@@ -169,7 +200,7 @@ async function main() {
       }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-count', 'data-status'] });
     })();`);
     const url = `${base}/playground/runs/${id}`;
-    const samples: Array<{ firstPaintMs: number; fullyDrawnMs: number; longestTaskMs: number; longTasks: number }> = [];
+    const samples: Array<{ firstPaintMs: number; fullyDrawnMs: number; longestTaskMs: number; longTasks: number; longestFrame: LongestFrame }> = [];
     await page.goto(url); // warm-up: compile and cache the route
     for (let i = 0; i < RELOADS; i++) {
       await page.reload();
@@ -177,9 +208,9 @@ async function main() {
       await sleep(300); // let the last frame's long task be reported
       samples.push(
         await page.evaluate(() => {
-          const b = (window as unknown as { __bench: { longest: number; longTasks: number; drawnAt: number } }).__bench;
+          const b = (window as unknown as { __bench: { longest: number; longTasks: number; drawnAt: number; frame: LongestFrame } }).__bench;
           const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
-          return { firstPaintMs: Math.round(fcp), fullyDrawnMs: Math.round(b.drawnAt), longestTaskMs: Math.round(b.longest), longTasks: b.longTasks };
+          return { firstPaintMs: Math.round(fcp), fullyDrawnMs: Math.round(b.drawnAt), longestTaskMs: Math.round(b.longest), longTasks: b.longTasks, longestFrame: b.frame };
         }),
       );
     }
@@ -204,7 +235,7 @@ async function main() {
       longTasksPerLoad: median(samples.map((s) => s.longTasks)),
       samples,
       targets: { fullyDrawnMs: 1000, longestTaskMs: 100 },
-      note: 'timings after a reload of a finished run; longest task is 0 when no task reached 50 ms (the longtask threshold)',
+      note: 'timings after a reload of a finished run; longest task is 0 when no task reached 50 ms (the longtask threshold); longestFrame: the longest animation frame of a load, its scripts (invoker, file) and style and layout',
       comparison: { events: [total, Number(other.run.eventCount ?? 0)], ...comparison },
     };
     console.log(JSON.stringify(result, null, 2));
