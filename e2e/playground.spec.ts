@@ -430,6 +430,29 @@ test('token usage the provider reported is shown per turn and in total', async (
   await expect(page.getByTestId('run-usage')).toContainText(/[\d,]+ in \/ 68 out tokens/);
 });
 
+test('a markdown object in the trace is drawn (its renderer loads only when a run has one)', async ({ page }) => {
+  // No bundled skill emits objects: a finished run's message event becomes the markdown
+  // object a skill with the object capability would have sent in that turn.
+  const url = await startRun(page, { script: QUICK_SCRIPT });
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
+  const client = new pg.Client({ connectionString: e2eDatabaseUrl() });
+  await client.connect();
+  try {
+    const res = await client.query(
+      `UPDATE "RunEvent" SET type = 'object', data = data || jsonb_build_object('component', jsonb_build_object('type', 'markdown', 'props', jsonb_build_object('markdown', E'## Findings\\n\\nA **bold** claim.')))
+       WHERE "runId" = $1 AND type = 'message' AND data->>'text' = 'Finishing.' RETURNING seq`,
+      [url.split('/').pop()],
+    );
+    expect(res.rowCount).toBe(1);
+  } finally {
+    await client.end();
+  }
+  await page.reload();
+  const object = page.locator('[data-testid="object-component"][data-object-type="markdown"]');
+  await expect(object.locator('strong')).toHaveText('bold', { timeout: 20_000 });
+  await expect(object.getByRole('heading', { name: 'Findings' })).toBeVisible();
+});
+
 test('390 px: a 300-character unbroken task and a long URL in the script do not widen the page', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const task = 'x'.repeat(300);
