@@ -115,7 +115,8 @@ function plainNodeEntries(): string[] {
     if (run) return !run.includes('--conditions=react-server');
     return benchText.includes(`'${name}'`); // spawned by another bench (with plain tsx)
   });
-  const skip = new Set(['scripts/start.ts']); // bundled by scripts/start.mjs with server-only aliased to its empty module
+  // bundled by scripts/start.mjs with server-only aliased to its empty module
+  const skip = new Set(['scripts/start.ts', 'scripts/prepare-database.ts']);
   // scripts that npm runs with the react-server condition (seed, worker, retention...) may load marked modules
   const plainScripts = listTs(path.join(ROOT, 'scripts')).filter((f) => {
     const run = Object.values(scripts).find((s) => s.includes(rel(f)));

@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setting } from '../lib/config/index.ts';
-import { prepareDatabase } from '../lib/server/prepare-database.ts';
+import { prepareDatabase } from './prepare-database.ts';
 import { assertProductionSettings, isProductionMode } from '../lib/server/production-settings.ts';
 
 const HELP = `Usage: npm start [-- --port N]      production server (builds first when needed)

@@ -15,7 +15,7 @@ import { actionFailure } from '../api/action-failure';
 import { limitActionCall } from '../limits';
 import { currentUser, type CurrentUser } from '../auth/current-user';
 import { assertSameOrigin } from '../auth/same-origin';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError, isErrorCode } from '../errors';
 import { clientAddressOf, userPrincipal, type Principal } from '../principal';
 import { serverContext } from '../server';

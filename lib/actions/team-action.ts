@@ -2,7 +2,7 @@
 // person and their address as the team operation's actor (authorization and audit log).
 import 'server-only';
 import { currentUser } from '../auth/current-user';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { userPrincipal } from '../principal';
 import { serverContext } from '../server';
 import type { Actor } from '../teams';

@@ -9,7 +9,7 @@
 // the sign-in page's server actions do (429 with Retry-After).
 import 'server-only';
 import { Auth, setEnvDefaults } from '@auth/core';
-import { db } from '../db/client';
+import { db } from '../db';
 import { errorResponse, requestIdFrom } from './with-api';
 import { authConfig } from '../auth/auth';
 import { consumeTeamConnectIntent } from '../teams';

@@ -2,7 +2,7 @@
 // actions through their chain): an API token (`Authorization: Bearer sy_…`), a signed-in
 // user (session), or an anonymous visitor (signed cookie), plus the client address.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { authenticateApiToken } from '../auth/api-tokens';
 import { clientIp, type Principal } from '../principal';
 import { ANONYMOUS_COOKIE, mintAnonymousId, readCookie, verifyAnonymousCookie } from './anonymous-id';

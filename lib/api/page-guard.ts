@@ -7,12 +7,11 @@
 // Next.js never decodes more of them than its page needs.
 import 'server-only';
 import type http from 'node:http';
-import { db } from '../db/client';
+import { db } from '../db';
 import { sessionTokenFrom, verifiedSessionUser } from '../auth/session-from-request';
 import { needsSession, pathOf, uploadFormParts } from './action-body-limit';
-import { httpLimits, PAGE_POST_COST } from '../limits';
+import { httpLimits, PAGE_POST_COST, consumeRateLimit, overLimitForMs } from '../limits';
 import { limitMultipartParts } from './multipart-part-limit';
-import { consumeRateLimit, overLimitForMs } from '../limits';
 
 export type PageRefusal = { status: number; code: string; message: string; retryAfterS?: number };
 

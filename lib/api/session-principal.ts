@@ -2,7 +2,7 @@
 // (lib/auth/session-from-request.ts). A state-changing request whose Origin is another
 // site never acts as the user (CSRF), on top of the cookie's SameSite=Lax.
 import 'server-only';
-import { db } from '../db/client';
+import { db } from '../db';
 import { isSameOrigin } from '../auth/same-origin-check';
 import { sessionUserFromRequest } from '../auth/session-from-request';
 

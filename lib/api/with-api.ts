@@ -8,16 +8,15 @@ import 'server-only';
 import crypto from 'node:crypto';
 import { NextResponse } from 'next/server';
 import type { z } from 'zod';
-import { db } from '../db/client';
+import { db } from '../db';
 import type { ApiTokenScope } from '../auth/api-tokens';
 import { AppError, errorBody, mapError, type MappedError } from '../errors';
 import { log, serializeError, withRequestId } from '../log';
 import { httpDuration, httpRequests, rateLimitRefusals, routeLabel } from '../metrics';
 import { anonymousCookieHeader } from './anonymous-id';
 import { frontDoorState, rememberCredentialKey, tooManyStreams } from './front-door';
-import { httpLimits } from '../limits';
+import { httpLimits, consumeRateLimit, rateLimitHeaders } from '../limits';
 import { identifyCaller, type Caller } from './identify-caller';
-import { consumeRateLimit, rateLimitHeaders } from '../limits';
 import { readJsonBody } from './read-json-body';
 import { anonymousKey, clientIp, isTrustedPublishToken, rateKeyOf, requireScope, userIdOf, type Principal } from '../principal';
 

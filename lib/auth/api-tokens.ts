@@ -2,7 +2,7 @@
 // is shown once at creation; only its SHA-256 is stored.
 import 'server-only';
 import crypto from 'node:crypto';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { apiTokenEpoch, cachedApiToken, rememberApiToken } from './api-token-cache';
 

@@ -4,7 +4,7 @@
 import 'server-only';
 import { PrismaAdapter } from '@auth/prisma-adapter';
 import type { Adapter, AdapterAccount } from 'next-auth/adapters';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 
 export function skillyardAdapter(db: Db): Adapter {
   // the adapter's types name @prisma/client; ours is the generated client of the same version

@@ -4,7 +4,7 @@
 import 'server-only';
 import NextAuth from 'next-auth';
 import type { NextAuthConfig } from 'next-auth';
-import { db, type Db } from '../db/client';
+import { db, type Db } from '../db';
 import { log } from '../log';
 import { deriveKey } from './secret-box';
 import { skillyardAdapter } from './auth-adapter';

@@ -3,7 +3,7 @@
 // so nobody else can publish under @<username> later. A team always keeps an owner
 // (docs/teams.md): while the person is the last owner of a team, nothing is deleted.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { userKey } from '../principal';
 

@@ -4,7 +4,7 @@
 // CLI picks it up, then deleted.
 import 'server-only';
 import crypto from 'node:crypto';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { API_TOKEN_SCOPES } from './api-tokens';
 import { issueApiToken } from './manage-api-tokens';

@@ -3,7 +3,7 @@
 // on the skeleton makes two look-alikes created at once wait for each other, and the
 // second then sees the first.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { scopeSkeleton } from './scope-names';
 
 type Tx = Pick<Db, '$queryRaw'>;

@@ -1,7 +1,7 @@
 // The settings side of API tokens: list (never the secret, only its prefix), create with
 // scopes and an expiry, revoke. Creating returns the plaintext once (api-tokens.ts).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { forgetApiTokenId } from './api-token-cache';
 import { API_TOKEN_SCOPES, createApiToken, type ApiTokenScope } from './api-tokens';

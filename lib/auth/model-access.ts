@@ -3,7 +3,7 @@
 // providers, plus the server's models only within SKILLYARD_ANONYMOUS_MODEL_RUNS_PER_DAY
 // (default 0) runs per day across all anonymous visitors.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { MODEL_KEY_PROVIDERS } from './model-keys';
 import { setting, type Env } from '../config';

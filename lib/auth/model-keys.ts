@@ -1,7 +1,7 @@
 // Model provider API keys of the user's own: sealed at rest, shown back only as their last
 // four characters, and used only for that user's runs (never the server's keys then).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { openSecret, sealSecret } from './secret-box';
 

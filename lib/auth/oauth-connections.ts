@@ -3,7 +3,7 @@
 // `@oauth/<provider>` whose claims are `account` plus the granted scopes. An expired
 // token is refreshed before use; disconnect deletes it and the gated tools lock again.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { userKey } from '../principal';
 import { heldTokensChanged } from '../runtime';
 import { openSecret, sealSecret } from './secret-box';

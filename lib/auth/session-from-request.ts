@@ -3,7 +3,7 @@
 // next/headers, so it works in any handler and in tests.
 import 'server-only';
 import crypto from 'node:crypto';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 
 const COOKIES = ['__Secure-authjs.session-token', 'authjs.session-token'];
 

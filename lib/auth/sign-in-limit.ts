@@ -6,7 +6,7 @@
 // the raw text, `victim@x.test,1` or `VICTIM@x.test` were fresh budgets for one inbox.
 import 'server-only';
 import crypto from 'node:crypto';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { consumeRateLimitExact } from '../limits';
 import { signInEmailOrNull } from './normalize-email';

@@ -1,6 +1,6 @@
 // What `skillyard whoami` shows: the user behind an API token, and the token's scopes.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import type { ApiPrincipal } from './api-tokens';
 

@@ -2,7 +2,7 @@
 // `@<username>` (the Scope row is created in the same transaction). Reserved words and
 // look-alikes of existing scopes are refused (scope-names.ts).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { findLookalikeScope } from './find-lookalike-scope';
 import { lookalikeMessage, reservedScopeName } from './scope-names';

@@ -2,7 +2,7 @@
 // scope and every team scope they belong to (a team token's bot user is a member of its
 // team). The same rule as maySeePrivate, asked once for a whole list.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 
 export async function privateScopesOf(db: Db, userId: string | null | undefined): Promise<string[]> {
   if (!userId) return [];

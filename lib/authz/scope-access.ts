@@ -2,7 +2,7 @@
 // routes, search and the runtime share. A user in their own scope may do everything; in
 // a team scope their role decides; a team API token acts as a publisher of its own team.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { Principal } from '../principal';
 import { roleAtLeast, type TeamRole } from './team-roles';
 

@@ -4,7 +4,7 @@
 // evidence; a claim nobody renewed is queued again, up to MAX_ATTEMPTS claims.
 import 'server-only';
 import { setting, type Env } from '../config';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { Evidence } from './types';
 
 export const MAX_ATTEMPTS = 3;

@@ -5,7 +5,7 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import { setting } from '../config';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { Sandbox } from '../sandbox';
 import { log, serializeError } from '../log';
 import { claimNextEvidence, failEvidence, finishEvidence, renewEvidenceClaims, requeueStaleEvidence } from './evidence-queue';

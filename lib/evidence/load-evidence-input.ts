@@ -1,6 +1,6 @@
 // A stored version as a publish-time run needs it: scope, manifest and its code files.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { SkillManifest } from '../skills';
 
 const CODE_ENDINGS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.md'];

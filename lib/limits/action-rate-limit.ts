@@ -3,7 +3,7 @@
 // user, `anon:<hash of the address>` for anyone else, the API's limits and window), so the page and
 // the API share one budget and neither is a way around the other.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { httpLimits } from './http-limits';
 import { consumeRateLimit } from './rate-limit';

@@ -4,7 +4,7 @@
 // instances grant N times the limit. Same table and window rules as the batched one,
 // on keys of its own.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { RateDecision } from './rate-limit';
 
 export async function consumeRateLimitExact(db: Db, key: string, opts: { limit: number; windowMs: number; cost?: number }): Promise<RateDecision> {

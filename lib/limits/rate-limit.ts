@@ -13,7 +13,7 @@
 // Postgres fails, requests are decided from memory and the failure is logged (the limiter
 // must not take the API down with it).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { log, serializeError } from '../log';
 
 export type RateDecision = { allowed: boolean; limit: number; remaining: number; resetMs: number };

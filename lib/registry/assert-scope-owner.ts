@@ -1,7 +1,7 @@
 // Who may publish into, yank from, tag or deprecate in a scope: the user whose own scope
 // it is (`@username`), or a team's publishers, admins and owners (lib/authz).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { mayPublish, maySeePrivate, scopeAccess } from '../authz';
 import { userPrincipal } from '../principal';

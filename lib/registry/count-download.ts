@@ -10,7 +10,7 @@
 // batch. A crash loses at most the batch being written.
 import 'server-only';
 import crypto from 'node:crypto';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { deriveKey } from '../auth/secret-box';
 import { log, serializeError } from '../log';
 

@@ -1,7 +1,7 @@
 // Delete a version (npm's unpublish): its files and tarball go, its number stays used
 // in UsedVersionNumber so it can never be published again.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { assertScopeOwner } from './assert-scope-owner';
 import { recomputeLatest } from './recompute-latest';

@@ -2,7 +2,7 @@
 // and printed by `skillyard add`); an empty message takes the deprecation back.
 import 'server-only';
 import semver from 'semver';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { assertScopeOwner } from './assert-scope-owner';
 

@@ -4,7 +4,7 @@
 // read as the client reads them, whole or one byte range: a download never holds the
 // whole package in memory.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import type { Viewer } from './get-skill';
 import { findVisibleSkill } from './find-visible-skill';

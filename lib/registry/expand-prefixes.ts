@@ -8,7 +8,7 @@
 // left only for the lexemes with hyphens, dots and the like ("fetch-weather-2n9k").
 // Only the matching changes; ranking keeps the query as typed (ts_rank counts operands).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 
 /** Past this many keys a prefix stays a prefix (a short one, "fe", still being typed). */
 const MAX_KEYS = 24;

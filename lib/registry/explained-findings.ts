@@ -1,7 +1,7 @@
 // A version's scan findings as the page and the API show them: each with why its rule
 // matters and the newest owner review of it (reason, who, when), if any.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { findVisibleSkill } from './find-visible-skill';
 import type { Viewer } from './get-skill';
 import { resolveVersion } from './resolve-version';

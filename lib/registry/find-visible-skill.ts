@@ -1,7 +1,7 @@
 // A skill row as a viewer may see it: a private skill is indistinguishable from a
 // missing one to anyone who is not its owner or in its team.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { canSeePrivate, type Viewer } from './get-skill';
 

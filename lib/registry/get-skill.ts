@@ -1,7 +1,7 @@
 // One skill with its versions and the manifest of the requested (or latest) version,
 // if the viewer may see it.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { SkillManifest } from '../skills';
 import { AppError } from '../errors';
 import semver from 'semver';

@@ -1,7 +1,7 @@
 // A version's evidence and provenance as a viewer may see them (a private skill's are as
 // missing as the skill itself to anyone outside its scope).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { trustOf, type VersionTrust } from '../evidence';
 import { findVisibleSkill } from './find-visible-skill';

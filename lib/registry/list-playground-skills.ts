@@ -2,7 +2,7 @@
 // latest version's visible tools (so the form can suggest an allowed-tools spec). Two
 // queries whatever the number of skills (it was one per skill).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { listSkills } from './list-skills';
 
 export type PlaygroundSkillOption = { scope: string; name: string; description: string; format: string; tools: string[] };

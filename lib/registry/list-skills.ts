@@ -2,7 +2,7 @@
 // plus every skill of the scopes the caller may see privately (`viewerScopes`, from
 // lib/authz privateScopesOf). Full-text search is lib/registry/search-skills.ts.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 
 export type SkillSummary = {
   scope: string;

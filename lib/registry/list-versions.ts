@@ -3,7 +3,7 @@
 // yanked versions out unless asked.
 import 'server-only';
 import semver from 'semver';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { Viewer } from './get-skill';
 import { findVisibleSkill } from './find-visible-skill';
 

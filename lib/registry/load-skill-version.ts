@@ -1,6 +1,6 @@
 // A stored version as the runtime wants it: manifest plus lazy, cached file reads.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { LoadedSkill } from '../runtime';
 import { skillRefOf, type SkillManifest, type SkillRef } from '../skills';
 import { AppError } from '../errors';

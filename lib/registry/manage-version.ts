@@ -4,7 +4,7 @@
 // operation), and a team scope's audit log records it like the API route would.
 import 'server-only';
 import { z } from 'zod';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { auditScopeAction, type Actor } from '../teams';
 import { deprecateVersion } from './deprecate-version';

@@ -2,7 +2,7 @@
 // into the scope (its user, or a team's publishers, admins and owners). The actions
 // check again; this only decides what is shown.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { mayPublish, scopeAccess } from '../authz';
 import { userPrincipal } from '../principal';
 

@@ -3,7 +3,7 @@
 // The web page shows it for the author to confirm; `--dry-run` prints it.
 import 'server-only';
 import semver from 'semver';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { Diagnostic, SkillManifest } from '../skills';
 import { AppError, isAppError, isErrorCode } from '../errors';
 import { assertScopeOwner, defaultScopeOf } from './assert-scope-owner';

@@ -1,7 +1,7 @@
 // Publish an upload for a signed-in user or an API token: preview (limits, diagnostics,
 // version, scan), refuse on any problem, then store the version.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { previewError, previewPackage, type PackagePreview, type PreviewInput } from './preview-package';
 import { publishVersion, type PublishedVersion, type PublishInput } from './publish-version';

@@ -1,7 +1,7 @@
 // The scopes a user may publish into, for the publish page's scope choice: their own, and
 // each team where their role is publisher or higher (the same rule as assertScopeOwner).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { roleAtLeast, type TeamRole } from '../authz';
 
 export type PublishScope = { scope: string; label: string };

@@ -6,7 +6,7 @@ import 'server-only';
 import crypto from 'node:crypto';
 import semver from 'semver';
 import { isAsciiSkillName, type SkillManifest } from '../skills';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { scanPackage, isBlockingFinding, type ScanFinding } from './scan-package';
 import type { PackageFile } from './package-tarball';

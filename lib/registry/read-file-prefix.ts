@@ -2,7 +2,7 @@
 // first bytes (a 50 MB file is never read, sent or decoded whole for a view; a stored
 // value is detoasted only as far as the slice needs) and says how long the whole file is.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 
 /** what the viewer shows of a file at most (bytes) */
 export const FILE_VIEW_BYTES = 64 * 1024;

@@ -3,7 +3,7 @@
 // one); with nothing left the skill leaves listings and search.
 import 'server-only';
 import semver from 'semver';
-import type { Prisma } from '../db/generated/client';
+import type { Prisma } from '../db';
 import { refreshSkillSearch } from './refresh-skill-search';
 
 export async function recomputeLatest(tx: Prisma.TransactionClient, skillId: string): Promise<string | null> {

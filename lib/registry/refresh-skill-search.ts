@@ -7,8 +7,7 @@
 // Downloads, stars, visibility and the like reach the row through the
 // "SkillSearch_copy" trigger on "Skill".
 import 'server-only';
-import type { Db } from '../db/client';
-import { Prisma } from '../db/generated/client';
+import { type Db, Prisma } from '../db';
 import { forgetVocabulary } from './search-vocabulary';
 
 type Tx = Prisma.TransactionClient | Db;

@@ -3,7 +3,7 @@
 // highest version that satisfies it, never a yanked one). No spec means `latest`.
 import 'server-only';
 import semver from 'semver';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 
 export type ResolvedVersion = { id: string; version: string; yanked: boolean; deprecated: string | null; via: 'exact' | 'tag' | 'range' };

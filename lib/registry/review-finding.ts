@@ -3,7 +3,7 @@
 // review is a row of its own (never edited) and, for a team scope, a row of the team's
 // audit log too.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { auditScopeAction, type Actor } from '../teams';
 import { assertScopeOwner } from './assert-scope-owner';

@@ -11,8 +11,7 @@
 // in their instructions, each of the last two by downloads and read only as far as the
 // page needs.
 import 'server-only';
-import type { Db } from '../db/client';
-import { Prisma } from '../db/generated/client';
+import { type Db, Prisma } from '../db';
 import { editVariants, twoWordSplits, type Variant } from './word-variants';
 import { startsKnownWord, vocabulary } from './search-vocabulary';
 import { expandPrefixes } from './expand-prefixes';

@@ -5,7 +5,7 @@
 // once after a publish on this instance. Past MAX_WORDS the vocabulary stays in Postgres
 // (search-skills.ts then looks words up there).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 
 const TTL_MS = 60_000;
 const MAX_WORDS = 500_000;

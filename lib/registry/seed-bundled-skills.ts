@@ -3,7 +3,7 @@
 import 'server-only';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { BUNDLED_SCOPE } from '../runtime';
 import { readSkillsFromFiles } from '../skills';
 import { publishVersion } from './publish-version';

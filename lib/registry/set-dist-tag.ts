@@ -2,7 +2,7 @@
 // moved but not removed; moving it changes what listings, search and `add` show.
 import 'server-only';
 import semver from 'semver';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { assertScopeOwner } from './assert-scope-owner';
 import { isValidDistTag } from './dist-tag-name';

@@ -4,7 +4,7 @@
 // verification, and versions get a fresh statement from the active key on next request.
 import 'server-only';
 import crypto from 'node:crypto';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { openSecret, sealSecret } from '../auth/secret-box';
 import type { KeySet, PublicSigningKey } from '../trust';

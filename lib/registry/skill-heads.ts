@@ -5,7 +5,7 @@
 // trip at all. A publish, visibility change or yank is seen by every instance within
 // HEAD_TTL_MS (docs/security.md). Not-found and failures are not cached.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { SkillHead } from './load-skill-version';
 
 const HEAD_TTL_MS = 1_000;

@@ -7,7 +7,7 @@
 // and written in batches, one statement in flight per process.
 import 'server-only';
 import crypto from 'node:crypto';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { deriveKey } from '../auth/secret-box';
 import { log, serializeError } from '../log';
 

@@ -1,6 +1,6 @@
 // Stars by signed-in users; Skill.stars counts them (changed in the same transaction).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { Viewer } from './get-skill';
 import { findVisibleSkill } from './find-visible-skill';
 

@@ -1,6 +1,6 @@
 // Which of some skills a user has starred (the star buttons' pressed state).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 
 export async function starredBy(db: Db, userId: string, refs: Array<{ scope: string; name: string }>): Promise<Set<string>> {
   if (refs.length === 0) return new Set();

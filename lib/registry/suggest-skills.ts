@@ -3,8 +3,7 @@
 // widened as the full search widens them, the best-named and most downloaded first. One
 // index-backed query on the narrow "SkillSearch" rows, for a call per (debounced) keystroke.
 import 'server-only';
-import type { Db } from '../db/client';
-import { Prisma } from '../db/generated/client';
+import { type Db, Prisma } from '../db';
 import { buildTsQuery, corrections, queryWords } from './search-skills';
 import { expandPrefixes } from './expand-prefixes';
 

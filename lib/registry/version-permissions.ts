@@ -1,7 +1,7 @@
 // What one version may do (lib/trust's summary of its stored manifest), and the difference
 // between two versions of a skill, as a viewer may see them.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import type { SkillManifest } from '../skills';
 import { diffPermissions, diffSentences, permissionFacts, summarizePermissions, type PermissionDiff, type PermissionFact, type PermissionSummary } from '../trust';

@@ -2,7 +2,7 @@
 // revoked, or a new one signed now by the active key. statementInputFor gathers what the
 // payload binds; it is the one place that adds to it (issue 30: evidence, provenance).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import type { SkillManifest } from '../skills';
 import { buildStatementPayload, readStatementPayload, signStatement, type StatementInput, type StatementPayload } from '../trust';

@@ -2,7 +2,7 @@
 // but leaves ranges, dist-tags and listings. Unyank undoes a mistaken yank. The number
 // stays used either way.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { assertScopeOwner } from './assert-scope-owner';
 import { recomputeLatest } from './recompute-latest';

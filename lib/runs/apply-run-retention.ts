@@ -5,7 +5,7 @@
 // queued or running are never touched. 0 days turns a rule off. Works in batches so a
 // first application to a large log never holds one long transaction.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 
 export type RunRetention = { traceDays: number; runDays: number };
 export type RetentionResult = { tracesRemoved: number; runsRemoved: number; eventsRemoved: number; dryRun: boolean };

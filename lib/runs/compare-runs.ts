@@ -3,7 +3,7 @@
 // Each run is read with the viewer's own access (get-run.ts): a run they may not see is
 // "no such run", exactly as its own link would say.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { compareTraces, isSubstantive, sameJson, TraceBuilder, type TraceComparison, type TraceState } from '../trace';
 import { getRun, type RunAccess, type RunView } from './get-run';

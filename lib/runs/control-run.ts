@@ -3,7 +3,7 @@
 // the run, on whichever instance, reads them on the notice or, if that is missed, with
 // its heartbeat (cancel) or its turn poll (turns).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { requireRunControl, type RunAccess } from './get-run';
 import { runEventBus } from './run-event-bus';

@@ -3,7 +3,7 @@
 // A principal (its key: lib/principal accountKey) may hold only so many queued or running runs at once.
 import 'server-only';
 import crypto from 'node:crypto';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { RunConfigSchema, type RunConfigInput } from './run-config';
 import { runEventBus } from './run-event-bus';
 import { parseSkillRef } from '../registry/load-skill-version';

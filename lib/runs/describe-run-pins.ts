@@ -1,7 +1,7 @@
 // A run's pins as its page shows them: each pinned version with what happened to it since
 // (yanked, and why; the skill's latest version now). The pins themselves never change.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { PinnedSkill, RunPins } from './run-pins';
 
 export type PinnedSkillNow = PinnedSkill & {

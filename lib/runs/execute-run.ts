@@ -23,7 +23,7 @@ import { pinFor, readRunPins } from './run-pins';
 import { scriptFromTrace } from './manual-script';
 import { noteSkillCalls, skillOfTool } from '../registry/skill-usage';
 import { AppError } from '../errors';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 
 /** Loads each skill at the version the run was pinned to (its ref's own version or the latest for a run made before pins). */
 async function loadPinnedSkills(db: Db, run: ClaimedRun) {

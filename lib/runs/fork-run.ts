@@ -6,7 +6,7 @@
 // latest of every skill, or one skill moved to a chosen version and the rest as pinned.
 import 'server-only';
 import { z } from 'zod';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { parseSkillRef } from '../registry/load-skill-version';
 import { canSeePrivate } from '../registry/get-skill';

@@ -5,7 +5,7 @@
 // such a run with a team, but a skill can change owner or visibility). Control (cancel,
 // manual turns) needs ownership or the run's control token.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import type { RunConfig } from './run-config';
 import { hashControlToken } from './create-run';

@@ -1,6 +1,6 @@
 // Stored events of a run after a given seq (for SSE backfill and replay).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { StoredRunEvent } from './run-event-bus';
 
 export async function listRunEvents(db: Db, runId: string, afterSeq: number, take = 1000): Promise<StoredRunEvent[]> {

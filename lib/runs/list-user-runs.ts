@@ -1,6 +1,6 @@
 // "My runs": a signed-in user's runs, newest first, with status, skills and times.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 
 export type UserRunRow = {
   id: string;

@@ -17,7 +17,7 @@
 // larger than TRUNCATED_FIELD_BYTES is stored as "[truncated: N bytes]" (N: its JSON
 // size). Without it one anonymous run of 190 parallel 250 KB results stored a 47 MB trace.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { runEventBus, type StoredRunEvent } from './run-event-bus';
 import { RunError, isUniqueViolation } from './run-errors';
 import { storableString, toStorableJson } from './storable-json';

@@ -6,7 +6,7 @@
 // Postgres before any row is read): a 47 MB trace in one response let one client with 16
 // parallel requests grow the web process past a gigabyte and stall everybody else.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { listRunEvents } from './list-run-events';
 import { runLimits } from './run-limits';
 

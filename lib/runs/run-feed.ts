@@ -11,7 +11,7 @@
 // the frames joined, so a burst (a turn's events, a storage read) costs each viewer one
 // write instead of one per event, and a feed that falls behind batches more, not less.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { runEventBus, type StoredRunEvent } from './run-event-bus';
 import { errorContext, runsLog } from './runs-log';
 import { storedEventReader } from './stored-event-reader';

@@ -5,7 +5,7 @@
 // a fork can run them again after newer versions are published (fork-run.ts).
 import 'server-only';
 import crypto from 'node:crypto';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { canSeePrivate } from '../registry/get-skill';
 import { parseSkillRef } from '../registry/load-skill-version';
 import type { RunConfig, ScriptTurn } from './run-config';

@@ -5,7 +5,7 @@
 // status that worker gave it.
 import 'server-only';
 import crypto from 'node:crypto';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { runEventBus } from './run-event-bus';
 import { runLimits } from './run-limits';
 import type { RunConfig } from './run-config';

@@ -3,7 +3,7 @@
 // tombstones skip duplicates), and the start is jittered so they rarely meet. Failures are
 // logged and the next round tries again.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { applyRunRetention, type RunRetention } from './apply-run-retention';
 import { errorContext, runsLog } from './runs-log';
 

@@ -1,7 +1,7 @@
 // What a run takes from the server (lib/server's ServerContext is one): passed in by
 // whoever starts the worker, so lib/runs stays below the floor that wires the server.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { CapabilityProviders, ToolManagerOptions } from '../runtime';
 import type { SandboxPool } from '../sandbox';
 

@@ -2,7 +2,7 @@
 // the run (on any machine) reads it: NOTIFY only says "look" (pg_notify refuses payloads
 // of 8,000 bytes or more, and a notice can be missed); the worker also looks on a timer.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 
 export type ManualTurn = { text?: string; code?: string } | string | null;

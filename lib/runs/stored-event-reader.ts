@@ -3,7 +3,7 @@
 // meanwhile is never missed and two reads never race. Shared by the run's feed and each
 // stream's backfill.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { listRunEvents } from './list-run-events';
 import type { StoredRunEvent } from './run-event-bus';
 

@@ -9,7 +9,7 @@
 // way the stream ends: run over, client gone, a client too slow to keep up, or a failure
 // to read storage (the stream then errors, and the failure is logged).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { eventStreams } from '../metrics';
 import { storedEventReader } from './stored-event-reader';
 import { MAX_SEQ } from './parse-after-seq';

@@ -6,7 +6,7 @@
 // the model again (and bill it) and differ for reasons of its own.
 import 'server-only';
 import semver from 'semver';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { mayManageSkill } from '../registry/may-manage-skill';
 import { compareRuns } from './compare-runs';

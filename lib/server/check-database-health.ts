@@ -1,6 +1,6 @@
 // The database half of /api/health: reachable, and how many migrations are applied.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 
 export type DatabaseHealth = { ok: true; latencyMs: number; migrations: number } | { ok: false; error: string };
 

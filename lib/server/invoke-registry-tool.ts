@@ -1,7 +1,7 @@
 // POST /api/v1/tools/{name}/invoke: runs one registry tool for one caller through the
 // whole pipeline (visibility, allowed-tools, token gate, params, handler, returns).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { createToolManager } from '../runtime';
 import type { ServerContext } from './server-context';

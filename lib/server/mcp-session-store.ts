@@ -2,7 +2,7 @@
 // can serve a session another opened (http-sessions.ts revives it). Rows idle past the
 // session idle time are ignored and swept.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { McpSessionStore } from '../mcp';
 
 export function createPgMcpSessionStore(db: Db): McpSessionStore {

@@ -3,7 +3,7 @@
 // Postgres-backed providers with the quotas that apply to them.
 import 'server-only';
 import crypto from 'node:crypto';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { refreshExpiredConnections } from '../auth/oauth-connections';
 import type { Caller, CapabilityProviders, ToolManagerOptions } from '../runtime';
 import { loadHeldTokens } from './capabilities/pg-token-vault';

@@ -3,8 +3,7 @@
 // passed down to the invoke route, the run worker and the health check. Nothing below
 // reaches for a global: whoever needs the server receives this object.
 import 'server-only';
-import type { Db } from '../db/client';
-import { db as sharedDb } from '../db/client';
+import { type Db, db as sharedDb } from '../db';
 import { deriveKey } from '../auth/secret-box';
 import { createHmacTokenSigner, type CapabilityProviders, type ModuleCache, type StorageProvider } from '../runtime';
 import type { SandboxPool } from '../sandbox';

@@ -1,7 +1,7 @@
 // Accepts an invitation while signed in: once, before it expires, unless revoked. An
 // invitation addressed to an email is for the account with that (verified) email only.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import type { TeamRole } from '../authz';
 import { actingPerson, type Actor } from './actor';

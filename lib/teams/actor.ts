@@ -1,6 +1,6 @@
 // Who performs a team operation and from where, for authorization and the audit log.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import type { Principal } from '../principal';
 

@@ -2,7 +2,7 @@
 // when the connections or the membership change, each member's tools may change, and open
 // MCP sessions of theirs are told (lib/runtime's held-tokens signal).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { userKey } from '../principal';
 import { heldTokensChanged } from '../runtime';
 

@@ -1,7 +1,7 @@
 // Registry actions in a team's scope (publish, yank, deprecate, tags, deletion, visibility)
 // go into that team's audit log; in a user's own scope there is no team log to write.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { Actor } from './actor';
 import { recordAudit, type AuditAction } from './record-audit';
 

@@ -1,7 +1,7 @@
 // Changes a member's role. Admins manage members below owner; only owners make or unmake
 // owners; the last owner cannot step down (a team always has one).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { isTeamRole, type TeamRole } from '../authz';
 import type { Actor } from './actor';

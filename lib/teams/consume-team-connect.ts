@@ -4,7 +4,7 @@
 // nothing for the user). The cookie is spent either way.
 import 'server-only';
 import { cookies, headers } from 'next/headers';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { ProviderTokens } from '../auth/oauth-connections';
 import { log } from '../log';
 import { storeTeamConnection } from './store-team-connection';

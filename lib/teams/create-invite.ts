@@ -2,7 +2,7 @@
 // revocable. The link's secret is returned once; only its hash is stored.
 import 'server-only';
 import crypto from 'node:crypto';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { isTeamRole, roleAtLeast, type TeamRole } from '../authz';
 import type { Actor } from './actor';

@@ -3,7 +3,7 @@
 // nothing of the admin who made it). Admins create and revoke them. It never gets the
 // `teams` scope: managing teams is for people (lib/api/team-actor.ts refuses it as well).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { forgetApiTokenId } from '../auth/api-token-cache';
 import { TEAM_API_TOKEN_SCOPES, createApiToken, type ApiTokenScope } from '../auth/api-tokens';

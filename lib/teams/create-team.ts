@@ -2,7 +2,7 @@
 // may create at most SKILLYARD_MAX_TEAMS_PER_ACCOUNT teams (default 10): a team and its
 // tokens cost nothing to make, so they are charged to who made them (Team.createdById).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { actingPerson, type Actor } from './actor';
 import { recordAudit } from './record-audit';

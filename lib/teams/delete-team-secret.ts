@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import type { Actor } from './actor';
 import { recordAudit } from './record-audit';

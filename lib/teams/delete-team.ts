@@ -9,7 +9,7 @@
 // does): whoever took the name next would serve `@<team>/lib@^1` to everyone who depends
 // on it. Private versions count too: the team's former members still name them.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import type { Actor } from './actor';
 import { announceMembersTokens, teamMemberIds } from './announce-team-tokens';

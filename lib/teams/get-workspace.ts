@@ -3,7 +3,7 @@
 // connections (provider and scopes, never tokens), and,
 // for admins, the latest audit events.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { roleAtLeast } from '../authz';
 import type { Actor } from './actor';
 import { teamForActor } from './team-for-actor';

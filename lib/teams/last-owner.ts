@@ -1,7 +1,7 @@
 // A team always keeps at least one owner. Called inside the transaction that would remove
 // or demote an owner; the row lock keeps two concurrent demotions from both passing.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 
 type Tx = Pick<Db, '$queryRaw'>;

@@ -1,6 +1,6 @@
 // A team's audit log, newest first, for admins (pages of at most 200).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { Actor } from './actor';
 import { teamForActor } from './team-for-actor';
 

@@ -1,6 +1,6 @@
 // The teams a user belongs to, with their role (for the header's workspace switcher).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { TeamRole } from '../authz';
 
 export async function listUserTeams(db: Db, userId: string): Promise<Array<{ slug: string; name: string; role: TeamRole }>> {

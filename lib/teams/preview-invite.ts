@@ -2,7 +2,7 @@
 // until when; a used, withdrawn, expired or bogus code fails here with the same messages
 // acceptInvite gives, so the join page never shows an Accept button that cannot work.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import type { TeamRole } from '../authz';
 import { hashInvite } from './create-invite';

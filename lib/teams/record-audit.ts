@@ -1,8 +1,7 @@
 // The team audit log: who did what, when, and from which IP or API token. Written in the
 // same transaction as the change it records, so the log never misses one.
 import 'server-only';
-import type { Prisma } from '../db/generated/client';
-import type { Db } from '../db/client';
+import type { Prisma, Db } from '../db';
 import { tokenIdOf } from '../principal';
 import type { Actor } from './actor';
 

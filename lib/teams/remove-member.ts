@@ -2,7 +2,7 @@
 // once: membership is what every check reads, and the team's connections and tokens are
 // the team's, never copied to the member.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import type { Actor } from './actor';
 import { assertNotLastOwner } from './last-owner';

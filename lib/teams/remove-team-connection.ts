@@ -1,6 +1,6 @@
 // An admin disconnects one of the team's OAuth providers: members' runs lose it at once.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { oauthIssuer } from '../auth/oauth-connections';
 import type { Actor } from './actor';

@@ -1,6 +1,6 @@
 // Changes a team's display name (its slug, the scope, never changes).
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import type { Actor } from './actor';
 import { recordAudit } from './record-audit';

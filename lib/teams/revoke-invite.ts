@@ -1,6 +1,6 @@
 // Withdraws an invitation that has not been used yet.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import type { Actor } from './actor';
 import { recordAudit } from './record-audit';

@@ -8,7 +8,7 @@
 // creator's own. Skills the creator may not see count for nothing here (the run then
 // fails like one of a missing skill), so the answer reveals nothing.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { skillRefOf } from '../skills';
 import { privateScopesOf } from '../authz';
 

@@ -1,7 +1,7 @@
 // Sets or replaces a team secret (what the `environment` capability of the team's skills
 // reads). Write-only: sealed at rest, never shown again.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { sealSecret } from '../auth/secret-box';
 import type { Actor } from './actor';

@@ -4,7 +4,7 @@
 // held token (HeldToken.teamId), which members' runs of the team's own skills may use
 // (team-held-tokens.ts). The admin role is checked again here, at the callback.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { sealSecret } from '../auth/secret-box';
 import { claimsFromScope, oauthIssuer, type ProviderTokens } from '../auth/oauth-connections';
 import { announceMembersTokens, teamMemberIds } from './announce-team-tokens';

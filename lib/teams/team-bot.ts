@@ -3,7 +3,7 @@
 // reads a user's standing gives a team token exactly the team's reach and never the reach
 // of the admin who created it. It is never listed as a member and never an owner.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 
 type Tx = Pick<Db, 'user' | 'membership'>;
 

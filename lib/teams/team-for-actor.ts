@@ -2,7 +2,7 @@
 // workspace does not exist (404); a member without the needed role gets a 403 that says
 // which role it takes.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { roleAtLeast, type TeamRole } from '../authz';
 import { actingUser, refuseTeamServiceAccount, type Actor } from './actor';

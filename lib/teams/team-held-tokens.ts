@@ -3,7 +3,7 @@
 // (HeldToken.onlyForScope; the token gate in lib/runtime/tokens.ts enforces it). Read
 // whenever a caller is resolved, so removal from the team ends the use at once.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { openSecret } from '../auth/secret-box';
 import type { HeldToken } from '../runtime';
 

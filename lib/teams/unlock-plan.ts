@@ -2,7 +2,7 @@
 // which connections would unlock which tools ("Connect GitHub (repo) to unlock 3 tools"),
 // and which tools the viewer has already unlocked.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import type { ToolManifest } from '../skills';
 import { checkTokenGate, type HeldToken } from '../runtime';
 import type { ProviderSpec } from '../auth/provider-config';

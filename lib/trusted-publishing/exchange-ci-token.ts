@@ -5,7 +5,7 @@
 // and records the provenance every version it publishes carries.
 import 'server-only';
 import crypto from 'node:crypto';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { createApiToken, type ApiTokenScope } from '../auth/api-tokens';
 import { TRUSTED_PUBLISH_SCOPE } from '../principal';

@@ -1,7 +1,7 @@
 // What a trusted publisher's token may publish: its one skill, with the provenance its
 // versions record.
 import 'server-only';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import type { VersionProvenanceInput } from './types';
 

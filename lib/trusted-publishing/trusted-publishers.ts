@@ -3,7 +3,7 @@
 // workflow_ref; GitLab: project_path and ci_config_ref_uri).
 import 'server-only';
 import { z } from 'zod';
-import type { Db } from '../db/client';
+import type { Db } from '../db';
 import { AppError } from '../errors';
 import { assertScopeOwner } from '../registry/assert-scope-owner';
 import { checkIssuerUrl } from './issuer-keys';

@@ -4,7 +4,7 @@
 // again after an interruption, and while the server serves (reads fall back to Postgres).
 import 'server-only';
 import crypto from 'node:crypto';
-import type { Db } from '../../db/client';
+import type { Db } from '../../db';
 import { readAll } from './read-all';
 import type { PackageStore } from './types';
 

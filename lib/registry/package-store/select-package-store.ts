@@ -3,7 +3,7 @@
 // Reads fall back to Postgres, so switching to S3 serves every version before
 // `npm run packages:move` has moved the old ones.
 import 'server-only';
-import type { Db } from '../../db/client';
+import type { Db } from '../../db';
 import { createPgPackageStore } from './pg-package-store';
 import { createS3PackageStore, type S3StoreConfig } from './s3-package-store';
 import type { PackageStore } from './types';

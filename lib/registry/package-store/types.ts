@@ -3,7 +3,7 @@
 // (docs/deploy.md). Either way the database keeps the version's integrity, so a byte
 // changed in storage fails `skillyard add`'s check.
 import 'server-only';
-import type { Db } from '../../db/client';
+import type { Db } from '../../db';
 
 /** the database or a transaction on it (publish stores inside its transaction) */
 export type Tx = Pick<Db, 'tarballPart' | '$queryRaw' | '$executeRaw'>;

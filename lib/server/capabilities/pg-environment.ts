@@ -2,7 +2,7 @@
 // its own team's; a user running one of a team's own skills (`@team/skill`) reads that
 // team's secrets while, and only while, they are a member. Nobody else reads any.
 import 'server-only';
-import type { Db } from '../../db/client';
+import type { Db } from '../../db';
 import type { EnvironmentProvider } from '../../runtime';
 import { openSecret } from '../../auth/secret-box';
 import { parseHolder } from './pg-token-vault';

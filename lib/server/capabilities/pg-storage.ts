@@ -3,7 +3,7 @@
 // (nor another scope's skill of the same name), nor one caller another's. Writes are
 // checked against the caller's quotas under a per-caller lock.
 import 'server-only';
-import type { Db } from '../../db/client';
+import type { Db } from '../../db';
 import { RuntimeError, type CapabilityScope, type StorageProvider } from '../../runtime';
 import type { StorageQuota } from '../server-config';
 import { checkStorageQuota } from './storage-quota';

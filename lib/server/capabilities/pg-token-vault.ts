@@ -2,7 +2,7 @@
 // kernel has already decided that a mint is allowed). Secrets are sealed at rest.
 import 'server-only';
 import crypto from 'node:crypto';
-import type { Db } from '../../db/client';
+import type { Db } from '../../db';
 import { heldTokensChanged, type HeldToken, type TokenVault } from '../../runtime';
 import { openSecret, sealSecret } from '../../auth/secret-box';
 

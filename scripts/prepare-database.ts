@@ -1,12 +1,12 @@
 // What every start does before serving: find or start the database, migrate, seed
-// (production mode does the last two only when asked: scripts/start.ts).
-import 'server-only';
+// (production mode does the last two only when asked). Part of scripts/start.ts, bundled
+// with it: the Next.js server never loads the embedded Postgres or the migrator.
 import path from 'node:path';
-import { createDb } from '../db/client';
-import { startEmbeddedPostgres } from '../db/embedded-postgres';
-import { applyMigrations } from '../db/migrate';
-import { seedBundledSkills, type SeedReport } from '../registry/seed-bundled-skills';
-import { setting } from '../config';
+import { createDb } from '../lib/db/client.ts';
+import { startEmbeddedPostgres } from '../lib/db/embedded-postgres.ts';
+import { applyMigrations } from '../lib/db/migrate.ts';
+import { seedBundledSkills, type SeedReport } from '../lib/registry/seed-bundled-skills.ts';
+import { setting } from '../lib/config/index.ts';
 
 export type PreparedDatabase = {
   url: string;
