@@ -35,6 +35,7 @@ export const ORDER = [
   'trust',
   'mcp',
   'auth',
+  'session', // the next-auth instance and the current user (Next.js only)
   'teams',
   'evidence',
   'registry',

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** The server-side libraries: every module in them carries the marker unless ALLOWED. */
-const SERVER_LIBS = ['actions', 'api', 'auth', 'authz', 'db', 'limits', 'registry', 'runs', 'server', 'teams'];
+const SERVER_LIBS = ['actions', 'api', 'auth', 'authz', 'db', 'limits', 'registry', 'runs', 'server', 'session', 'teams'];
 
 /** Server-side modules without the marker, each with who loads it outside Next's server. */
 const ALLOWED: Record<string, string> = {

@@ -34,13 +34,13 @@ vi.mock('../lib/auth/same-origin', () => ({
   }),
   isSameOrigin: () => true,
 }));
-vi.mock('../lib/auth/current-user', () => ({
+vi.mock('../lib/session/current-user', () => ({
   currentUser: vi.fn(async () => {
     calls.push('currentUser');
     return request.user;
   }),
 }));
-vi.mock('../lib/auth/auth', () => ({
+vi.mock('../lib/session/auth', () => ({
   auth: vi.fn(async () => null),
   signIn: vi.fn(async () => {
     calls.push('signIn');

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { SearchBox } from './_components/search-box';
 import { serverContext } from '@/lib/server';
 import { COUNT_CAP, searchSkills } from '@/lib/registry/search-skills';
-import { currentUser } from '@/lib/auth/current-user';
+import { currentUser } from '@/lib/session';
 import { privateScopesOf } from '@/lib/authz';
 import { starredBy } from '@/lib/registry/starred-by';
 import { FORMAT_LABELS, FormatBadge } from '../_components/format-badge';

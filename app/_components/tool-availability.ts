@@ -7,7 +7,7 @@ import { serverContext } from '@/lib/server';
 import { createToolIndex, mcpServerFor, planFor, type HeldToken } from '@/lib/runtime';
 import type { SkillManifest, ToolManifest } from '@/lib/skills';
 import { describeParams, type SchemaField, buildExampleArgs } from '@/lib/forms';
-import { providersFromEnv } from '@/lib/auth/provider-config';
+import { providersFromEnv } from '@/lib/auth';
 
 export type ToolUnlock = {
   issuer: string;

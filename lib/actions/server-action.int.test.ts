@@ -12,7 +12,7 @@ const request = { origin: 'http://127.0.0.1:3999', address: '198.51.100.90', use
 vi.mock('next/headers', () => ({
   headers: async () => new Headers({ origin: request.origin, host: '127.0.0.1:3999', 'x-forwarded-for': request.address, 'x-request-id': 'req-chain-1' }),
 }));
-vi.mock('../auth/current-user', () => ({ currentUser: async () => request.user }));
+vi.mock('../session/current-user', () => ({ currentUser: async () => request.user }));
 
 process.env.DATABASE_URL = testDatabaseUrl();
 const { serverAction } = await import('./server-action');

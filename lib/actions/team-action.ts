@@ -1,7 +1,7 @@
 // Team server actions and pages: the action chain (server-action.ts) with the signed-in
 // person and their address as the team operation's actor (authorization and audit log).
 import 'server-only';
-import { currentUser } from '../auth/current-user';
+import { currentUser } from '../session';
 import type { Db } from '../db';
 import { userPrincipal } from '../principal';
 import { serverContext } from '../server';

@@ -3,7 +3,7 @@
 // Storage, quotas and warm isolates can key on it; it proves nothing but continuity.
 import 'server-only';
 import crypto from 'node:crypto';
-import { deriveKey } from '../auth/secret-box';
+import { deriveKey } from '../auth';
 
 export const ANONYMOUS_COOKIE = 'sy_anon';
 const MAX_AGE_SECONDS = 60 * 60 * 24 * 365;

@@ -11,12 +11,11 @@ import 'server-only';
 import { Auth, setEnvDefaults } from '@auth/core';
 import { db } from '../db';
 import { errorResponse, requestIdFrom } from './with-api';
-import { authConfig } from '../auth/auth';
+import { authConfig } from '../session';
 import { consumeTeamConnectIntent } from '../teams';
-import { requestWithHostUrl } from '../auth/request-host';
+import { requestWithHostUrl, limitSignIn, signInAddress, signInEmailFromBody, SIGN_IN_WINDOW_MS } from '../auth';
 import { rateLimitHeaders } from '../limits';
 import { isAppError } from '../errors';
-import { limitSignIn, signInAddress, signInEmailFromBody, SIGN_IN_WINDOW_MS } from '../auth/sign-in-limit';
 
 const SIGN_IN_POST = /^\/api\/auth\/signin\/[^/]+$/;
 

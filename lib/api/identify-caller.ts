@@ -3,7 +3,7 @@
 // user (session), or an anonymous visitor (signed cookie), plus the client address.
 import 'server-only';
 import type { Db } from '../db';
-import { authenticateApiToken } from '../auth/api-tokens';
+import { authenticateApiToken } from '../auth';
 import { clientIp, type Principal } from '../principal';
 import { ANONYMOUS_COOKIE, mintAnonymousId, readCookie, verifyAnonymousCookie } from './anonymous-id';
 import { sessionUser } from './session-principal';

@@ -8,7 +8,7 @@
 import 'server-only';
 import type http from 'node:http';
 import { db } from '../db';
-import { sessionTokenFrom, verifiedSessionUser } from '../auth/session-from-request';
+import { sessionTokenFrom, verifiedSessionUser } from '../auth';
 import { needsSession, pathOf, uploadFormParts } from './action-body-limit';
 import { httpLimits, PAGE_POST_COST, consumeRateLimit, overLimitForMs } from '../limits';
 import { limitMultipartParts } from './multipart-part-limit';

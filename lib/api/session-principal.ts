@@ -3,8 +3,7 @@
 // site never acts as the user (CSRF), on top of the cookie's SameSite=Lax.
 import 'server-only';
 import { db } from '../db';
-import { isSameOrigin } from '../auth/same-origin-check';
-import { sessionUserFromRequest } from '../auth/session-from-request';
+import { isSameOrigin, sessionUserFromRequest } from '../auth';
 
 export async function sessionUser(req: Request): Promise<{ userId: string } | null> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import { NextResponse } from 'next/server';
 import type { z } from 'zod';
 import { db } from '../db';
-import type { ApiTokenScope } from '../auth/api-tokens';
+import type { ApiTokenScope } from '../auth';
 import { AppError, errorBody, mapError, type MappedError } from '../errors';
 import { log, serializeError, withRequestId } from '../log';
 import { httpDuration, httpRequests, rateLimitRefusals, routeLabel } from '../metrics';

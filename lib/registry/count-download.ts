@@ -11,7 +11,7 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../db';
-import { deriveKey } from '../auth/secret-box';
+import { deriveKey } from '../auth';
 import { log, serializeError } from '../log';
 
 /** most notes held while the database does not answer; past it new ones are dropped */

@@ -6,7 +6,7 @@ import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../db';
 import { AppError } from '../errors';
-import { openSecret, sealSecret } from '../auth/secret-box';
+import { openSecret, sealSecret } from '../auth';
 import type { KeySet, PublicSigningKey } from '../trust';
 
 export type ActiveSigningKey = { kid: string; privateKey: crypto.KeyObject };

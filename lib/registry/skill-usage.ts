@@ -8,7 +8,7 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../db';
-import { deriveKey } from '../auth/secret-box';
+import { deriveKey } from '../auth';
 import { log, serializeError } from '../log';
 
 export type SkillCallNote = { skillId: string; callerKey: string; source: 'run' | 'mcp'; calls: number; failed: number };

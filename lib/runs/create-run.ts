@@ -10,7 +10,7 @@ import { parseSkillRef } from '../registry/load-skill-version';
 import { AppError } from '../errors';
 import { availableProviders, modelConfig } from './server-providers';
 import { resolveRunPins } from './run-pins';
-import { assertModelAccess } from '../auth/model-access';
+import { assertModelAccess } from '../auth';
 import { runLimits } from './run-limits';
 import { ANONYMOUS_KEY_PREFIX, anonymousKey, isAnonymousKey, userKey } from '../principal';
 import { assertJsonDepth } from './storable-json';

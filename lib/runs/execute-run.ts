@@ -14,7 +14,7 @@ import { finishClaimedRun, type ClaimedRun, type RunOutcome } from './run-queue'
 import type { RunSlot } from './run-slots';
 import { errorContext, runsLog } from './runs-log';
 import { modelConfig } from './server-providers';
-import { userModelKey } from '../auth/model-keys';
+import { userModelKey } from '../auth';
 import { toStorableJson } from './storable-json';
 import { createSecretScrubber, type SecretScrubber } from '../log';
 import { learnRunSecrets } from './run-secrets';

@@ -3,7 +3,7 @@
 // the in-process run worker unless SKILLYARD_WORKER=0. `npm run worker` (scripts/worker.ts)
 // starts the same worker without a web server.
 import 'server-only';
-import { hearApiTokenChanges } from '../auth/api-token-cache';
+import { hearApiTokenChanges } from '../auth';
 import type { RunServer } from './run-server';
 import { runEventBus } from './run-event-bus';
 import { startRunWorker, type RunWorker } from './run-worker';

@@ -4,7 +4,7 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../db';
-import { refreshExpiredConnections } from '../auth/oauth-connections';
+import { refreshExpiredConnections } from '../auth';
 import type { Caller, CapabilityProviders, ToolManagerOptions } from '../runtime';
 import { loadHeldTokens } from './capabilities/pg-token-vault';
 import { teamHeldTokens } from '../teams';

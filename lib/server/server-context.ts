@@ -4,7 +4,7 @@
 // reaches for a global: whoever needs the server receives this object.
 import 'server-only';
 import { type Db, db as sharedDb } from '../db';
-import { deriveKey } from '../auth/secret-box';
+import { deriveKey } from '../auth';
 import { createHmacTokenSigner, type CapabilityProviders, type ModuleCache, type StorageProvider } from '../runtime';
 import type { SandboxPool } from '../sandbox';
 import { createPgEnvironment } from './capabilities/pg-environment';

@@ -5,7 +5,7 @@
 import 'server-only';
 import { cookies, headers } from 'next/headers';
 import type { Db } from '../db';
-import type { ProviderTokens } from '../auth/oauth-connections';
+import type { ProviderTokens } from '../auth';
 import { log } from '../log';
 import { storeTeamConnection } from './store-team-connection';
 import { TEAM_CONNECT_COOKIE, parseTeamConnectIntent } from './team-connect-intent';

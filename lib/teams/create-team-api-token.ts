@@ -5,8 +5,7 @@
 import 'server-only';
 import type { Db } from '../db';
 import { AppError } from '../errors';
-import { forgetApiTokenId } from '../auth/api-token-cache';
-import { TEAM_API_TOKEN_SCOPES, createApiToken, type ApiTokenScope } from '../auth/api-tokens';
+import { forgetApiTokenId, TEAM_API_TOKEN_SCOPES, createApiToken, type ApiTokenScope } from '../auth';
 import type { Actor } from './actor';
 import { recordAudit } from './record-audit';
 import { teamForActor } from './team-for-actor';

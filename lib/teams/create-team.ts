@@ -7,8 +7,7 @@ import { AppError } from '../errors';
 import { actingPerson, type Actor } from './actor';
 import { recordAudit } from './record-audit';
 import { parseTeamSlug } from './team-slug';
-import { findLookalikeScope } from '../auth/find-lookalike-scope';
-import { lookalikeMessage } from '../auth/scope-names';
+import { findLookalikeScope, lookalikeMessage } from '../auth';
 import { setting } from '../config';
 
 export const maxTeamsPerAccount = () => setting('SKILLYARD_MAX_TEAMS_PER_ACCOUNT');

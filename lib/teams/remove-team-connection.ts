@@ -2,7 +2,7 @@
 import 'server-only';
 import type { Db } from '../db';
 import { AppError } from '../errors';
-import { oauthIssuer } from '../auth/oauth-connections';
+import { oauthIssuer } from '../auth';
 import type { Actor } from './actor';
 import { announceMembersTokens, teamMemberIds } from './announce-team-tokens';
 import { recordAudit } from './record-audit';

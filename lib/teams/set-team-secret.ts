@@ -3,7 +3,7 @@
 import 'server-only';
 import type { Db } from '../db';
 import { AppError } from '../errors';
-import { sealSecret } from '../auth/secret-box';
+import { sealSecret } from '../auth';
 import type { Actor } from './actor';
 import { recordAudit } from './record-audit';
 import { teamForActor } from './team-for-actor';

@@ -1,12 +1,11 @@
 // Team connections: an admin connects an OAuth provider for the team. The OAuth callback
-// (lib/auth/auth.ts) hands the provider's tokens here when the admin started a team
+// (lib/session/auth.ts) hands the provider's tokens here when the admin started a team
 // connect (team-connect-intent.ts); they are sealed as the team's one `@oauth/<provider>`
 // held token (HeldToken.teamId), which members' runs of the team's own skills may use
 // (team-held-tokens.ts). The admin role is checked again here, at the callback.
 import 'server-only';
 import type { Db } from '../db';
-import { sealSecret } from '../auth/secret-box';
-import { claimsFromScope, oauthIssuer, type ProviderTokens } from '../auth/oauth-connections';
+import { sealSecret, claimsFromScope, oauthIssuer, type ProviderTokens } from '../auth';
 import { announceMembersTokens, teamMemberIds } from './announce-team-tokens';
 import { recordAudit } from './record-audit';
 import { teamForActor } from './team-for-actor';

@@ -4,7 +4,7 @@
 // whenever a caller is resolved, so removal from the team ends the use at once.
 import 'server-only';
 import type { Db } from '../db';
-import { openSecret } from '../auth/secret-box';
+import { openSecret } from '../auth';
 import type { HeldToken } from '../runtime';
 
 /** `secrets: false`: claims only (for pages that show what is unlocked), nothing unsealed. */

@@ -2,7 +2,7 @@
 // 2..39 characters, unique against every user name and team, and not a reserved word.
 import 'server-only';
 import { AppError } from '../errors';
-import { RESERVED_SCOPE_NAMES, reservedScopeName } from '../auth/scope-names';
+import { RESERVED_SCOPE_NAMES, reservedScopeName } from '../auth';
 
 const SLUG = /^[a-z0-9](?:[a-z0-9]|-(?!-)){0,37}[a-z0-9]$/;
 // One list for usernames and teams (lib/auth/scope-names.ts). `new` and `join` are pages

@@ -5,7 +5,7 @@ import 'server-only';
 import type { Db } from '../db';
 import type { ToolManifest } from '../skills';
 import { checkTokenGate, type HeldToken } from '../runtime';
-import type { ProviderSpec } from '../auth/provider-config';
+import type { ProviderSpec } from '../auth';
 import { teamHeldTokens } from './team-held-tokens';
 
 export type UnlockGroup = {

@@ -7,7 +7,7 @@ import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../db';
 import { AppError } from '../errors';
-import { createApiToken, type ApiTokenScope } from '../auth/api-tokens';
+import { createApiToken, type ApiTokenScope } from '../auth';
 import { TRUSTED_PUBLISH_SCOPE } from '../principal';
 import { consumeRateLimitExact } from '../limits';
 import { oidcSettings } from './oidc-settings';

@@ -1,7 +1,7 @@
 'use server';
 import { z } from 'zod';
 import { serverAction, formText, type ActionState } from '@/lib/actions/server-action';
-import { approveDeviceLogin, denyDeviceLogin } from '@/lib/auth/device-login';
+import { approveDeviceLogin, denyDeviceLogin } from '@/lib/auth';
 
 export type CliLoginState = ActionState<{ done: 'approved' | 'denied' }>;
 

@@ -7,10 +7,8 @@ import { redirect } from 'next/navigation';
 import { AuthError } from 'next-auth';
 import { z } from 'zod';
 import { actionError, serverAction } from '@/lib/actions/server-action';
-import { signIn } from '@/lib/auth/auth';
-import { disconnect, listConnections } from '@/lib/auth/oauth-connections';
-import { providersFromEnv, scopesToRequest } from '@/lib/auth/provider-config';
-import { safeLocalPath } from '@/lib/auth/safe-redirect';
+import { signIn } from '@/lib/session';
+import { disconnect, listConnections, providersFromEnv, scopesToRequest, safeLocalPath } from '@/lib/auth';
 
 const ProviderId = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/);
 const Scope = z.string().regex(/^[\w:./-]{1,100}$/);

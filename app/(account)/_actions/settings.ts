@@ -4,10 +4,8 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { actionError, serverAction, formText, type ActionState } from '@/lib/actions/server-action';
-import { signOut } from '@/lib/auth/auth';
-import { deleteAccount } from '@/lib/auth/delete-account';
-import { issueApiToken, revokeApiToken } from '@/lib/auth/manage-api-tokens';
-import { deleteModelKey, setModelKey } from '@/lib/auth/model-keys';
+import { signOut } from '@/lib/session';
+import { deleteAccount, issueApiToken, revokeApiToken, deleteModelKey, setModelKey } from '@/lib/auth';
 
 export type FormState = ActionState<{ token: string; done: string }>;
 

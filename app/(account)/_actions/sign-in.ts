@@ -8,10 +8,8 @@ import { redirect } from 'next/navigation';
 import { AuthError } from 'next-auth';
 import { z } from 'zod';
 import { actionError, formText, serverAction, type ActionState } from '@/lib/actions/server-action';
-import { signIn, signOut } from '@/lib/auth/auth';
-import { safeLocalPath } from '@/lib/auth/safe-redirect';
-import { endAllSessions } from '@/lib/auth/sessions';
-import { limitSignIn, signInAddress } from '@/lib/auth/sign-in-limit';
+import { signIn, signOut } from '@/lib/session';
+import { safeLocalPath, endAllSessions, limitSignIn, signInAddress } from '@/lib/auth';
 import { AppError } from '@/lib/errors';
 
 export type SignInState = ActionState;

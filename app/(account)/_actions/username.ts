@@ -3,8 +3,7 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { serverAction, formText, type ActionState } from '@/lib/actions/server-action';
-import { safeLocalPath } from '@/lib/auth/safe-redirect';
-import { chooseUsername } from '@/lib/auth/usernames';
+import { safeLocalPath, chooseUsername } from '@/lib/auth';
 
 export type UsernameState = ActionState;
 

@@ -2,7 +2,7 @@
 // Self-contained (a server component with a <details> menu, no client JavaScript).
 import Link from 'next/link';
 import { unstable_rethrow } from 'next/navigation';
-import { currentUser } from '@/lib/auth/current-user';
+import { currentUser } from '@/lib/session';
 import { signOutAction } from '../_actions/sign-in';
 import { SignInLink } from './sign-in-link';
 

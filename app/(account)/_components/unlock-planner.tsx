@@ -2,8 +2,8 @@
 // unlock ("Connect GitHub (repo) to unlock 3 tools") with the button that does it, and
 // which gated tools this viewer has unlocked already.
 import Link from 'next/link';
-import { currentUser } from '@/lib/auth/current-user';
-import { providersFromEnv, type ProviderSpec } from '@/lib/auth/provider-config';
+import { currentUser } from '@/lib/session';
+import { providersFromEnv, type ProviderSpec } from '@/lib/auth';
 import { heldTokenClaims, unlockLabel, unlockPlan } from '@/lib/teams';
 import { serverContext } from '@/lib/server';
 import type { ToolManifest } from '@/lib/skills';

@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { API_TOKEN_SCOPES } from '@/lib/auth/api-tokens';
-import { currentUser } from '@/lib/auth/current-user';
-import { normalizeUserCode } from '@/lib/auth/device-login';
+import { API_TOKEN_SCOPES, normalizeUserCode } from '@/lib/auth';
+import { currentUser } from '@/lib/session';
 import { CliLoginForm } from './cli-login-form';
 
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { currentUser } from '@/lib/auth/current-user';
+import { currentUser } from '@/lib/session';
 import { serverContext } from '@/lib/server';
 import { listUserRuns } from '@/lib/runs/list-user-runs';
 

@@ -1,11 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { API_TOKEN_SCOPES } from '@/lib/auth/api-tokens';
-import { currentUser } from '@/lib/auth/current-user';
-import { listApiTokens } from '@/lib/auth/manage-api-tokens';
-import { listModelKeys, MODEL_KEY_PROVIDERS } from '@/lib/auth/model-keys';
-import { listConnections } from '@/lib/auth/oauth-connections';
-import { providersFromEnv, type ProviderSpec } from '@/lib/auth/provider-config';
+import { API_TOKEN_SCOPES, listApiTokens, listModelKeys, MODEL_KEY_PROVIDERS, listConnections, providersFromEnv, type ProviderSpec } from '@/lib/auth';
+import { currentUser } from '@/lib/session';
 import { serverContext } from '@/lib/server';
 import { connectProvider, disconnectProvider } from '../_actions/connections';
 import { deleteModelKeyAction, revokeApiTokenAction } from '../_actions/settings';

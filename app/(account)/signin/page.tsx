@@ -1,10 +1,8 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { currentUser } from '@/lib/auth/current-user';
-import { emailDelivery } from '@/lib/auth/email-sign-in';
-import { providersFromEnv } from '@/lib/auth/provider-config';
-import { safeLocalPath, sameHostPath } from '@/lib/auth/safe-redirect';
+import { currentUser } from '@/lib/session';
+import { emailDelivery, providersFromEnv, safeLocalPath, sameHostPath } from '@/lib/auth';
 import { signInWithProvider } from '../_actions/sign-in';
 import { EmailSignInForm } from './email-sign-in-form';
 

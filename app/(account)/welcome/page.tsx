@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { currentUser } from '@/lib/auth/current-user';
-import { safeLocalPath } from '@/lib/auth/safe-redirect';
-import { suggestUsername } from '@/lib/auth/usernames';
+import { currentUser } from '@/lib/session';
+import { safeLocalPath, suggestUsername } from '@/lib/auth';
 import { UsernameForm } from './username-form';
 
 export const dynamic = 'force-dynamic';

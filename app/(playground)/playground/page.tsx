@@ -1,13 +1,13 @@
 import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import Link from 'next/link';
-import { currentUser } from '@/lib/auth/current-user';
+import { currentUser } from '@/lib/session';
 import { serverContext } from '@/lib/server';
 import { runCookieName } from '@/lib/api/run-access';
 import { scriptToTurns } from '@/lib/forms';
 import { getRun } from '@/lib/runs/get-run';
 import { availableProviders } from '@/lib/runs/server-providers';
-import { providersFor } from '@/lib/auth/model-access';
+import { providersFor } from '@/lib/auth';
 import type { PlaygroundDraft } from './form-types';
 import { startFor } from './draft-start';
 import { PlaygroundForm } from './playground-form';

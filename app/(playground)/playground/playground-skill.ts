@@ -2,7 +2,7 @@ import 'server-only';
 // A skill as the playground form needs it: its tools with parameters, what unlocks the
 // gated ones for this viewer and which cannot run here. Built on the server (the
 // planner, the viewer's tokens and the server's handler settings live there).
-import { currentUser } from '@/lib/auth/current-user';
+import { currentUser } from '@/lib/session';
 import { heldTokenClaims } from '@/lib/teams';
 import { getSkill } from '@/lib/registry/get-skill';
 import { parseSkillRef } from '@/lib/registry/load-skill-version';

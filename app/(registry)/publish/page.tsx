@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { headers } from 'next/headers';
-import { currentUser } from '@/lib/auth/current-user';
+import { currentUser } from '@/lib/session';
 import { serverContext } from '@/lib/server';
 import { publishScopesOf } from '@/lib/registry/publish-scopes';
 import { cliPackageArgs, siteOrigin } from '@/lib/mcp';

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { unstable_rethrow } from 'next/navigation';
 import { forSignedInUser } from '@/lib/actions/team-action';
 import { listUserTeams } from '@/lib/teams';
-import { currentUser } from '@/lib/auth/current-user';
+import { currentUser } from '@/lib/session';
 
 export async function WorkspaceSwitcher() {
   let teams: Awaited<ReturnType<typeof listUserTeams>> | null = null;

@@ -4,7 +4,7 @@
 import 'server-only';
 import type { Db } from '../../db';
 import type { EnvironmentProvider } from '../../runtime';
-import { openSecret } from '../../auth/secret-box';
+import { openSecret } from '../../auth';
 import { parseHolder } from './pg-token-vault';
 
 const SKILL_SCOPE = /^@([a-z0-9][a-z0-9-]*)\//;

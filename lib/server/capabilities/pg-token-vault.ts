@@ -4,7 +4,7 @@ import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../../db';
 import { heldTokensChanged, type HeldToken, type TokenVault } from '../../runtime';
-import { openSecret, sealSecret } from '../../auth/secret-box';
+import { openSecret, sealSecret } from '../../auth';
 
 /** Holder ids are `user:<id>` or `team:<id>`; anything else holds nothing durable. */
 export function parseHolder(holderId: string): { userId?: string; teamId?: string } | null {

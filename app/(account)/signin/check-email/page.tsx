@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { emailDelivery } from '@/lib/auth/email-sign-in';
+import { emailDelivery } from '@/lib/auth';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Check your e-mail' };

@@ -8,7 +8,7 @@ import { notFound } from 'next/navigation';
 import { serverContext } from '@/lib/server';
 import { isAppError } from '@/lib/errors';
 import { runCookieName } from '@/lib/api/run-access';
-import { currentUser } from '@/lib/auth/current-user';
+import { currentUser } from '@/lib/session';
 import { compareRuns, type RunComparison } from '@/lib/runs/compare-runs';
 import type { RunView } from '@/lib/runs/get-run';
 import { CompareRows } from './compare-rows';

@@ -12,7 +12,7 @@ import { TokensSection } from './tokens-section';
 import { AuditSection } from './audit-section';
 import { SettingsSection } from './settings-section';
 import { ConnectionsSection } from './connections-section';
-import { providersFromEnv } from '@/lib/auth/provider-config';
+import { providersFromEnv } from '@/lib/auth';
 
 export const dynamic = 'force-dynamic';
 

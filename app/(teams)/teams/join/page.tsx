@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { currentUser } from '@/lib/auth/current-user';
+import { currentUser } from '@/lib/session';
 import { forSignedInUser } from '@/lib/actions/team-action';
 import { isAppError } from '@/lib/errors';
 import { previewInvite, type InvitePreview } from '@/lib/teams';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { currentUser } from '@/lib/auth/current-user';
+import { currentUser } from '@/lib/session';
 import { createTeamAction } from '../../_actions/team';
 import { ActionForm } from '../../_components/action-form';
 import { button, input, muted } from '../../_components/styles';

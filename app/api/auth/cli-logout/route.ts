@@ -1,7 +1,7 @@
 // POST /api/auth/cli-logout: revokes the API token that makes the request (`skillyard logout`).
 import { NextResponse } from 'next/server';
 import { withApi } from '@/lib/api/with-api';
-import { revokeApiToken } from '@/lib/auth/manage-api-tokens';
+import { revokeApiToken } from '@/lib/auth';
 import { AppError } from '@/lib/errors';
 import { serverContext } from '@/lib/server';
 

@@ -2,8 +2,7 @@
 // limited per address like every API route (a start costs more than a read).
 import { NextResponse } from 'next/server';
 import { withApi } from '@/lib/api/with-api';
-import { DEVICE_POLL_INTERVAL_S, startDeviceLogin } from '@/lib/auth/device-login';
-import { requestWithHostUrl } from '@/lib/auth/request-host';
+import { DEVICE_POLL_INTERVAL_S, startDeviceLogin, requestWithHostUrl } from '@/lib/auth';
 import { serverContext } from '@/lib/server';
 
 export const dynamic = 'force-dynamic';

@@ -6,7 +6,7 @@ import { serverContext } from '@/lib/server';
 import { isAppError } from '@/lib/errors';
 import { runCookieName } from '@/lib/api/run-access';
 import { getRun } from '@/lib/runs/get-run';
-import { currentUser } from '@/lib/auth/current-user';
+import { currentUser } from '@/lib/session';
 import { getSkill } from '@/lib/registry/get-skill';
 import { parseSkillRef } from '@/lib/registry/load-skill-version';
 import { describeParams } from '@/app/_components/schema-params';

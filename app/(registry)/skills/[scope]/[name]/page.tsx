@@ -18,7 +18,7 @@ import { StarButton } from '@/app/_components/star-button';
 import { starredBy } from '@/lib/registry/starred-by';
 import { mayManageSkill } from '@/lib/registry/may-manage-skill';
 import { toolAvailability } from '@/app/_components/tool-availability';
-import { currentUser } from '@/lib/auth/current-user';
+import { currentUser } from '@/lib/session';
 import { heldTokenClaims } from '@/lib/teams';
 import { UnlockPlanner } from '../../../../(account)/_components/unlock-planner';
 import { packageFacts } from './package-facts';

@@ -3,7 +3,7 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { withApi } from '@/lib/api/with-api';
-import { pollDeviceLogin } from '@/lib/auth/device-login';
+import { pollDeviceLogin } from '@/lib/auth';
 import { serverContext } from '@/lib/server';
 
 export const dynamic = 'force-dynamic';

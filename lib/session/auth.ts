@@ -6,12 +6,7 @@ import NextAuth from 'next-auth';
 import type { NextAuthConfig } from 'next-auth';
 import { db, type Db } from '../db';
 import { log } from '../log';
-import { deriveKey } from './secret-box';
-import { skillyardAdapter } from './auth-adapter';
-import { authProviders } from './auth-providers';
-import { providersFromEnv } from './provider-config';
-import { safeRedirect } from './safe-redirect';
-import { storeConnectionTokens, type ProviderTokens } from './oauth-connections';
+import { authProviders, deriveKey, providersFromEnv, safeRedirect, skillyardAdapter, storeConnectionTokens, type ProviderTokens } from '../auth';
 import { setting } from '../config';
 
 declare module 'next-auth' {
