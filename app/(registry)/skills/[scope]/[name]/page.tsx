@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { cache } from 'react';
 import Link from 'next/link';
 import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
@@ -6,6 +7,8 @@ import { serverContext } from '@/lib/server';
 import { isAppError } from '@/lib/errors';
 import { getSkill, type SkillDetail } from '@/lib/registry/get-skill';
 import { readFilePrefix } from '@/lib/registry/read-file-prefix';
+import { packageLimitSettings } from '@/lib/registry/package-limit-settings';
+import { DEFAULT_LIMITS } from '@/lib/skills';
 import { FormatBadge } from '@/app/_components/format-badge';
 import { HighlightedSource } from '@/app/_components/highlighted-source';
 import { InstallCommand } from '@/app/_components/install-command';
@@ -41,20 +44,29 @@ type Search = Record<string, string | string[] | undefined>;
 
 const one = (v: string | string[] | undefined) => (typeof v === 'string' ? v.slice(0, 500) : undefined);
 
-async function load(params: Params, version?: string): Promise<SkillDetail> {
+/** tools shown per page of a skill's tool list (`?tools=2` for the second page) */
+const TOOLS_PER_PAGE = 50;
+const maxToolsPerSkill = () => packageLimitSettings().maxTools ?? DEFAULT_LIMITS.maxTools;
+const toolPageOf = (search: Search) => Math.max(1, Number.parseInt(one(search.tools) ?? '1', 10) || 1);
+
+// one read per request, shared by the metadata and the page (React's per-request cache);
+// a version stored with more tools than a skill may have now is read a page of tools at a time
+const load = cache(async (scope: string, name: string, version: string | undefined, toolPage: number): Promise<SkillDetail> => {
   try {
     const user = await currentUser().catch(() => null);
     const viewer = user ? { userId: user.id } : null;
-    return await getSkill(serverContext().db, { scope: decodeURIComponent(params.scope), name: decodeURIComponent(params.name), version }, viewer);
+    const toolsPage = { offset: (toolPage - 1) * TOOLS_PER_PAGE, limit: TOOLS_PER_PAGE, maxTools: maxToolsPerSkill() };
+    return await getSkill(serverContext().db, { scope: decodeURIComponent(scope), name: decodeURIComponent(name), version }, viewer, { toolsPage });
   } catch (err) {
     if (isAppError(err) && err.status === 404) notFound();
     throw err;
   }
-}
+});
 
 export async function generateMetadata({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }): Promise<Metadata> {
   const p = await params;
-  const skill = await load(p, one((await searchParams).version)).catch(() => null);
+  const search = await searchParams;
+  const skill = await load(p.scope, p.name, one(search.version), toolPageOf(search)).catch(() => null);
   const title = `@${p.scope}/${p.name}`;
   if (!skill) return { title };
   const description = skill.description.slice(0, 300);
@@ -75,12 +87,10 @@ async function FileView({ skill, path }: { skill: SkillDetail; path: string }) {
   return <HighlightedSource path={path} source={prefix.text} totalBytes={prefix.truncated ? prefix.size : undefined} />;
 }
 
-/** tools shown per page of a skill's tool list (`?tools=2` for the second page) */
-const TOOLS_PER_PAGE = 50;
-
 export default async function SkillPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }) {
   const search = await searchParams;
-  const skill = await load(await params, one(search.version));
+  const p = await params;
+  const skill = await load(p.scope, p.name, one(search.version), toolPageOf(search));
   const file = one(search.file);
   const m = skill.manifest;
   const ref = `@${skill.scope}/${skill.name}`;
@@ -93,9 +103,12 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
   const here = search.version ? `${base}?version=${encodeURIComponent(skill.version)}` : base;
   const versionQuery = search.version ? `version=${encodeURIComponent(skill.version)}&` : '';
   const runnable = tools.filter((t) => !t.cannotRun).length;
-  const toolPages = Math.max(1, Math.ceil(tools.length / TOOLS_PER_PAGE));
-  const toolPage = Math.min(toolPages, Math.max(1, Number.parseInt(one(search.tools) ?? '1', 10) || 1));
-  const shownTools = tools.slice((toolPage - 1) * TOOLS_PER_PAGE, toolPage * TOOLS_PER_PAGE);
+  // `tools` is every tool, or (a version with more than a skill may have now) only this page's
+  const paged = skill.toolCount > m.tools.length;
+  const toolCount = paged ? skill.toolCount : tools.length;
+  const toolPages = Math.max(1, Math.ceil(toolCount / TOOLS_PER_PAGE));
+  const toolPage = paged ? Math.floor(skill.toolsFrom / TOOLS_PER_PAGE) + 1 : Math.min(toolPages, toolPageOf(search));
+  const shownTools = paged ? tools : tools.slice((toolPage - 1) * TOOLS_PER_PAGE, toolPage * TOOLS_PER_PAGE);
   const toolPageHref = (n: number) => {
     const q = new URLSearchParams();
     if (search.version) q.set('version', skill.version);
@@ -189,8 +202,14 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
 
         <section aria-labelledby="tools-heading" className="space-y-3">
           <h2 id="tools-heading" className="text-lg font-semibold">
-            Tools <span className="text-sm font-normal text-zinc-600 dark:text-zinc-400">({tools.length})</span>
+            Tools <span className="text-sm font-normal text-zinc-600 dark:text-zinc-400">({toolCount})</span>
           </h2>
+          {paged && (
+            <p className="text-sm text-zinc-700 dark:text-zinc-300" data-testid="tools-paged-note">
+              This version has more tools than a skill may have now ({maxToolsPerSkill()}); the page reads only the tools it shows, and what it says about running
+              and unlocking tools covers those.
+            </p>
+          )}
           <ToolList skill={ref} tools={shownTools} manifests={m.tools} />
           {toolPages > 1 && (
             <nav aria-label="Tool pages" className="flex items-center gap-3 text-sm" data-testid="tool-pages">
@@ -200,7 +219,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
                 </Link>
               )}
               <span>
-                Tools {(toolPage - 1) * TOOLS_PER_PAGE + 1}–{(toolPage - 1) * TOOLS_PER_PAGE + shownTools.length} of {tools.length}
+                Tools {(toolPage - 1) * TOOLS_PER_PAGE + 1}–{(toolPage - 1) * TOOLS_PER_PAGE + shownTools.length} of {toolCount}
               </span>
               {toolPage < toolPages && (
                 <Link href={toolPageHref(toolPage + 1)} className="underline">
