@@ -2,14 +2,15 @@
 // with the cap of requests in progress), before the server's own request handler runs.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../db/client';
 import { frontDoorState, frontDoorVerdict, installFrontDoor, rememberCredentialKey } from './front-door';
 import { httpLimits } from '../limits';
 import { consumeRateLimit, resetRateLimitMemoryForTests } from '../limits';
 import { anonymousKey } from '../principal';
+import { heldRefusals } from './refusal-tarpit';
 
-const fakeDb = { $queryRaw: async () => [] } as unknown as Db;
+const fakeDb = { $queryRaw: async () => [], rateLimitBucket: { deleteMany: async () => ({ count: 0 }) } } as unknown as Db;
 const msg = (url: string, headers: Record<string, string> = {}, remoteAddress = '192.0.2.7') => ({ url, headers, socket: { remoteAddress } }) as unknown as http.IncomingMessage;
 
 afterEach(() => {
@@ -67,6 +68,36 @@ describe('the front door', () => {
     const v = frontDoorVerdict(msg('/api/v1/skills'));
     expect(v?.retryAfterS).toBeGreaterThanOrEqual(9);
     expect(frontDoorVerdict(msg('/api/v1/skills'), Date.now() + 10_001)).toBeNull();
+  });
+
+  it('holds the refusal of a caller already past its rate limit (a tarpit), not of one at its cap of requests in progress', async () => {
+    installFrontDoor();
+    const server = http.createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/skills`;
+    try {
+      frontDoorState().inFlight.set(anonymousKey('127.0.0.1'), httpLimits().maxConcurrentPerCaller);
+      expect(frontDoorVerdict(msg('/api/v1/skills', {}, '127.0.0.1'))?.pastLimit).toBeFalsy();
+      expect((await fetch(url)).status).toBe(429);
+      expect(heldRefusals()).toBe(0);
+      for (let i = 0; i < 3; i++) await consumeRateLimit(fakeDb, anonymousKey('127.0.0.1'), { limit: 2, windowMs: 60_000 });
+      expect(frontDoorVerdict(msg('/api/v1/skills', {}, '127.0.0.1'))?.pastLimit).toBe(true);
+      const refused = fetch(url);
+      await vi.waitFor(() => expect(heldRefusals()).toBe(1));
+      const res = await refused;
+      expect(res.status).toBe(429);
+      expect((await res.json()).error.code).toBe('rate/limited');
+      expect(heldRefusals()).toBe(0);
+      // a client that goes away while its refusal is held takes nothing with it
+      const gone = new AbortController();
+      const abandoned = fetch(url, { signal: gone.signal }).catch((err: Error) => err.name);
+      await vi.waitFor(() => expect(heldRefusals()).toBe(1));
+      gone.abort();
+      expect(await abandoned).toBe('AbortError');
+      await vi.waitFor(() => expect(heldRefusals()).toBe(0));
+    } finally {
+      server.close();
+    }
   });
 
   it('answers 429 before the server handler runs, once installed', async () => {

@@ -19,6 +19,7 @@ import { pinClientAddress } from './pin-client-address';
 import { actionBodyVerdict, isPagePath, pathOf } from './action-body-limit';
 import { admitPage, type PageRefusal } from './page-guard';
 import { overLimitForMs } from '../limits';
+import { answerAfterDelay } from './refusal-tarpit';
 
 type FrontDoorState = {
   /** requests in progress per rate-limit key (withApi counts them) */
@@ -81,8 +82,8 @@ function addressOf(req: http.IncomingMessage, trustedProxies: number): string {
   return addressBucket(ip.slice(0, 64));
 }
 
-/** Why the request is refused at the door ({retryAfterS, message}), or null to let withApi decide. */
-export function frontDoorVerdict(req: http.IncomingMessage, now = Date.now()): { retryAfterS: number; message: string } | null {
+/** Why the request is refused at the door, or null to let withApi decide. `pastLimit`: the caller is past its rate limit (the refusal is held: refusal-tarpit.ts). */
+export function frontDoorVerdict(req: http.IncomingMessage, now = Date.now()): { retryAfterS: number; message: string; pastLimit?: boolean } | null {
   const url = req.url ?? '';
   if (!url.startsWith('/api/') || url.startsWith('/api/health')) return null;
   const limits = httpLimits();
@@ -95,7 +96,7 @@ export function frontDoorVerdict(req: http.IncomingMessage, now = Date.now()): {
   const blockedMs = overLimitForMs(key, now);
   if (blockedMs > 0) {
     const s = Math.max(1, Math.ceil(blockedMs / 1000));
-    return { retryAfterS: s, message: `Too many requests; retry in ${s} s.` };
+    return { retryAfterS: s, message: `Too many requests; retry in ${s} s.`, pastLimit: true };
   }
   const path = url.split('?')[0]!;
   // event streams and MCP's GET stream have their own cap (they stay open); MCP's other
@@ -133,13 +134,17 @@ export function refuseAtFrontDoor(req: http.IncomingMessage, res: http.ServerRes
   const body = isMcpPath((req.url ?? '').split('?')[0]!)
     ? JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `rate/limited: ${verdict.message}` }, id: null })
     : JSON.stringify({ error: { code: 'rate/limited', message: verdict.message } });
-  res.writeHead(429, {
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-    'Retry-After': String(verdict.retryAfterS),
-    'X-Request-Id': requestId,
-  });
-  res.end(body);
+  const answer = () => {
+    res.writeHead(429, {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+      'Retry-After': String(verdict.retryAfterS),
+      'X-Request-Id': requestId,
+    });
+    res.end(body);
+  };
+  if (verdict.pastLimit) answerAfterDelay(res, answer);
+  else answer();
   return true;
 }
 
@@ -165,8 +170,12 @@ function answerPageRefusal(res: http.ServerResponse, refusal: PageRefusal): void
   if (refusal.retryAfterS) headers['Retry-After'] = String(refusal.retryAfterS);
   // a form post's body is never read: the connection cannot carry another request
   if (refusal.status !== 429) headers.Connection = 'close';
-  res.writeHead(refusal.status, headers);
-  res.end(body);
+  const answer = () => {
+    res.writeHead(refusal.status, headers);
+    res.end(body);
+  };
+  if (refusal.pastLimit) answerAfterDelay(res, answer);
+  else answer();
 }
 
 /**

@@ -13,7 +13,8 @@ import { needsSession, pathOf, uploadFormParts } from './action-body-limit';
 import { httpLimits, PAGE_POST_COST, consumeRateLimit, overLimitForMs } from '../limits';
 import { limitMultipartParts } from './multipart-part-limit';
 
-export type PageRefusal = { status: number; code: string; message: string; retryAfterS?: number };
+/** `pastLimit`: the caller was already past its page budget (the refusal is held: refusal-tarpit.ts) */
+export type PageRefusal = { status: number; code: string; message: string; retryAfterS?: number; pastLimit?: boolean };
 
 // pages in progress per key in this process (shared by every bundle that loads this module)
 const shared = globalThis as unknown as { skillyardPagesInProgress?: Map<string, number> };
@@ -38,7 +39,7 @@ export async function admitPage(req: http.IncomingMessage, res: http.ServerRespo
   // (a session is looked up as withApi would: one indexed read, then cached)
   if (!token) {
     const blocked = overLimitForMs(ipKey);
-    if (blocked > 0) return tooMany(blocked);
+    if (blocked > 0) return { ...tooMany(blocked), pastLimit: true };
   }
   const userId = token ? await verifiedSessionUser(db(), token).catch(() => null) : null;
   const post = req.method === 'POST';

@@ -27,6 +27,8 @@ export type HttpLimits = {
   maxConcurrentPagesPerCaller: number;
   /** parts a form post (server action) may hold; the publish page gets maxPackageFiles more */
   maxFormParts: number;
+  /** how long a refusal waits before it is sent to a caller already past its rate limit (ms; 0: at once) */
+  refusalDelayMs: number;
 };
 
 /** what a form post (server action) costs from the page budget */
@@ -47,6 +49,7 @@ export function httpLimits(): HttpLimits {
     ratePages: setting('SKILLYARD_RATE_LIMIT_PAGES'),
     maxConcurrentPagesPerCaller: setting('SKILLYARD_MAX_CONCURRENT_PAGES_PER_CALLER'),
     maxFormParts: setting('SKILLYARD_MAX_FORM_PARTS'),
+    refusalDelayMs: setting('SKILLYARD_REFUSAL_DELAY_MS'),
   };
   return cached;
 }
