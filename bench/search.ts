@@ -3,9 +3,11 @@
 // queries (words, two words, typos, tool names, filters, sorts, paging; those the home
 // page sends as it sends them: 60 a page with the counts per format), and suggestSkills()
 // at every keystroke of typed names and words (some with swapped letters). Prints JSON.
-//   npm run bench:search [-- --skills 100000 --rounds 3] [--keep] [--reuse <database>] [--plain]
-// --keep leaves the loaded database in .data/bench (BENCH_PG_PORT, default 54339);
-// --reuse times an earlier --keep database again (pending migrations applied, no load).
+//   npm run bench:search [-- --skills 100000 --rounds 3] [--keep] [--reuse <database>] [--plain] [--data bench]
+// --keep leaves the loaded database in .data/<data> (default .data/bench; BENCH_PG_PORT,
+// default 54339); --reuse times an earlier --keep database again (pending migrations
+// applied, no load; the corpus size is read from it). The load writes each row once and
+// builds the search tables' indexes after their rows (bench/search-load.ts).
 import fs from 'node:fs';
 import pg from 'pg';
 import { createDb } from '../lib/db/client';
@@ -14,46 +16,66 @@ import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchSe
 import { refreshAllSkillSearch } from '../lib/registry/refresh-skill-search';
 import { searchSkills } from '../lib/registry/search-skills';
 import { generateSkill, rng } from './search-corpus';
-import { load, queries, suggestQueries } from './search-load';
+import { createIndexes, dropIndexes, load, queries, suggestQueries, type LoadedSkill } from './search-load';
 import { suggestSkills } from '../lib/registry/suggest-skills';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const SKILLS = arg('skills', 100_000);
+let SKILLS = arg('skills', 100_000);
 const ROUNDS = arg('rounds', 3);
 // --plain: the query mix without the home page's 60 a page and facets (as measured before 2026-11-26)
 const PLAIN = process.argv.includes('--plain');
 const REUSE = process.argv.includes('--reuse') ? process.argv[process.argv.indexOf('--reuse') + 1] : undefined;
+const DATA = process.argv.includes('--data') ? process.argv[process.argv.indexOf('--data') + 1] : 'bench';
+// progress on stderr (a load of 1,000,000 takes a while)
+const note = (msg: string) => console.error(`${new Date().toISOString().slice(11, 19)} ${msg} (load ${loadAverage()[0]})`);
 // the machine is shared: the load average says how much of it the figures had
 const loadAverage = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const round = (n: number) => Math.round(n * 100) / 100;
 
-const server = await startScratchServer('bench', Number(process.env.BENCH_PG_PORT ?? 54339));
+const server = await startScratchServer(DATA, Number(process.env.BENCH_PG_PORT ?? 54339));
 const name = REUSE ?? (await createScratchDatabase(server.adminUrl, 'skillyard_bench'));
 const url = databaseUrl(server.adminUrl, name);
 try {
   await applyMigrations(url);
-  const r = rng(42);
-  const skills = Array.from({ length: SKILLS }, (_, i) => generateSkill(r, i));
   const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {}); // the server stopping at the end; a failure shows as the query's own error
   await client.connect();
-  let t = performance.now();
-  if (!REUSE) await load(client, skills);
-  const loadMs = performance.now() - t;
+  if (REUSE) SKILLS = Number((await client.query('SELECT count(*) AS n FROM "Skill"')).rows[0].n);
+  const r = rng(42);
+  const next = (() => {
+    let i = 0;
+    return () => generateSkill(r, i++);
+  })();
   const db = createDb(url);
-  t = performance.now();
-  if (!REUSE) {
-    await refreshAllSkillSearch(db);
-    // the steady state of tables that autovacuum keeps, not the bulk load's dead rows
-    await client.query('VACUUM FULL ANALYZE "Skill"');
+  let skills: LoadedSkill[];
+  let loadMs = 0;
+  const started = performance.now();
+  if (REUSE) {
+    // the same corpus, regenerated, for the same query mix
+    skills = Array.from({ length: SKILLS }, () => {
+      const s = next();
+      return { scope: s.scope, name: s.name, tools: [{ name: s.tools[0].name }] };
+    });
+  } else {
+    const later = await dropIndexes(client, ['SkillSearch', 'SkillSearchBody', 'SearchLexeme', 'SearchWord']);
+    const skillIndexes = await dropIndexes(client, ['Skill', 'SkillVersion', 'Tool']);
+    skills = await load(client, SKILLS, next, (n) => n % 100_000 === 0 && note(`loaded ${n}`));
+    await createIndexes(client, skillIndexes);
+    loadMs = performance.now() - started;
+    note('skills loaded');
+    await refreshAllSkillSearch(db, { words: false, progress: (n) => note(`search documents of ${n}`) });
+    await createIndexes(client, later);
+    note('search indexes built');
   }
   await client.query('VACUUM ANALYZE');
-  const indexMs = performance.now() - t;
+  const indexMs = performance.now() - started - loadMs;
   const words = Number((await client.query('SELECT count(*) AS n FROM "SearchWord"')).rows[0].n);
+  note('timing');
   await client.end();
 
   const loadBefore = loadAverage();
@@ -146,6 +168,9 @@ try {
       2,
     ),
   );
+} catch (e) {
+  console.error(e);
+  process.exitCode = 1;
 } finally {
   if (process.argv.includes('--keep') || REUSE) console.error(`kept ${url} (the embedded server stops with this process)`);
   else await dropScratchDatabase(server.adminUrl, name).catch(() => {});

@@ -18,23 +18,38 @@ export async function refreshSkillSearch(tx: Tx, skillId: string): Promise<void>
   await tx.$executeRaw`DELETE FROM "SkillSearch" ss USING "Skill" s WHERE ss."skillId" = ${skillId} AND s.id = ss."skillId" AND s."latestVersionId" IS NULL`;
 }
 
-/** Rebuilds every skill's documents (a reindex; the search benchmark's bulk load). */
-export async function refreshAllSkillSearch(db: Db): Promise<void> {
-  await refresh(db, Prisma.sql`true`);
+/**
+ * Rebuilds every skill's documents (a reindex; the search benchmark's bulk load), `batch`
+ * skills a statement so a large registry never holds all its documents at once, and the
+ * typo-correction vocabulary unless `words` is false (a bulk load that recorded the
+ * words itself: splitting every text with a regular expression is most of the cost).
+ */
+export async function refreshAllSkillSearch(db: Db, opts: { batch?: number; words?: boolean; progress?: (done: number) => void } = {}): Promise<void> {
+  const { batch = 50_000, words = true, progress } = opts;
+  let after = '';
+  for (let done = 0; ;) {
+    const ids = (await db.$queryRaw<Array<{ id: string }>>`SELECT id FROM "Skill" WHERE id > ${after} ORDER BY id LIMIT ${batch}`).map((r) => r.id);
+    if (ids.length === 0) break;
+    const which = Prisma.sql`s.id = ANY(${ids}::text[])`;
+    await refresh(db, which);
+    if (words)
+      await db.$executeRaw`INSERT INTO "SearchWord" (word)
+      SELECT DISTINCT w FROM (
+        SELECT regexp_split_to_table(lower(s.name || ' ' || s.description || ' ' || array_to_string(s.tags, ' ')), '[^a-z0-9]+') AS w FROM "Skill" s
+        WHERE s.visibility = 'public' AND ${which}
+        UNION ALL
+        SELECT regexp_split_to_table(lower(t.name || ' ' || t.description), '[^a-z0-9]+')
+        FROM "Tool" t JOIN "Skill" s ON s."latestVersionId" = t."versionId" WHERE s.visibility = 'public' AND ${which}
+        UNION ALL
+        SELECT regexp_split_to_table(lower(left(coalesce(v.manifest->>'instructions', ''), 20000)), '[^a-z0-9]+')
+        FROM "Skill" s JOIN "SkillVersion" v ON v.id = s."latestVersionId" WHERE s.visibility = 'public' AND ${which}
+      ) words
+      WHERE w ~ '^[a-z]{3,32}$'
+      ON CONFLICT DO NOTHING`;
+    after = ids[ids.length - 1];
+    progress?.((done += ids.length));
+  }
   await db.$executeRaw`DELETE FROM "SkillSearch" ss USING "Skill" s WHERE s.id = ss."skillId" AND s."latestVersionId" IS NULL`;
-  await db.$executeRaw`INSERT INTO "SearchWord" (word)
-    SELECT DISTINCT w FROM (
-      SELECT regexp_split_to_table(lower(s.name || ' ' || s.description || ' ' || array_to_string(s.tags, ' ')), '[^a-z0-9]+') AS w FROM "Skill" s
-      WHERE s.visibility = 'public'
-      UNION ALL
-      SELECT regexp_split_to_table(lower(t.name || ' ' || t.description), '[^a-z0-9]+')
-      FROM "Tool" t JOIN "Skill" s ON s."latestVersionId" = t."versionId" WHERE s.visibility = 'public'
-      UNION ALL
-      SELECT regexp_split_to_table(lower(left(coalesce(v.manifest->>'instructions', ''), 20000)), '[^a-z0-9]+')
-      FROM "Skill" s JOIN "SkillVersion" v ON v.id = s."latestVersionId" WHERE s.visibility = 'public'
-    ) words
-    WHERE w ~ '^[a-z]{3,32}$'
-    ON CONFLICT DO NOTHING`;
   forgetVocabulary();
 }
 
