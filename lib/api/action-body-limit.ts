@@ -6,7 +6,7 @@
 // it); every other page gets 1 MiB. Decided from the headers alone, nothing buffered.
 import 'server-only';
 import type http from 'node:http';
-import { packageLimitSettings } from '../registry/package-limit-settings';
+import { packageLimitSettings } from '../registry';
 import { resolveLimits, uploadBodyBytes } from '../skills';
 
 /** what any other action's form may send */

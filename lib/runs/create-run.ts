@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import type { Db } from '../db';
 import { RunConfigSchema, type RunConfigInput } from './run-config';
 import { runEventBus } from './run-event-bus';
-import { parseSkillRef } from '../registry/load-skill-version';
+import { parseSkillRef } from '../registry';
 import { AppError } from '../errors';
 import { availableProviders, modelConfig } from './server-providers';
 import { resolveRunPins } from './run-pins';

@@ -5,7 +5,7 @@
 import 'server-only';
 import { createProvider, decideRunOutcome, OUTCOME_RULES, runAgent, type AgentTool, type AgentToolHost, type ProviderConfig } from '../agent';
 import { createToolManager, lockedToolMessage, type LoadedSkill } from '../runtime';
-import { loadSkillVersion, parseSkillRef } from '../registry/load-skill-version';
+import { loadSkillVersion, parseSkillRef, noteSkillCalls, skillOfTool } from '../registry';
 import type { RunServer } from './run-server';
 import { openRunEventLog, type RunEventLog, type RunFailure } from './run-event-log';
 import { runEventBus } from './run-event-bus';
@@ -21,7 +21,6 @@ import { learnRunSecrets } from './run-secrets';
 import { takeRunTurn, type ManualTurn } from './run-turns';
 import { pinFor, readRunPins } from './run-pins';
 import { scriptFromTrace } from './manual-script';
-import { noteSkillCalls, skillOfTool } from '../registry/skill-usage';
 import { AppError } from '../errors';
 import type { Db } from '../db';
 

@@ -6,8 +6,7 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import type { Db } from '../db';
-import { canSeePrivate } from '../registry/get-skill';
-import { parseSkillRef } from '../registry/load-skill-version';
+import { canSeePrivate, parseSkillRef } from '../registry';
 import type { RunConfig, ScriptTurn } from './run-config';
 
 export type PinnedTool = { name: string; schemaDigest: string };

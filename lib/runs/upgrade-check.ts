@@ -8,7 +8,7 @@ import 'server-only';
 import semver from 'semver';
 import type { Db } from '../db';
 import { AppError } from '../errors';
-import { mayManageSkill } from '../registry/may-manage-skill';
+import { mayManageSkill } from '../registry';
 import { compareRuns } from './compare-runs';
 import { forkRun } from './fork-run';
 import { getRun } from './get-run';

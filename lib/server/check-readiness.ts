@@ -3,8 +3,7 @@
 // hears (then live run events and revocations from other instances reach it late).
 // /api/health/live says only that the process answers.
 import 'server-only';
-import { runEventBus } from '../runs/run-event-bus';
-import { processDraining } from '../runs/worker-health';
+import { runEventBus, processDraining } from '../runs';
 import { checkDatabaseHealth } from './check-database-health';
 import type { ServerContext } from './server-context';
 

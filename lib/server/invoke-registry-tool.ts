@@ -5,10 +5,9 @@ import type { Db } from '../db';
 import { AppError } from '../errors';
 import { createToolManager } from '../runtime';
 import type { ServerContext } from './server-context';
-import { loadSkillVersion, parseSkillRef, type SkillHead } from '../registry/load-skill-version';
-import { cachedHead, skillHead } from '../registry/skill-heads';
+import { loadSkillVersion, parseSkillRef, type SkillHead, cachedHead, skillHead } from '../registry';
 import { createSecretScrubber } from '../log';
-import { learnRunSecrets } from '../runs/run-secrets';
+import { learnRunSecrets } from '../runs';
 
 /** `visitorId`: an anonymous visitor's stable (signed-cookie) id, which gives them storage and warm isolates. */
 export type InvokeInput = {
@@ -22,7 +21,7 @@ export type InvokeInput = {
 };
 export type InvokeOutput = { skill: string; version: string; tool: string; result: unknown; ms: number };
 
-export { forgetCachedSkillHeads } from '../registry/skill-heads';
+export { forgetCachedSkillHeads } from '../registry';
 
 /** Which public skill's latest version has a tool of this name (the caller may name one), with its row. */
 function findSkillForTool(db: Db, tool: string): Promise<{ ref: string; head: SkillHead }> {

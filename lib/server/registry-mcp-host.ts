@@ -5,15 +5,12 @@
 // row at most 1 s old, a private skill's scope membership each time: canSeePrivate): removed from a team, a member's open session no longer lists or
 // calls its private skills (answered as unknown tools and prompts).
 import 'server-only';
-import { noteSkillCalls, skillOfTool } from '../registry/skill-usage';
+import { noteSkillCalls, skillOfTool, loadSkillVersion, parseSkillRef, canSeePrivate, skillHead } from '../registry';
 import { AppError } from '../errors';
 import { principalKey, userPrincipal } from '../principal';
 import { createToolManager } from '../runtime';
 import { lockedToolNotes, type McpToolHost } from '../mcp';
 import type { ServerContext } from './server-context';
-import { loadSkillVersion, parseSkillRef } from '../registry/load-skill-version';
-import { canSeePrivate } from '../registry/get-skill';
-import { skillHead } from '../registry/skill-heads';
 
 export const MCP_MAX_SKILLS = 20;
 

@@ -5,7 +5,7 @@ import 'server-only';
 import { z } from 'zod';
 import type { Db } from '../db';
 import { AppError } from '../errors';
-import { assertScopeOwner } from '../registry/assert-scope-owner';
+import { assertScopeOwner } from '../registry';
 import { checkIssuerUrl } from './issuer-keys';
 import { oidcSettings, type OidcSettings } from './oidc-settings';
 

@@ -3,7 +3,7 @@
 // publishes records where it came from.
 
 // what a version records of the CI that published it: the registry stores it at publish
-export type { VersionProvenanceInput } from '../registry/version-provenance';
+export type { VersionProvenanceInput } from '../registry';
 
 /** A trusted publisher as the owner configures it: issuer and the claims that must match exactly. */
 export type TrustedPublisherConfig = { issuer: string; claims: Record<string, string> };

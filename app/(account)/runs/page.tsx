@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { currentUser } from '@/lib/session';
 import { serverContext } from '@/lib/server';
-import { listUserRuns } from '@/lib/runs/list-user-runs';
+import { listUserRuns } from '@/lib/runs';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'My runs' };

@@ -9,10 +9,7 @@ import { z } from 'zod';
 import { serverAction, type ActionState } from '@/lib/actions/server-action';
 import { AppError } from '@/lib/errors';
 import { runCookieName } from '@/lib/api/run-access';
-import { createRun } from '@/lib/runs/create-run';
-import { forkRun, ForkVersionsSchema } from '@/lib/runs/fork-run';
-import { getRun } from '@/lib/runs/get-run';
-import { RunConfigSchema } from '@/lib/runs/run-config';
+import { createRun, forkRun, ForkVersionsSchema, getRun, RunConfigSchema } from '@/lib/runs';
 import { accountKey } from '@/lib/principal';
 
 export type StartRunState = ActionState;

@@ -4,8 +4,7 @@ import 'server-only';
 // planner, the viewer's tokens and the server's handler settings live there).
 import { currentUser } from '@/lib/session';
 import { heldTokenClaims } from '@/lib/teams';
-import { getSkill } from '@/lib/registry/get-skill';
-import { parseSkillRef } from '@/lib/registry/load-skill-version';
+import { getSkill, parseSkillRef } from '@/lib/registry';
 import type { ToolManifest } from '@/lib/skills';
 import { serverContext } from '@/lib/server';
 import { toolAvailability } from '@/app/_components/tool-availability';

@@ -4,7 +4,7 @@
 // lib/registry checks the scope exactly as the REST routes do and writes the audit log.
 import { revalidatePath } from 'next/cache';
 import { formText, serverAction, type ActionState } from '@/lib/actions/server-action';
-import { manageVersion, ZManageVersion } from '@/lib/registry/manage-version';
+import { manageVersion, ZManageVersion } from '@/lib/registry';
 
 type State = ActionState<{ message: string | null }>;
 

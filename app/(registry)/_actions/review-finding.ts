@@ -4,8 +4,7 @@
 // scope and that the finding exists, stores the review and writes the team's audit row.
 import { z } from 'zod';
 import { serverAction, type ActionResult } from '@/lib/actions/server-action';
-import { VersionParams } from '@/lib/registry/skill-route-params';
-import { reviewFinding } from '@/lib/registry/review-finding';
+import { VersionParams, reviewFinding } from '@/lib/registry';
 
 const ReviewInput = VersionParams.extend({
   rule: z.string().min(1).max(100),

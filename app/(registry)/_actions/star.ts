@@ -4,8 +4,7 @@
 // user may not see, exactly as the REST route does.
 import { z } from 'zod';
 import { serverAction, type ActionState } from '@/lib/actions/server-action';
-import { SkillParams } from '@/lib/registry/skill-route-params';
-import { starSkill } from '@/lib/registry/star-skill';
+import { SkillParams, starSkill } from '@/lib/registry';
 
 const StarInput = SkillParams.extend({ starred: z.boolean() });
 

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { serverAction, type ActionResult } from '@/lib/actions/server-action';
 import { consumeRateLimitExact } from '@/lib/limits';
 import { AppError } from '@/lib/errors';
-import { SkillParams } from '@/lib/registry/skill-route-params';
-import { MAX_UPGRADE_RUNS, readUpgradeCheck, startUpgradeCheck, type UpgradeCheck, type UpgradeResult } from '@/lib/runs/upgrade-check';
+import { SkillParams } from '@/lib/registry';
+import { MAX_UPGRADE_RUNS, readUpgradeCheck, startUpgradeCheck, type UpgradeCheck, type UpgradeResult } from '@/lib/runs';
 
 /** checks one user may start in UPGRADE_WINDOW_MS */
 const UPGRADE_CHECKS = 3;

@@ -9,12 +9,8 @@ import { z } from 'zod';
 import { serverAction, type ActionResult } from '@/lib/actions/server-action';
 import { AppError } from '@/lib/errors';
 import { auditScopeAction } from '@/lib/teams';
-import { previewPackage } from '@/lib/registry/preview-package';
-import type { AgentVerdict } from '@/lib/skills';
-import { publishPackage } from '@/lib/registry/publish-package';
-import type { UploadInput } from '@/lib/registry/read-upload';
-import type { Diagnostic } from '@/lib/skills';
-import type { ScanFinding } from '@/lib/registry/scan-package';
+import { previewPackage, publishPackage, type UploadInput, type ScanFinding } from '@/lib/registry';
+import type { AgentVerdict, Diagnostic } from '@/lib/skills';
 
 export type ToolSummary = {
   name: string;

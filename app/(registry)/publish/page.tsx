@@ -3,9 +3,8 @@ import Link from 'next/link';
 import { headers } from 'next/headers';
 import { currentUser } from '@/lib/session';
 import { serverContext } from '@/lib/server';
-import { publishScopesOf } from '@/lib/registry/publish-scopes';
+import { publishScopesOf, uploadLimits } from '@/lib/registry';
 import { cliPackageArgs, siteOrigin } from '@/lib/mcp';
-import { uploadLimits } from '@/lib/registry/read-upload';
 import { formatBytes } from './format-bytes';
 import { PublishForm } from './publish-form';
 

@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { checkServerHealth, healthStatusCode, serverContext } from '@/lib/server';
-import { runWorkerHealth } from '@/lib/runs/worker-health';
+import { runWorkerHealth } from '@/lib/runs';
 import { withApi } from '@/lib/api/with-api';
 
 export const dynamic = 'force-dynamic';

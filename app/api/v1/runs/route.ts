@@ -2,7 +2,7 @@ import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
-import { createRun } from '@/lib/runs/create-run';
+import { createRun } from '@/lib/runs';
 import { accountKey } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';

@@ -9,12 +9,8 @@ import { auditScopeAction } from '@/lib/teams';
 import { apiActor } from '@/lib/api/team-actor';
 import { publishGrantOf } from '@/lib/trusted-publishing';
 import { readBodyBytes } from '@/lib/api/read-json-body';
-import { searchSkills } from '@/lib/registry/search-skills';
+import { searchSkills, parseSearchParams, publishPackage, previewPackage, uploadLimits } from '@/lib/registry';
 import { privateScopesOf } from '@/lib/authz';
-import { parseSearchParams } from '@/lib/registry/skill-route-params';
-import { publishPackage } from '@/lib/registry/publish-package';
-import { previewPackage } from '@/lib/registry/preview-package';
-import { uploadLimits } from '@/lib/registry/read-upload';
 import { isTrustedPublishToken, requireUser } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';

@@ -5,10 +5,9 @@ import { notFound } from 'next/navigation';
 import { serverContext } from '@/lib/server';
 import { isAppError } from '@/lib/errors';
 import { runCookieName } from '@/lib/api/run-access';
-import { getRun } from '@/lib/runs/get-run';
+import { getRun, describeRunPins } from '@/lib/runs';
 import { currentUser } from '@/lib/session';
-import { getSkill } from '@/lib/registry/get-skill';
-import { parseSkillRef } from '@/lib/registry/load-skill-version';
+import { getSkill, parseSkillRef } from '@/lib/registry';
 import { describeParams } from '@/app/_components/schema-params';
 import { JsonView } from '@/app/_components/json-view';
 import type { ManualTool } from './manual-turn';
@@ -16,7 +15,6 @@ import { RemovedRun } from './removed-run';
 import { RunView } from './run-view';
 import { RunPinsPanel } from './run-pins-panel';
 import { RunCompareLinks } from './run-compare-links';
-import { describeRunPins } from '@/lib/runs/describe-run-pins';
 
 export const dynamic = 'force-dynamic';
 

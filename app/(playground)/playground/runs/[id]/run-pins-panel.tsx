@@ -2,8 +2,7 @@
 // its digests, and what happened to that version since (yanked, a newer one), then the
 // provider, model, allowed tools, limits and the code of every turn. Server-rendered.
 import Link from 'next/link';
-import type { RunPins } from '@/lib/runs/run-pins';
-import type { PinnedSkillNow } from '@/lib/runs/describe-run-pins';
+import type { RunPins, PinnedSkillNow } from '@/lib/runs';
 import { JsonView } from '@/app/_components/json-view';
 
 const shortDigest = (d: string | null) => (d ? `${d.slice(0, 19)}…` : '—');

@@ -1,7 +1,7 @@
 // The shown version's scan findings, each explaining itself: the rule and its severity,
 // the matched text in its lines, why it matters, and the owner's review (reason, who,
 // when) when there is one. The owner gets a "Mark as reviewed" form per finding.
-import type { ExplainedFinding } from '@/lib/registry/explained-findings';
+import type { ExplainedFinding } from '@/lib/registry';
 import { FindingReviewForm } from './finding-review-form';
 
 type Props = { scope: string; name: string; version: string; findings: ExplainedFinding[]; manage: boolean };

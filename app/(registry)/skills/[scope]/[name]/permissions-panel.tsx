@@ -3,7 +3,7 @@
 // it; any other through the "Compare with" form (?from=). The signed statement's command
 // closes the section.
 import type { PermissionFact } from '@/lib/trust';
-import type { VersionPermissionDiff } from '@/lib/registry/version-permissions';
+import type { VersionPermissionDiff } from '@/lib/registry';
 
 type Props = {
   ref_: string;

@@ -1,7 +1,7 @@
 // The facts column of a skill page: version, dates, downloads, owner and author, license,
 // source, signature and scan in words, and every version as a link.
 import Link from 'next/link';
-import type { SkillDetail } from '@/lib/registry/get-skill';
+import type { SkillDetail } from '@/lib/registry';
 import type { PackageFacts } from './package-facts';
 
 function Fact({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {

@@ -1,6 +1,6 @@
 // Usage beside downloads (lib/registry/skill-usage.ts): runs on this registry that used the
 // skill in the last 30 days, and the share of its calls that failed, per unique caller.
-import type { SkillUsage } from '@/lib/registry/skill-usage';
+import type { SkillUsage } from '@/lib/registry';
 
 const percent = (share: number) => (share > 0 && share < 0.01 ? '<1%' : `${Math.round(share * 100)}%`);
 

@@ -3,9 +3,7 @@
 // the page itself only places them.
 import semver from 'semver';
 import { serverContext } from '@/lib/server';
-import type { SkillDetail } from '@/lib/registry/get-skill';
-import { diffVersionPermissions, type VersionPermissionDiff } from '@/lib/registry/version-permissions';
-import { getVersionFindings } from '@/lib/registry/explained-findings';
+import { type SkillDetail, diffVersionPermissions, type VersionPermissionDiff, getVersionFindings } from '@/lib/registry';
 import { permissionFacts, summarizePermissions } from '@/lib/trust';
 import { PermissionsPanel } from './permissions-panel';
 import { FindingsPanel } from './findings-panel';

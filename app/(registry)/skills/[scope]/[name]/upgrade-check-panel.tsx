@@ -6,7 +6,7 @@
 import Link from 'next/link';
 import { useEffect, useState, useTransition } from 'react';
 import { readUpgradeCheckAction, startUpgradeCheckAction } from '../../../_actions/upgrade-check';
-import type { UpgradeCheck, UpgradeResult } from '@/lib/runs/upgrade-check';
+import type { UpgradeCheck, UpgradeResult } from '@/lib/runs';
 
 const POLL_MS = 1500;
 

@@ -4,7 +4,7 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { withApi } from '@/lib/api/with-api';
-import { listPlaygroundSkills, type PlaygroundSkillOption } from '@/lib/registry/list-playground-skills';
+import { listPlaygroundSkills, type PlaygroundSkillOption } from '@/lib/registry';
 import { serverContext } from '@/lib/server';
 import { privateScopesOf } from '@/lib/authz';
 

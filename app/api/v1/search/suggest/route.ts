@@ -7,10 +7,9 @@ import { z } from 'zod';
 import { serverContext } from '@/lib/server';
 import { AppError } from '@/lib/errors';
 import { withApi } from '@/lib/api/with-api';
-import { httpLimits } from '@/lib/limits';
-import { consumeRateLimit, rateLimitHeaders } from '@/lib/limits';
+import { httpLimits, consumeRateLimit, rateLimitHeaders } from '@/lib/limits';
 import { privateScopesOf } from '@/lib/authz';
-import { suggestSkills } from '@/lib/registry/suggest-skills';
+import { suggestSkills } from '@/lib/registry';
 import { principalKey } from '@/lib/principal';
 import { setting } from '@/lib/config';
 

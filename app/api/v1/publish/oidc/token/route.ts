@@ -5,7 +5,7 @@ import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
-import { parseSkillRef } from '@/lib/registry/load-skill-version';
+import { parseSkillRef } from '@/lib/registry';
 import { exchangeCiToken } from '@/lib/trusted-publishing';
 
 export const dynamic = 'force-dynamic';

@@ -2,7 +2,7 @@ import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
 import { runAccessFrom } from '@/lib/api/run-access';
-import { cancelRun } from '@/lib/runs/control-run';
+import { cancelRun } from '@/lib/runs';
 
 export const dynamic = 'force-dynamic';
 

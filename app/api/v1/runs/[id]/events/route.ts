@@ -3,10 +3,7 @@ import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
 import { AppError } from '@/lib/errors';
 import { runAccessFrom } from '@/lib/api/run-access';
-import { getRun } from '@/lib/runs/get-run';
-import { parseAfterSeq } from '@/lib/runs/parse-after-seq';
-import { runEventPage } from '@/lib/runs/run-event-page';
-import { streamRunEvents } from '@/lib/runs/stream-run-events';
+import { getRun, parseAfterSeq, runEventPage, streamRunEvents } from '@/lib/runs';
 
 export const dynamic = 'force-dynamic';
 

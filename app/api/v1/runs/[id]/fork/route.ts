@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
 import { runAccessFrom } from '@/lib/api/run-access';
-import { forkRun, ForkVersionsSchema } from '@/lib/runs/fork-run';
+import { forkRun, ForkVersionsSchema } from '@/lib/runs';
 import { accountKey } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';

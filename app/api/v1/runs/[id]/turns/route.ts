@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
 import { runAccessFrom } from '@/lib/api/run-access';
-import { submitManualTurn } from '@/lib/runs/control-run';
+import { submitManualTurn } from '@/lib/runs';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,8 +3,7 @@
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
-import { getSkill } from '@/lib/registry/get-skill';
-import { SkillParams } from '@/lib/registry/skill-route-params';
+import { getSkill, SkillParams } from '@/lib/registry';
 
 export const dynamic = 'force-dynamic';
 

@@ -5,9 +5,7 @@ import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
 import { auditScopeAction } from '@/lib/teams';
 import { apiActor } from '@/lib/api/team-actor';
-import { getSkill } from '@/lib/registry/get-skill';
-import { deleteVersion } from '@/lib/registry/delete-version';
-import { VersionParams } from '@/lib/registry/skill-route-params';
+import { getSkill, deleteVersion, VersionParams } from '@/lib/registry';
 import { requireUser } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';

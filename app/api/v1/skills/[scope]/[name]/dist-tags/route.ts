@@ -2,9 +2,7 @@
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
-import { findVisibleSkill } from '@/lib/registry/find-visible-skill';
-import { listDistTags } from '@/lib/registry/set-dist-tag';
-import { SkillParams } from '@/lib/registry/skill-route-params';
+import { findVisibleSkill, listDistTags, SkillParams } from '@/lib/registry';
 
 export const dynamic = 'force-dynamic';
 

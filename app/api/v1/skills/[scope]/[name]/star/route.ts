@@ -3,8 +3,7 @@ import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
 import { AppError } from '@/lib/errors';
-import { starSkill } from '@/lib/registry/star-skill';
-import { SkillParams } from '@/lib/registry/skill-route-params';
+import { starSkill, SkillParams } from '@/lib/registry';
 import { requireUser } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';

@@ -6,7 +6,7 @@ import { withApi } from '@/lib/api/with-api';
 import { requireUser } from '@/lib/principal';
 import { auditScopeAction } from '@/lib/teams';
 import { apiActor } from '@/lib/api/team-actor';
-import { SkillParams } from '@/lib/registry/skill-route-params';
+import { SkillParams } from '@/lib/registry';
 import { addTrustedPublisher, listTrustedPublishers, ZTrustedPublisherInput } from '@/lib/trusted-publishing';
 
 export const dynamic = 'force-dynamic';

@@ -3,8 +3,7 @@
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
-import { listVersions } from '@/lib/registry/list-versions';
-import { SkillParams } from '@/lib/registry/skill-route-params';
+import { listVersions, SkillParams } from '@/lib/registry';
 
 export const dynamic = 'force-dynamic';
 

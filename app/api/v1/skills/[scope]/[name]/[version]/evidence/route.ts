@@ -4,8 +4,7 @@
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
-import { getVersionTrust } from '@/lib/registry/get-version-trust';
-import { VersionParams } from '@/lib/registry/skill-route-params';
+import { getVersionTrust, VersionParams } from '@/lib/registry';
 
 export const dynamic = 'force-dynamic';
 

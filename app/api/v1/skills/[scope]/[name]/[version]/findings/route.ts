@@ -7,9 +7,7 @@ import { z } from 'zod';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
 import { apiActor } from '@/lib/api/team-actor';
-import { getVersionFindings } from '@/lib/registry/explained-findings';
-import { reviewFinding } from '@/lib/registry/review-finding';
-import { VersionParams } from '@/lib/registry/skill-route-params';
+import { getVersionFindings, reviewFinding, VersionParams } from '@/lib/registry';
 import { requireUser } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';

@@ -5,8 +5,7 @@ import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
-import { diffVersionPermissions, getVersionPermissions } from '@/lib/registry/version-permissions';
-import { VersionParams } from '@/lib/registry/skill-route-params';
+import { diffVersionPermissions, getVersionPermissions, VersionParams } from '@/lib/registry';
 
 export const dynamic = 'force-dynamic';
 

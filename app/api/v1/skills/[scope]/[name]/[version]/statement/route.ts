@@ -4,8 +4,7 @@
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
-import { getVersionStatement } from '@/lib/registry/version-statement';
-import { VersionParams } from '@/lib/registry/skill-route-params';
+import { getVersionStatement, VersionParams } from '@/lib/registry';
 
 export const dynamic = 'force-dynamic';
 

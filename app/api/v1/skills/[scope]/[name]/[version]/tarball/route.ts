@@ -10,9 +10,7 @@
 // a Range header 206 (or 416 when it starts past the end).
 import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
-import { downloadVersion } from '@/lib/registry/download-version';
-import { parseRange } from '@/lib/registry/package-store';
-import { VersionParams } from '@/lib/registry/skill-route-params';
+import { downloadVersion, parseRange, VersionParams } from '@/lib/registry';
 import { rateKeyOf } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';

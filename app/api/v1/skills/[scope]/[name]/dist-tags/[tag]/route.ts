@@ -6,8 +6,7 @@ import { serverContext } from '@/lib/server';
 import { withApi } from '@/lib/api/with-api';
 import { auditScopeAction } from '@/lib/teams';
 import { apiActor } from '@/lib/api/team-actor';
-import { setDistTag } from '@/lib/registry/set-dist-tag';
-import { SkillParams } from '@/lib/registry/skill-route-params';
+import { setDistTag, SkillParams } from '@/lib/registry';
 import { requireUser } from '@/lib/principal';
 
 export const dynamic = 'force-dynamic';
