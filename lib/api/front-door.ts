@@ -82,8 +82,8 @@ function addressOf(req: http.IncomingMessage, trustedProxies: number): string {
   return addressBucket(ip.slice(0, 64));
 }
 
-/** Why the request is refused at the door, or null to let withApi decide. `pastLimit`: the caller is past its rate limit (the refusal is held: refusal-tarpit.ts). */
-export function frontDoorVerdict(req: http.IncomingMessage, now = Date.now()): { retryAfterS: number; message: string; pastLimit?: boolean } | null {
+/** Why the request is refused at the door ({retryAfterS, message}), or null to let withApi decide. */
+export function frontDoorVerdict(req: http.IncomingMessage, now = Date.now()): { retryAfterS: number; message: string } | null {
   const url = req.url ?? '';
   if (!url.startsWith('/api/') || url.startsWith('/api/health')) return null;
   const limits = httpLimits();
@@ -96,7 +96,7 @@ export function frontDoorVerdict(req: http.IncomingMessage, now = Date.now()): {
   const blockedMs = overLimitForMs(key, now);
   if (blockedMs > 0) {
     const s = Math.max(1, Math.ceil(blockedMs / 1000));
-    return { retryAfterS: s, message: `Too many requests; retry in ${s} s.`, pastLimit: true };
+    return { retryAfterS: s, message: `Too many requests; retry in ${s} s.` };
   }
   const path = url.split('?')[0]!;
   // event streams and MCP's GET stream have their own cap (they stay open); MCP's other
@@ -143,8 +143,11 @@ export function refuseAtFrontDoor(req: http.IncomingMessage, res: http.ServerRes
     });
     res.end(body);
   };
-  if (verdict.pastLimit) answerAfterDelay(res, answer);
-  else answer();
+  // the door refuses only a caller already past one of its limits (rate, requests in
+  // progress, streams): the refusal is held (refusal-tarpit.ts), or a client that comes
+  // straight back (a loop at its cap of requests in progress spends no rate-limit points)
+  // is refused as fast as the event loop can
+  answerAfterDelay(res, answer);
   return true;
 }
 

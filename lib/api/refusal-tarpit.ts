@@ -1,4 +1,5 @@
-// A refusal for a caller already past its rate limit waits a moment before it is sent (a
+// A refusal for a caller already past one of its limits (its rate limit, its cap of requests
+// or streams in progress: what the front door refuses) waits a moment before it is sent (a
 // tarpit). A flooding client that comes straight back after each 429 otherwise makes as
 // many requests as the server can refuse (bench:abuse: 25,000 in 20 s from 300 loops, each
 // parsed and answered on the event loop every other caller waits on); held for
