@@ -11,7 +11,7 @@ import 'server-only';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import type { z } from 'zod';
-import { actionFailure } from '../api/action-failure';
+import { actionFailure } from '../api';
 import { limitActionCall } from '../limits';
 import { currentUser, type CurrentUser } from '../session';
 import { assertSameOrigin } from '../auth';

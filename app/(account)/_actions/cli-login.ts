@@ -1,6 +1,6 @@
 'use server';
 import { z } from 'zod';
-import { serverAction, formText, type ActionState } from '@/lib/actions/server-action';
+import { serverAction, formText, type ActionState } from '@/lib/actions';
 import { approveDeviceLogin, denyDeviceLogin } from '@/lib/auth';
 
 export type CliLoginState = ActionState<{ done: 'approved' | 'denied' }>;

@@ -6,7 +6,7 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { AuthError } from 'next-auth';
 import { z } from 'zod';
-import { actionError, serverAction } from '@/lib/actions/server-action';
+import { actionError, serverAction } from '@/lib/actions';
 import { signIn } from '@/lib/session';
 import { disconnect, listConnections, providersFromEnv, scopesToRequest, safeLocalPath } from '@/lib/auth';
 

@@ -3,7 +3,7 @@
 // action chain (origin, session, parsed input) and touches only the caller's own rows.
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { actionError, serverAction, formText, type ActionState } from '@/lib/actions/server-action';
+import { actionError, serverAction, formText, type ActionState } from '@/lib/actions';
 import { signOut } from '@/lib/session';
 import { deleteAccount, issueApiToken, revokeApiToken, deleteModelKey, setModelKey } from '@/lib/auth';
 

@@ -7,7 +7,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { AuthError } from 'next-auth';
 import { z } from 'zod';
-import { actionError, formText, serverAction, type ActionState } from '@/lib/actions/server-action';
+import { actionError, formText, serverAction, type ActionState } from '@/lib/actions';
 import { signIn, signOut } from '@/lib/session';
 import { safeLocalPath, endAllSessions, limitSignIn, signInAddress } from '@/lib/auth';
 import { AppError } from '@/lib/errors';

@@ -2,7 +2,7 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { serverAction, formText, type ActionState } from '@/lib/actions/server-action';
+import { serverAction, formText, type ActionState } from '@/lib/actions';
 import { safeLocalPath, chooseUsername } from '@/lib/auth';
 
 export type UsernameState = ActionState;

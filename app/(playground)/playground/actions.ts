@@ -6,9 +6,9 @@
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { serverAction, type ActionState } from '@/lib/actions/server-action';
+import { serverAction, type ActionState } from '@/lib/actions';
 import { AppError } from '@/lib/errors';
-import { runCookieName } from '@/lib/api/run-access';
+import { runCookieName } from '@/lib/api';
 import { createRun, forkRun, ForkVersionsSchema, getRun, RunConfigSchema } from '@/lib/runs';
 import { accountKey } from '@/lib/principal';
 

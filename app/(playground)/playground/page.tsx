@@ -3,7 +3,7 @@ import { cookies } from 'next/headers';
 import Link from 'next/link';
 import { currentUser } from '@/lib/session';
 import { serverContext } from '@/lib/server';
-import { runCookieName } from '@/lib/api/run-access';
+import { runCookieName } from '@/lib/api';
 import { scriptToTurns } from '@/lib/forms';
 import { getRun, availableProviders } from '@/lib/runs';
 import { providersFor } from '@/lib/auth';

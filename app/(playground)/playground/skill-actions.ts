@@ -3,7 +3,7 @@
 // Read-only; getSkill hides what the (anonymous) viewer may not see. It goes through the
 // action chain like every other action: it answers with the viewer's own unlocks.
 import { z } from 'zod';
-import { serverAction } from '@/lib/actions/server-action';
+import { serverAction } from '@/lib/actions';
 import type { SelectedSkill } from './form-types';
 import { playgroundSkill } from './playground-skill';
 

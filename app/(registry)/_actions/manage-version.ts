@@ -3,7 +3,7 @@
 // a dist-tag) through the action chain (same origin, a signed-in user, the input parsed);
 // lib/registry checks the scope exactly as the REST routes do and writes the audit log.
 import { revalidatePath } from 'next/cache';
-import { formText, serverAction, type ActionState } from '@/lib/actions/server-action';
+import { formText, serverAction, type ActionState } from '@/lib/actions';
 import { manageVersion, ZManageVersion } from '@/lib/registry';
 
 type State = ActionState<{ message: string | null }>;

@@ -3,7 +3,7 @@
 // (same origin, a signed-in user, parsed input); lib/registry checks that the user may publish into the
 // scope and that the finding exists, stores the review and writes the team's audit row.
 import { z } from 'zod';
-import { serverAction, type ActionResult } from '@/lib/actions/server-action';
+import { serverAction, type ActionResult } from '@/lib/actions';
 import { VersionParams, reviewFinding } from '@/lib/registry';
 
 const ReviewInput = VersionParams.extend({

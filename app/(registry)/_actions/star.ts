@@ -3,7 +3,7 @@
 // signed-in user, a parsed reference); lib/registry answers "not found" for a skill the
 // user may not see, exactly as the REST route does.
 import { z } from 'zod';
-import { serverAction, type ActionState } from '@/lib/actions/server-action';
+import { serverAction, type ActionState } from '@/lib/actions';
 import { SkillParams, starSkill } from '@/lib/registry';
 
 const StarInput = SkillParams.extend({ starred: z.boolean() });

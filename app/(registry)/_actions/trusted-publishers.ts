@@ -3,7 +3,7 @@
 // origin, signed-in user), then lib/trusted-publishing checks who may publish the skill
 // exactly as the REST routes do; a team scope's audit log records each change.
 import { revalidatePath } from 'next/cache';
-import { teamAction, type ActionState } from '@/lib/actions/team-action';
+import { teamAction, type TeamActionState as ActionState } from '@/lib/actions';
 import { requireUser } from '@/lib/principal';
 import { auditScopeAction } from '@/lib/teams';
 import { addTrustedPublisher, removeTrustedPublisher } from '@/lib/trusted-publishing';

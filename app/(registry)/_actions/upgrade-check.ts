@@ -4,7 +4,7 @@
 // lib/runs/upgrade-check.ts, which checks that the user may publish the skill and reads
 // every run with the user's own access.
 import { z } from 'zod';
-import { serverAction, type ActionResult } from '@/lib/actions/server-action';
+import { serverAction, type ActionResult } from '@/lib/actions';
 import { consumeRateLimitExact } from '@/lib/limits';
 import { AppError } from '@/lib/errors';
 import { SkillParams } from '@/lib/registry';

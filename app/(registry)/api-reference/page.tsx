@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { openApiDocument } from '@/lib/api/openapi';
+import { openApiDocument } from '@/lib/api';
 import { describeParams } from '@/lib/forms';
 
 // Rendered per request, never prerendered: the Content-Security-Policy (proxy.ts) carries a

@@ -6,7 +6,7 @@
 // checks that with the same assertScopeOwner as the API).
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { serverAction, type ActionResult } from '@/lib/actions/server-action';
+import { serverAction, type ActionResult } from '@/lib/actions';
 import { AppError } from '@/lib/errors';
 import { auditScopeAction } from '@/lib/teams';
 import { previewPackage, publishPackage, type UploadInput, type ScanFinding } from '@/lib/registry';

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { signIn } from '@/lib/session';
 import { providersFromEnv, scopesToRequest, type ProviderSpec } from '@/lib/auth';
 import { AppError } from '@/lib/errors';
-import { teamAction, type ActionState } from '@/lib/actions/team-action';
+import { teamAction, type TeamActionState as ActionState } from '@/lib/actions';
 import { TEAM_CONNECT_COOKIE, TEAM_CONNECT_TTL_S, encodeTeamConnectIntent, removeTeamConnection, teamForActor } from '@/lib/teams';
 
 const ProviderId = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/);

@@ -3,7 +3,7 @@
 // role, remove a member, leave.
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
-import { teamAction, type ActionState } from '@/lib/actions/team-action';
+import { teamAction, type TeamActionState as ActionState } from '@/lib/actions';
 import { acceptInvite, changeMemberRole, createInvite, removeMember, revokeInvite } from '@/lib/teams';
 
 const teamOf = (form: FormData) => String(form.get('team') ?? '');

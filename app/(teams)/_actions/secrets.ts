@@ -1,7 +1,7 @@
 'use server';
 // Team secrets (write-only) and team API tokens (shown once).
 import { revalidatePath } from 'next/cache';
-import { teamAction, type ActionState } from '@/lib/actions/team-action';
+import { teamAction, type TeamActionState as ActionState } from '@/lib/actions';
 import { createTeamApiToken, deleteTeamSecret, revokeTeamApiToken, setTeamSecret } from '@/lib/teams';
 
 const teamOf = (form: FormData) => String(form.get('team') ?? '');

@@ -3,7 +3,7 @@
 // (same-origin, signed-in user, audit IP) and a lib/teams operation that checks the role.
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
-import { teamAction, type ActionState } from '@/lib/actions/team-action';
+import { teamAction, type TeamActionState as ActionState } from '@/lib/actions';
 import { AppError } from '@/lib/errors';
 import { createTeam, deleteTeam, renameTeam } from '@/lib/teams';
 

@@ -2,7 +2,7 @@
 // A form bound to one team server action: shows its error, its message, and a secret it
 // returns once (an invitation link or an API token) with a copy button.
 import { useActionState, useState } from 'react';
-import type { ActionState } from '@/lib/actions/team-action';
+import type { TeamActionState as ActionState } from '@/lib/actions';
 
 type Props = {
   action: (prev: ActionState, form: FormData) => Promise<ActionState>;

@@ -2,7 +2,7 @@
 // A server component with a <details> menu (no client JavaScript).
 import Link from 'next/link';
 import { unstable_rethrow } from 'next/navigation';
-import { forSignedInUser } from '@/lib/actions/team-action';
+import { forSignedInUser } from '@/lib/actions';
 import { listUserTeams } from '@/lib/teams';
 import { currentUser } from '@/lib/session';
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { forSignedInUser } from '@/lib/actions/team-action';
+import { forSignedInUser } from '@/lib/actions';
 import { listUserTeams } from '@/lib/teams';
 import { button, muted } from '../_components/styles';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { checkServerHealth, healthStatusCode, serverContext } from '@/lib/server';
 import { runWorkerHealth } from '@/lib/runs';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
 // Streamable HTTP MCP endpoint for a chosen set of skills: /api/mcp?skills=@a/b,@c/d
-import { mcpRoute } from '@/lib/api/mcp-route';
+import { mcpRoute } from '@/lib/api';
 
 export const dynamic = 'force-dynamic';
 

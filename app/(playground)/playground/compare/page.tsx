@@ -7,7 +7,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { serverContext } from '@/lib/server';
 import { isAppError } from '@/lib/errors';
-import { runCookieName } from '@/lib/api/run-access';
+import { runCookieName } from '@/lib/api';
 import { currentUser } from '@/lib/session';
 import { compareRuns, type RunComparison, type RunView } from '@/lib/runs';
 import { CompareRows } from './compare-rows';

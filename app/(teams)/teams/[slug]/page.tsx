@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { headers } from 'next/headers';
 import { notFound, redirect } from 'next/navigation';
-import { forSignedInUser } from '@/lib/actions/team-action';
+import { forSignedInUser } from '@/lib/actions';
 import { isAppError } from '@/lib/errors';
 import { getWorkspace } from '@/lib/teams';
 import { muted, section } from '../../_components/styles';

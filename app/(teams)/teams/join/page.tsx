@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { currentUser } from '@/lib/session';
-import { forSignedInUser } from '@/lib/actions/team-action';
+import { forSignedInUser } from '@/lib/actions';
 import { isAppError } from '@/lib/errors';
 import { previewInvite, type InvitePreview } from '@/lib/teams';
 import { acceptInviteAction } from '../../_actions/members';

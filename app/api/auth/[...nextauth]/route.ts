@@ -1,4 +1,4 @@
-import { handleAuthRequest } from '@/lib/api/auth-handler';
+import { handleAuthRequest } from '@/lib/api';
 
 export const dynamic = 'force-dynamic';
 

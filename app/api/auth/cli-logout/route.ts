@@ -1,6 +1,6 @@
 // POST /api/auth/cli-logout: revokes the API token that makes the request (`skillyard logout`).
 import { NextResponse } from 'next/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 import { revokeApiToken } from '@/lib/auth';
 import { AppError } from '@/lib/errors';
 import { serverContext } from '@/lib/server';

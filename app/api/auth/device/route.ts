@@ -1,7 +1,7 @@
 // POST /api/auth/device: `skillyard login` starts here (device flow). Anonymous, rate
 // limited per address like every API route (a start costs more than a read).
 import { NextResponse } from 'next/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 import { DEVICE_POLL_INTERVAL_S, startDeviceLogin, requestWithHostUrl } from '@/lib/auth';
 import { serverContext } from '@/lib/server';
 

@@ -1,6 +1,6 @@
 // GET /api/auth/whoami: who this API token belongs to (`skillyard whoami`).
 import { NextResponse } from 'next/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 import { describeTokenOwner } from '@/lib/auth';
 import { AppError } from '@/lib/errors';
 import { serverContext } from '@/lib/server';

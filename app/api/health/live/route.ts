@@ -1,5 +1,5 @@
 import { NextResponse } from 'next/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { checkReadiness, serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 
 export const dynamic = 'force-dynamic';
 

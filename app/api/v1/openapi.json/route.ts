@@ -1,5 +1,4 @@
 import { NextResponse } from 'next/server';
-import { withApi } from '@/lib/api/with-api';
-import { openApiDocument } from '@/lib/api/openapi';
+import { withApi, openApiDocument } from '@/lib/api';
 
 export const GET = withApi({}, async () => NextResponse.json(openApiDocument));

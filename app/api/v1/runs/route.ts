@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 import { createRun } from '@/lib/runs';
 import { accountKey } from '@/lib/principal';
 

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { serverContext } from '@/lib/server';
 import { isAppError } from '@/lib/errors';
-import { runCookieName } from '@/lib/api/run-access';
+import { runCookieName } from '@/lib/api';
 import { getRun, describeRunPins } from '@/lib/runs';
 import { currentUser } from '@/lib/session';
 import { getSkill, parseSkillRef } from '@/lib/registry';

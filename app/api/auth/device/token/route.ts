@@ -2,7 +2,7 @@
 // confirmed yet; 200 with the API token exactly once; 400 when denied or expired.
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 import { pollDeviceLogin } from '@/lib/auth';
 import { serverContext } from '@/lib/server';
 

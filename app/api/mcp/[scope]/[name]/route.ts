@@ -1,5 +1,5 @@
 // Streamable HTTP MCP endpoint for one skill: /api/mcp/<scope>/<name>
-import { mcpRoute } from '@/lib/api/mcp-route';
+import { mcpRoute } from '@/lib/api';
 
 export const dynamic = 'force-dynamic';
 

@@ -2,8 +2,7 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
-import { teamActor } from '@/lib/api/team-actor';
+import { withApi, teamActor } from '@/lib/api';
 import { acceptInvite } from '@/lib/teams';
 
 export const dynamic = 'force-dynamic';

@@ -3,7 +3,7 @@
 // the private skills of their own scope and teams.
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 import { listPlaygroundSkills, type PlaygroundSkillOption } from '@/lib/registry';
 import { serverContext } from '@/lib/server';
 import { privateScopesOf } from '@/lib/authz';

@@ -6,7 +6,7 @@ import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
 import { AppError } from '@/lib/errors';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 import { httpLimits, consumeRateLimit, rateLimitHeaders } from '@/lib/limits';
 import { privateScopesOf } from '@/lib/authz';
 import { suggestSkills } from '@/lib/registry';

@@ -4,7 +4,7 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 import { parseSkillRef } from '@/lib/registry';
 import { exchangeCiToken } from '@/lib/trusted-publishing';
 

@@ -1,7 +1,6 @@
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
-import { runAccessFrom } from '@/lib/api/run-access';
+import { withApi, runAccessFrom } from '@/lib/api';
 import { cancelRun } from '@/lib/runs';
 
 export const dynamic = 'force-dynamic';

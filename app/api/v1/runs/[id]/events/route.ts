@@ -1,8 +1,7 @@
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi, runAccessFrom } from '@/lib/api';
 import { AppError } from '@/lib/errors';
-import { runAccessFrom } from '@/lib/api/run-access';
 import { getRun, parseAfterSeq, runEventPage, streamRunEvents } from '@/lib/runs';
 
 export const dynamic = 'force-dynamic';

@@ -1,8 +1,7 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
-import { runAccessFrom } from '@/lib/api/run-access';
+import { withApi, runAccessFrom } from '@/lib/api';
 import { forkRun, ForkVersionsSchema } from '@/lib/runs';
 import { accountKey } from '@/lib/principal';
 

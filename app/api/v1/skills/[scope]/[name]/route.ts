@@ -2,7 +2,7 @@
 // dist-tags, versions (yanked/deprecated marked), downloads and stars.
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 import { getSkill, SkillParams } from '@/lib/registry';
 
 export const dynamic = 'force-dynamic';

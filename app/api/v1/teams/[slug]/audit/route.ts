@@ -1,8 +1,7 @@
 // GET /api/v1/teams/{slug}/audit?before=<ISO time>&limit=<n>: the audit log (admins).
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
-import { teamActor } from '@/lib/api/team-actor';
+import { withApi, teamActor } from '@/lib/api';
 import { AppError } from '@/lib/errors';
 import { listAudit } from '@/lib/teams';
 

@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 import { invokeRegistryTool, serverContext } from '@/lib/server';
 import { accountOf, visitorIdOf } from '@/lib/principal';
 

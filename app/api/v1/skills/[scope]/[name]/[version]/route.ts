@@ -2,9 +2,8 @@
 // or a range). DELETE: delete that exact version (its number is never reused).
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi, apiActor } from '@/lib/api';
 import { auditScopeAction } from '@/lib/teams';
-import { apiActor } from '@/lib/api/team-actor';
 import { getSkill, deleteVersion, VersionParams } from '@/lib/registry';
 import { requireUser } from '@/lib/principal';
 

@@ -1,7 +1,7 @@
 // GET /api/v1/skills/{scope}/{name}/dist-tags: {tag: version}.
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 import { findVisibleSkill, listDistTags, SkillParams } from '@/lib/registry';
 
 export const dynamic = 'force-dynamic';

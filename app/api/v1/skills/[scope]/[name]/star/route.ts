@@ -1,7 +1,7 @@
 // PUT /api/v1/skills/{scope}/{name}/star: star a skill; DELETE: take the star back.
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 import { AppError } from '@/lib/errors';
 import { starSkill, SkillParams } from '@/lib/registry';
 import { requireUser } from '@/lib/principal';

@@ -2,10 +2,9 @@
 // POST {issuer, claims}: add one. Both for those who may publish the skill.
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi, apiActor } from '@/lib/api';
 import { requireUser } from '@/lib/principal';
 import { auditScopeAction } from '@/lib/teams';
-import { apiActor } from '@/lib/api/team-actor';
 import { SkillParams } from '@/lib/registry';
 import { addTrustedPublisher, listTrustedPublishers, ZTrustedPublisherInput } from '@/lib/trusted-publishing';
 

@@ -2,7 +2,7 @@
 // ones only with all=1) and the dist-tags.
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 import { listVersions, SkillParams } from '@/lib/registry';
 
 export const dynamic = 'force-dynamic';

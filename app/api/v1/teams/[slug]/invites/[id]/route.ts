@@ -1,7 +1,6 @@
 // DELETE /api/v1/teams/{slug}/invites/{id}: withdraw a pending invitation (admins).
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
-import { teamActor } from '@/lib/api/team-actor';
+import { withApi, teamActor } from '@/lib/api';
 import { revokeInvite } from '@/lib/teams';
 
 export const dynamic = 'force-dynamic';

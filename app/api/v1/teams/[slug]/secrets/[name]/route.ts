@@ -2,8 +2,7 @@
 // value is never returned). DELETE: delete it.
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
-import { teamActor } from '@/lib/api/team-actor';
+import { withApi, teamActor } from '@/lib/api';
 import { deleteTeamSecret, setTeamSecret } from '@/lib/teams';
 
 export const dynamic = 'force-dynamic';

@@ -3,7 +3,7 @@
 // where it came from when a trusted publisher published it (docs/trust.md).
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 import { getVersionTrust, VersionParams } from '@/lib/registry';
 
 export const dynamic = 'force-dynamic';

@@ -5,8 +5,7 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
-import { apiActor } from '@/lib/api/team-actor';
+import { withApi, apiActor } from '@/lib/api';
 import { getVersionFindings, reviewFinding, VersionParams } from '@/lib/registry';
 import { requireUser } from '@/lib/principal';
 

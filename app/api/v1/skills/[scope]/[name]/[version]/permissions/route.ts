@@ -4,7 +4,7 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 import { diffVersionPermissions, getVersionPermissions, VersionParams } from '@/lib/registry';
 
 export const dynamic = 'force-dynamic';

@@ -3,7 +3,7 @@
 // `skillyard verify` checks it against /.well-known/skillyard-keys.json.
 import { NextResponse } from 'next/server';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 import { getVersionStatement, VersionParams } from '@/lib/registry';
 
 export const dynamic = 'force-dynamic';

@@ -9,7 +9,7 @@
 // a private skill's tarball is never stored by a shared cache. If-None-Match answers 304,
 // a Range header 206 (or 416 when it starts past the end).
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi } from '@/lib/api';
 import { downloadVersion, parseRange, VersionParams } from '@/lib/registry';
 import { rateKeyOf } from '@/lib/principal';
 

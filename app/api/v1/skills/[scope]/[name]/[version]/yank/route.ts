@@ -3,9 +3,8 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi, apiActor } from '@/lib/api';
 import { auditScopeAction } from '@/lib/teams';
-import { apiActor } from '@/lib/api/team-actor';
 import { yankVersion, VersionParams } from '@/lib/registry';
 import { requireUser } from '@/lib/principal';
 

@@ -3,10 +3,9 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { serverContext } from '@/lib/server';
-import { withApi } from '@/lib/api/with-api';
+import { withApi, apiActor } from '@/lib/api';
 import { requireUser } from '@/lib/principal';
 import { auditScopeAction } from '@/lib/teams';
-import { apiActor } from '@/lib/api/team-actor';
 import { SkillParams } from '@/lib/registry';
 import { removeTrustedPublisher } from '@/lib/trusted-publishing';
 
