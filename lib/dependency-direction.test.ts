@@ -2,9 +2,11 @@
 // place in one order, from the ground up (LAYER); a library imports only libraries below
 // it, never one above. lib/skills and lib/config import nothing of ours; app/ never
 // reaches Prisma or lib/db; an import from one library (or from app/) into another goes
-// through that library's public index.ts when it has one; nothing in lib/ or app/ imports
-// cli/ (CLI tests and helpers live with the CLI). Fails on any violation not in KNOWN
-// below; an entry of KNOWN that no longer occurs fails too, so the list only shrinks.
+// through that library's public index.ts, which every folder of lib/ has, and a file never
+// imports its own library's index (a barrel cycle: it takes its siblings directly); nothing
+// in lib/ or app/ imports cli/ (CLI tests and helpers live with the CLI). Fails on any
+// violation not in KNOWN below; an entry of KNOWN that no longer occurs fails too, so the
+// list only shrinks.
 // The picture of today's graph: the edges this test reads (allViolations, edgesOf).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -95,13 +97,17 @@ function edgesOf(file: string, root = REPO): Edge[] {
 }
 
 /** `inside` of lib/<name>/<inside>: '' or 'index' for the library's public entry. */
-function pastIndex(e: Edge, root = REPO): boolean {
-  if (!fs.existsSync(path.join(root, 'lib', e.toLib, 'index.ts'))) return false;
-  const inside = e.to
+function insideOf(e: Edge): string {
+  return e.to
     .replace(/\.(ts|tsx)$/, '')
     .split('/')
     .slice(2)
     .join('/');
+}
+
+/** Whether the import names a module of the library other than its index.ts. */
+function pastIndex(e: Edge): boolean {
+  const inside = insideOf(e);
   return inside !== '' && inside !== 'index';
 }
 
@@ -113,18 +119,22 @@ function violation(e: Edge, root = REPO): string | null {
   const isTest = /\.test\.tsx?$/.test(e.from) || e.from.includes('/testing/');
   if (fromLib === 'app') {
     if (toLib === 'prisma' || toLib === 'db') return 'app/ reaches the database only through lib operations';
-    if (toLib !== 'app' && !isTest && pastIndex(e, root)) return `app/ imports lib/${toLib} past its index.ts`;
+    if (toLib !== 'app' && !isTest && pastIndex(e)) return `app/ imports lib/${toLib} past its index.ts`;
     return null;
   }
   if (toLib === 'prisma') return fromLib === 'db' ? null : 'only lib/db imports Prisma';
-  if (toLib === fromLib || toLib === 'app') return toLib === 'app' ? 'lib never imports app/' : null;
+  if (toLib === 'app') return 'lib never imports app/';
+  if (toLib === fromLib)
+    return !isTest && e.to.split('/').length > 1 && !pastIndex(e) && e.from.split('/').length > 2
+      ? `imports its own library's index (lib/${toLib}): take the sibling module directly`
+      : null;
   if (NOTHING_OF_OURS.has(fromLib)) return `lib/${fromLib} imports nothing of ours`;
   if (!(fromLib in LAYER)) return `lib/${fromLib} has no place in ORDER (lib/dependency-direction.test.ts)`;
   if (!(toLib in LAYER)) return `lib/${toLib} has no place in ORDER (lib/dependency-direction.test.ts)`;
   // the order binds the library's own code, not its tests
   if (LAYER[toLib] > LAYER[fromLib] && !isTest) return `lib/${fromLib} (layer ${LAYER[fromLib]}) may not import lib/${toLib} (layer ${LAYER[toLib]}, above it)`;
   // tests and their helpers may reach into the library they set up
-  if (!isTest && pastIndex(e, root)) return `imports lib/${toLib} past its index.ts`;
+  if (!isTest && pastIndex(e)) return `imports lib/${toLib} past its index.ts`;
   return null;
 }
 
@@ -169,6 +179,10 @@ function isClientModule(rel: string, seen = new Set<string>()): boolean {
 function allViolations(root = REPO): string[] {
   const files = [...walk(path.join(root, 'app')), ...walk(path.join(root, 'lib'))];
   const out = new Set<string>();
+  for (const d of fs.readdirSync(path.join(root, 'lib'), { withFileTypes: true })) {
+    if (d.isDirectory() && !fs.existsSync(path.join(root, 'lib', d.name, 'index.ts')))
+      out.add(`lib/${d.name}: has no index.ts (its public surface, which other libraries and app/ import)`);
+  }
   for (const f of files) {
     for (const e of edgesOf(f, root)) {
       const why = violation(e, root);
@@ -208,6 +222,8 @@ describe('dependency direction', () => {
     expect(violation(e('app/page.tsx', 'lib/runtime/planner'))).toMatch(/app\/ imports lib\/runtime past its index/);
     expect(violation(e('app/page.tsx', 'lib/runtime'))).toBeNull();
     expect(violation(e('app/page.tsx', 'lib/trace/trace-model'))).toMatch(/app\/ imports lib\/trace past its index/);
+    expect(violation(e('lib/registry/x.ts', 'lib/registry'))).toMatch(/its own library's index/);
+    expect(violation(e('lib/registry/x.ts', 'lib/registry/get-skill'))).toBeNull();
     expect(violation(e('lib/auth/x.test.ts', 'cli/commands/run'))).toMatch(/lib\/ never imports cli\//);
     expect(violation(e('app/page.tsx', 'cli/main'))).toMatch(/app\/ never imports cli\//);
   });
@@ -229,6 +245,8 @@ describe('dependency direction', () => {
       put('lib/registry/index.ts', "export { getSkill } from './get-skill';\n");
       put('lib/registry/get-skill.ts', "import { limits } from '../limits';\nexport const getSkill = () => limits;\n");
       put('lib/limits/index.ts', 'export const limits = 1;\n');
+      put('lib/principal/index.ts', 'export {};\n');
+      put('lib/api/index.ts', 'export {};\n');
       expect(allViolations(root)).toEqual([]);
       put('lib/limits/planted.ts', "import { getSkill } from '../registry';\nexport const planted = getSkill;\n");
       put('lib/principal/planted.ts', "import { limits } from '../limits/index';\nimport { getSkill } from '../registry/get-skill';\nexport const p = [limits, getSkill];\n");
@@ -239,6 +257,11 @@ describe('dependency direction', () => {
       ]);
       put('lib/api/planted.ts', "import { getSkill } from '../registry/get-skill';\nexport const q = getSkill;\n");
       expect(allViolations(root)).toContain('lib/api/planted.ts -> ../registry/get-skill: imports lib/registry past its index.ts');
+      // a folder without an index, and a file that takes its own library's index
+      put('lib/teams/planted.ts', 'export const t = 1;\n');
+      put('lib/registry/own.ts', "import { getSkill } from '.';\nexport const own = getSkill;\n");
+      expect(allViolations(root)).toContain('lib/teams: has no index.ts (its public surface, which other libraries and app/ import)');
+      expect(allViolations(root)).toContain("lib/registry/own.ts -> .: imports its own library's index (lib/registry): take the sibling module directly");
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
