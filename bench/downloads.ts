@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import { createDb } from '../lib/db/client';
 import { readUpload } from '../lib/registry/read-upload';
 import { publishVersion } from '../lib/registry/publish-version';
-import { serverRssKiB, startBenchApp } from './bench-app';
+import { serverCpuMs, serverRssKiB, startBenchApp } from './bench-app';
 
 const downloads = Number(process.env.BENCH_DOWNLOADS ?? 36);
 const megabytes = Number(process.env.BENCH_MB ?? 24);
@@ -38,6 +38,7 @@ try {
   const rssBefore = serverRssKiB(app.pgid);
   let peak = rssBefore;
   const sampler = setInterval(() => (peak = Math.max(peak, serverRssKiB(app.pgid))), 100);
+  const cpuBefore = serverCpuMs(app.pgid);
   const started = performance.now();
   const times: number[] = [];
   let bytes = 0;
@@ -59,6 +60,7 @@ try {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpuMs = serverCpuMs(app.pgid) - cpuBefore;
   clearInterval(sampler);
   // each from its own address, as the downloads (one address has at most 16 requests in progress)
   const revalidations = await Promise.all(
@@ -74,7 +76,14 @@ try {
       intact,
       throughputMiBps: Number((bytes / 1024 / 1024 / seconds).toFixed(1)),
       perDownloadMs: { p50: Math.round(sorted[Math.floor(sorted.length / 2)]), max: Math.round(sorted[sorted.length - 1]) },
-      memory: { beforeMiB: Math.round(rssBefore / 1024), peakMiB: Math.round(peak / 1024), growthMiB: Math.round((peak - rssBefore) / 1024) },
+      // the server's CPU time while the downloads ran
+      serverCpuMs: cpuMs,
+      memory: {
+        beforeMiB: Math.round(rssBefore / 1024),
+        peakMiB: Math.round(peak / 1024),
+        growthMiB: Math.round((peak - rssBefore) / 1024),
+        growthPerDownloadKiB: Math.round((peak - rssBefore) / downloads),
+      },
       revalidated304: revalidations.filter((s) => s === 304).length,
     }),
   );
