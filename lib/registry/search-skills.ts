@@ -287,8 +287,11 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
     // follow in that cheap order, so a common word never scores thousands of rows.
     ranked = Prisma.sql`
       t1 AS MATERIALIZED (
-        SELECT s."skillId" AS id, row_number() OVER (ORDER BY starts_with(s.name, ${words.join('-')}) DESC, s.downloads DESC, s."skillId") AS pos
-        FROM "SkillSearch" s WHERE s."nameVector" @@ ${q} AND ${rest}),
+        SELECT id, row_number() OVER (ORDER BY head DESC, downloads DESC, id) AS pos FROM (
+          SELECT s."skillId" AS id, starts_with(s.name, ${words.join('-')}) AS head, s.downloads
+          FROM "SkillSearch" s WHERE s."nameVector" @@ ${q} AND ${rest}
+          ORDER BY head DESC, s.downloads DESC, s."skillId" LIMIT ${Math.max(RANKED, need)}) t),
+      -- (at most what the page reads of them: only "need minus n1" is used)
       n1 AS (SELECT count(*)::int AS n FROM t1),
       p1 AS (
         SELECT t1.id, 1 AS tier, row_number() OVER (ORDER BY x.score DESC, s.downloads DESC, t1.id) AS ord, x.score
