@@ -103,11 +103,11 @@ const ACTIONS: Record<string, Entry> = {
     args: () => [],
   },
   'app/(account)/_actions/username.ts#chooseUsernameAction': { anonymous: 'refused', args: withState },
-  'app/(playground)/playground/actions.ts#startRun': {
+  'app/(playground)/_actions/runs.ts#startRun': {
     anonymous: { allowed: 'anonymous visitors may run tools that need no token (manual/scripted or the anonymous quota); lib/runs decides what they may see' },
     args: withState,
   },
-  'app/(playground)/playground/actions.ts#forkRunAction': {
+  'app/(playground)/_actions/runs.ts#forkRunAction': {
     anonymous: {
       allowed: 'anyone who may see a run may fork it, as themselves',
       // a private run is not theirs to see, so not theirs to fork
@@ -119,7 +119,7 @@ const ACTIONS: Record<string, Entry> = {
     },
     args: () => ['00000000000000000000000000'],
   },
-  'app/(playground)/playground/skill-actions.ts#loadPlaygroundSkill': {
+  'app/(playground)/_actions/skills.ts#loadPlaygroundSkill': {
     anonymous: {
       allowed: 'read-only: the skill as the viewer may see it',
       async check(fn) {
@@ -139,8 +139,8 @@ const ACTIONS: Record<string, Entry> = {
   'app/(registry)/_actions/trusted-publishers.ts#addTrustedPublisherAction': { anonymous: 'refused', args: withState },
   'app/(registry)/_actions/trusted-publishers.ts#removeTrustedPublisherAction': { anonymous: 'refused', args: withState },
   'app/(registry)/_actions/star.ts#starSkillAction': { anonymous: 'refused', args: () => [{ scope: 'skillyard', name: 'text-stats', starred: true }] },
-  'app/(registry)/publish/actions.ts#previewUploadAction': { anonymous: 'refused' },
-  'app/(registry)/publish/actions.ts#publishUploadAction': { anonymous: 'refused' },
+  'app/(registry)/_actions/publish.ts#previewUploadAction': { anonymous: 'refused' },
+  'app/(registry)/_actions/publish.ts#publishUploadAction': { anonymous: 'refused' },
   'app/(teams)/_actions/connections.ts#connectTeamAction': { anonymous: 'refused', team: true, args: withState },
   'app/(teams)/_actions/connections.ts#disconnectTeamAction': { anonymous: 'refused', team: true, args: withState },
   'app/(teams)/_actions/members.ts#inviteAction': { anonymous: 'refused', team: true, args: withState },
@@ -297,6 +297,11 @@ describe('every server action', () => {
     expect(discovered.length).toBeGreaterThan(30);
   });
 
+  it("lives in one place: a route group's _actions/ folder (docs/architecture.md)", () => {
+    const files = [...new Set(discovered.map((k) => k.split('#')[0]!))];
+    expect(files.filter((f) => !/^app\/\([a-z-]+\)\/_actions\/[a-z-]+\.ts$/.test(f))).toEqual([]);
+  });
+
   it('is built with the one chain: its origin check runs inside serverAction (lib/actions/server-action.ts)', async () => {
     const outside: string[] = [];
     for (const [key, entry] of Object.entries(ACTIONS)) {
@@ -389,7 +394,7 @@ describe('every server action', () => {
     f.set('scope', fixtures.team);
     f.set('paths', JSON.stringify(['sneaky/SKILL.md']));
     f.append('file', new File(['---\nname: sneaky\ndescription: Not theirs.\n---\n\nHi.\n'], 'SKILL.md'));
-    const key = 'app/(registry)/publish/actions.ts#publishUploadAction';
+    const key = 'app/(registry)/_actions/publish.ts#publishUploadAction';
     const answer = (await actionOf(key)(f)) as { ok: boolean; error: string; code: string };
     expect(answer).toMatchObject({ ok: false, code: 'publish/forbidden' });
     expect(await testDb().skill.count({ where: { scopeName: fixtures.team, name: 'sneaky' } })).toBe(0);

@@ -4,7 +4,7 @@
 // the task and script are the generated ones, they follow the first chosen skill.
 import { useActionState, useEffect, useState } from 'react';
 import { turnsToScript } from '@/lib/forms/playground-start';
-import { startRun, type StartRunState } from './actions';
+import { startRun, type StartRunState } from '../_actions/runs';
 import { startFor } from './draft-start';
 import type { PlaygroundDraft, SelectedSkill } from './form-types';
 import { hintClass, inputClass, labelClass, panelClass } from './form-styles';

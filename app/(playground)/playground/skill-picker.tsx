@@ -4,7 +4,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { PlaygroundSkillOption } from '@/app/api/v1/playground/skills/route';
 import type { SelectedSkill } from './form-types';
 import { inputClass, labelClass } from './form-styles';
-import { loadPlaygroundSkill } from './skill-actions';
+import { loadPlaygroundSkill } from '../_actions/skills';
 
 export function SkillPicker({ selected, onChange }: { selected: SelectedSkill[]; onChange: (s: SelectedSkill[]) => void }) {
   const [query, setQuery] = useState('');

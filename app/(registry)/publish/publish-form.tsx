@@ -4,7 +4,7 @@
 // author confirms. Errors block the publish, warnings are shown.
 import Link from 'next/link';
 import { useRef, useState, useTransition } from 'react';
-import { previewUploadAction, publishUploadAction, type Published, type UploadPreview } from './actions';
+import { previewUploadAction, publishUploadAction, type Published, type UploadPreview } from '../_actions/publish';
 import { InstallCommand } from '../../_components/install-command';
 import { formatBytes } from './format-bytes';
 

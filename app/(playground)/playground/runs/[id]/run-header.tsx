@@ -4,7 +4,7 @@
 import Link from 'next/link';
 import { useEffect, useRef, useState, useTransition } from 'react';
 import { formatMs, plural, type RunStatus, type TraceState } from '@/lib/trace';
-import { forkRunAction } from '../../actions';
+import { forkRunAction } from '../../../_actions/runs';
 import { ForkConfirm } from './fork-confirm';
 import type { ForkVersions } from './fork-version-choice';
 import { formatUsage } from './timeline';

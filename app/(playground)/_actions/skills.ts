@@ -4,8 +4,8 @@
 // action chain like every other action: it answers with the viewer's own unlocks.
 import { z } from 'zod';
 import { serverAction } from '@/lib/actions';
-import type { SelectedSkill } from './form-types';
-import { playgroundSkill } from './playground-skill';
+import type { SelectedSkill } from '../playground/form-types';
+import { playgroundSkill } from '../playground/playground-skill';
 
 const Ref = z
   .string()
