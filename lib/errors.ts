@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   'input/invalid-range': { status: 400, meaning: 'Not a semver range.' },
   'input/provider-unavailable': { status: 400, meaning: 'The model provider the run asks for is not configured on this server.' },
   'rate/limited': { status: 429, meaning: 'Too many requests from this token, user or address; retry after the Retry-After header.' },
+  'server/busy': { status: 503, meaning: 'The server is rendering as many pages as it can and its line of waiting pages is full; retry after the Retry-After header.' },
   // who is asking
   'auth/unauthenticated': { status: 401, meaning: 'The Authorization header is malformed, or the API token is unknown, revoked or expired.' },
   'account/username-exists': { status: 409, meaning: 'The username is taken (by a user or a team scope).' },

@@ -20,6 +20,7 @@ import { actionBodyVerdict, isPagePath, pathOf } from './action-body-limit';
 import { admitPage, type PageRefusal } from './page-guard';
 import { overLimitForMs } from '../limits';
 import { answerAfterDelay } from './refusal-tarpit';
+import { enterPageGate } from './page-render-gate';
 
 type FrontDoorState = {
   /** requests in progress per rate-limit key (withApi counts them) */
@@ -166,6 +167,9 @@ export function refuseOversizedAction(req: http.IncomingMessage, res: http.Serve
   return true;
 }
 
+/** A page when every render slot is taken and the line of waiting pages is full (page-render-gate.ts). */
+const BUSY: PageRefusal = { status: 503, code: 'server/busy', message: 'The server is rendering as many pages as it can; retry in a moment.', retryAfterS: 1 };
+
 /** Answers a page request the page guard refused. */
 function answerPageRefusal(res: http.ServerResponse, refusal: PageRefusal): void {
   const body = JSON.stringify({ error: { code: refusal.code, message: refusal.message } });
@@ -213,7 +217,7 @@ export function installFrontDoor(): void {
       if (page) {
         admitPage(req, res, addressOf(req, httpLimits().trustedProxies))
           .then(
-            (refusal) => (refusal ? answerPageRefusal(res, refusal) : handOn()),
+            (refusal) => (refusal ? answerPageRefusal(res, refusal) : enterPageGate(res, handOn) || answerPageRefusal(res, BUSY)),
             () => handOn(), // the guard failing must not take the pages down
           )
           .catch(() => res.destroy());

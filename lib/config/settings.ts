@@ -60,6 +60,8 @@ export const SETTINGS = {
   SKILLYARD_MAX_CONCURRENT_PAGES_PER_CALLER: int(16, 1),
   SKILLYARD_MAX_FORM_PARTS: int(256, 1),
   SKILLYARD_REFUSAL_DELAY_MS: int(1000, 0),
+  SKILLYARD_PAGE_RENDERS_IN_PROGRESS: int(4, 0),
+  SKILLYARD_PAGE_RENDERS_WAITING: int(256, 0),
 
   // package limits (lib/skills/limits.ts holds the defaults; unset keeps them)
   SKILLYARD_MAX_DESCRIPTION_CHARS: optionalInt(1),
