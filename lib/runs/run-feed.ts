@@ -7,7 +7,8 @@
 // also read on a short timer, so a missed notice or a dropped LISTEN connection delays an
 // event by CATCH_UP_MS at most and never stalls the viewers. A run that ended without its
 // run-end event (its worker died) is seen by the status check and ends every viewer.
-// Events heard in one turn of the event loop go to each viewer as one batch: one write of
+// Events published in one task (a storage read, the notices of one callback) go to each
+// viewer as one batch, sent in a microtask at the end of that task: one write of
 // the frames joined, so a burst (a turn's events, a storage read) costs each viewer one
 // write instead of one per event, and a feed that falls behind batches more, not less.
 import 'server-only';
@@ -60,17 +61,18 @@ function openFeed(db: Db, runId: string, key: string, opts: FeedOptions, feeds: 
   // unknown until the first look at storage; events heard before wait in `pending`
   let ready = false;
   const feed: Feed = { last: 0, viewers, closed: false, dispose, flush };
-  // published, not yet sent to the viewers (sent at the end of this turn of the event loop)
+  // published, not yet sent to the viewers (sent at the end of the current task)
   let outEvents: StoredRunEvent[] = [];
   let outFrames: Uint8Array[] = [];
-  let flushing: NodeJS.Immediate | null = null;
+  // a flush is queued for the end of the current task (a microtask)
+  let flushing = false;
 
   function dispose() {
     if (disposed) return;
     disposed = true;
     feed.closed = true;
     unsubscribe();
-    if (flushing) clearImmediate(flushing);
+    flushing = false;
     clearInterval(heartbeat);
     clearInterval(ticker);
     if (feeds.get(key) === feed) feeds.delete(key);
@@ -80,8 +82,7 @@ function openFeed(db: Db, runId: string, key: string, opts: FeedOptions, feeds: 
   };
   /** sends what was published to every viewer (always before anything else reaches them) */
   function flush() {
-    if (flushing) clearImmediate(flushing);
-    flushing = null;
+    flushing = false;
     if (!outEvents.length) return;
     const batch: FeedBatch = { events: outEvents, frames: outFrames, bytes: joinFrames(outFrames) };
     outEvents = [];
@@ -97,7 +98,12 @@ function openFeed(db: Db, runId: string, key: string, opts: FeedOptions, feeds: 
       flush();
       everyone((v) => v.end());
       dispose();
-    } else flushing ??= setImmediate(flush);
+    } else if (!flushing) {
+      flushing = true;
+      queueMicrotask(() => {
+        if (flushing) flush();
+      });
+    }
   };
   const drainPending = () => {
     while (pending.has(feed.last + 1)) {
