@@ -2,8 +2,8 @@
 // the viewport, no axe (WCAG 2.2 A/AA) violation, and the header's account corner (the
 // workspace switcher and the avatar menu) on screen, its menu inside the viewport.
 import crypto from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoViolations } from './helpers';
 import { createPublisher, createSession } from './publish-fixtures';
 
 const PAGES = ['/', '/publish', '/settings', '/teams', '/teams/new', '/runs', '/skills/skillyard/text-stats', '/playground', '/api-reference'];
@@ -36,17 +36,7 @@ for (const width of [1280, 390]) {
       expect(doc, `document width on ${path}`).toBeLessThanOrEqual(view);
       await expectInViewport(page, 'account-menu', width);
       await expectInViewport(page, 'workspace-switcher', width);
-      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-      expect(
-        results.violations.map(
-          (v) =>
-            `${v.id}: ${v.nodes
-              .slice(0, 3)
-              .map((n) => n.target.join(' '))
-              .join(' | ')}`,
-        ),
-        `axe on ${path}`,
-      ).toEqual([]);
+      await expectNoViolations(page, path);
     });
   }
 }

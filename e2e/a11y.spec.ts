@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoViolations } from './helpers';
 
 // Every page kind, at desktop and at 390 px: axe finds no WCAG 2.2 A/AA violation, and
 // nothing is wider than the viewport.
@@ -29,18 +29,6 @@ const PAGES = [
   '/skills/skillyard/no-such-skill',
   '/signin',
 ];
-
-async function expectNoViolations(page: Page, path: string) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  const summary = results.violations.map(
-    (v) =>
-      `${v.id}: ${v.nodes
-        .slice(0, 3)
-        .map((n) => n.target.join(' '))
-        .join(' | ')}`,
-  );
-  expect(summary, `axe on ${path}`).toEqual([]);
-}
 
 async function expectNoOverflow(page: Page, path: string) {
   const { doc, view } = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: window.innerWidth }));
