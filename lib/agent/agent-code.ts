@@ -82,6 +82,8 @@ export async function runAgentCode(
   sandbox: Sandbox,
   o: {
     key: string;
+    /** the fair queue's principal (default: the key) */
+    principal?: string;
     code: string;
     memory: Record<string, unknown>;
     limits?: SandboxLimits;
@@ -91,6 +93,7 @@ export async function runAgentCode(
 ): Promise<AgentCodeRun> {
   const job: SandboxJob = {
     key: o.key,
+    ...(o.principal ? { principal: o.principal } : {}),
     source: agentModuleSource(o.code),
     entry: 'default',
     args: [],

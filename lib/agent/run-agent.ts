@@ -188,6 +188,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunAgentResult> {
       const finishedBefore = finished;
       const run = await runAgentCode(opts.sandbox, {
         key: `agent:${runId}`,
+        ...(opts.principal ? { principal: opts.principal } : {}),
         code,
         memory,
         limits: opts.sandboxLimits,

@@ -127,6 +127,12 @@ export type RunAgentOptions = {
   onEvent?: (event: AgentEvent) => void;
   signal?: AbortSignal;
   runId?: string;
+  /**
+   * who the agent's code runs for in the sandbox's fair queue (lib/principal's key: the
+   * run's owner or address); without it each run is a principal of its own, so one caller
+   * with many runs would take many shares
+   */
+  principal?: string;
   /** limits for each run of agent code */
   sandboxLimits?: SandboxLimits;
   /** largest tool result fed back to the model, in characters (default 16,000) */

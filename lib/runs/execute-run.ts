@@ -207,7 +207,10 @@ export async function executeRun(server: RunServer, run: ClaimedRun, ctx: Execut
   let why: { rule: string; reason: string; failedCalls: number } | null = null;
   try {
     const skills = await loadPinnedSkills(db, run);
-    const runtime = await server.runtimeFor({ userId: run.userId }, { onObject: (component) => log.append('object', { component, timestamp: Date.now() }) });
+    const runtime = await server.runtimeFor(
+      { userId: run.userId, queueKey: run.principal },
+      { onObject: (component) => log.append('object', { component, timestamp: Date.now() }) },
+    );
     const manager = createToolManager({
       skills,
       ...learnRunSecrets(runtime, scrubber),
@@ -222,6 +225,8 @@ export async function executeRun(server: RunServer, run: ClaimedRun, ctx: Execut
       provider: createProvider(model),
       tools: agentToolHost(skills, manager, scrubber),
       sandbox: server.sandbox,
+      // the run's code and its tool calls take its owner's (or address's) share of the sandbox
+      principal: run.principal,
       allowedTools: run.config.allowedTools || null,
       maxTurns: run.config.maxTurns,
       maxSteps: run.config.maxSteps,

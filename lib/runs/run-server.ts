@@ -12,5 +12,5 @@ export type RunServer = {
   db: Db;
   sandbox: SandboxPool;
   /** the kernel for the run's owner (lib/server/runtime-for-caller.ts) */
-  runtimeFor(who: { userId: string | null }, extra?: Partial<CapabilityProviders>): Promise<RunRuntime>;
+  runtimeFor(who: { userId: string | null; queueKey?: string }, extra?: Partial<CapabilityProviders>): Promise<RunRuntime>;
 };

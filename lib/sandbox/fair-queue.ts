@@ -54,6 +54,22 @@ export class FairQueue<T> {
     return undefined;
   }
 
+  /**
+   * Removes the first head item, in rotation order, that `fits`; its principal moves to the
+   * back of the rotation. Lanes whose head does not fit keep their place.
+   */
+  takeFirst(fits: (item: T) => boolean): T | undefined {
+    for (const [principal, lane] of this.lanes) {
+      if (!fits(lane[0]!)) continue;
+      const item = lane.shift()!;
+      this.lanes.delete(principal);
+      if (lane.length > 0) this.lanes.set(principal, lane);
+      this.count--;
+      return item;
+    }
+    return undefined;
+  }
+
   /** removes the head item; its principal moves to the back of the rotation */
   take(): T | undefined {
     for (const [principal, lane] of this.lanes) {

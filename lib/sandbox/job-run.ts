@@ -306,6 +306,7 @@ export class JobRun {
     if (this.settled) return;
     this.settled = true;
     if (this.timer) clearTimeout(this.timer);
+    const cpuMs = Math.round(Math.max(this.cpuUsed, this.cpuUsedMs()));
     const entry = this.entry;
     this.entry = null;
     if (entry) {
@@ -315,7 +316,7 @@ export class JobRun {
       if (fatal || entry.isolate.isDisposed || !entry.run || entry.setNamespace) disposeWarmIsolate(entry);
       else this.engine.checkin(entry);
     }
-    this.resolve(result);
+    this.resolve({ ...result, cpuMs });
   }
 
   private classify(error: unknown, context: string): [SandboxErrorCode, string] {

@@ -10,6 +10,7 @@ import { setting } from '../config';
 import { reportFailure } from '../log';
 import { failed } from './errors';
 import { FairQueue, principalOf } from './fair-queue';
+import { Confinement, heavyWorkerCap } from './confinement';
 import { encodeFrame } from './frame';
 import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, spinBudgetUs, workerSpinBudgetUs, type IdleSpin } from './idle-spin';
 import { pipeLane, type Lane, type LaneEnds } from './lane';
@@ -153,6 +154,8 @@ class WorkerPool implements SandboxPool {
   private readonly live = new Set<Worker>();
   private readonly queue = new FairQueue<Pending>();
   private readonly affinity = new Map<string, Worker>();
+  /** callers whose jobs went heavy, kept off the last free workers (confinement.ts) */
+  private readonly confinement = new Confinement();
   private readonly crashes: number[] = [];
   private startupFailures = 0;
   private restarts = 0;
@@ -214,7 +217,7 @@ class WorkerPool implements SandboxPool {
       }
       // nobody waiting and a worker free: start at once
       if (this.queue.size === 0) {
-        const w = this.pick(job.key);
+        const w = this.pick(job.key, p.principal);
         if (w) return this.start(p, w);
       }
       const refused = this.admit(p);
@@ -339,6 +342,7 @@ class WorkerPool implements SandboxPool {
         // decoded while the job is still the worker's: a result that is not JSON breaks the
         // peer (frame.ts), and the job then ends with the worker instead of at its timeout
         const result = decodeRawResult(message.r);
+        this.confinement.observe(p.principal, message.r);
         w.jobs.delete(message.j);
         this.observe(p);
         this.settle(p, result);
@@ -405,6 +409,7 @@ class WorkerPool implements SandboxPool {
     for (const p of w.jobs.values()) {
       if (p.done) continue;
       if (p.id === w.culprit) {
+        this.confinement.mark(p.principal);
         this.settle(p, failed('sandbox/worker-crashed', `the job crashed its sandbox worker (${w.why ?? how}); the worker was replaced`));
       } else if (p.hostCallsMade === 0 && p.attempts < MAX_ATTEMPTS && !this.closed && !p.job.signal?.aborted) {
         if (p.timer) clearTimeout(p.timer);
@@ -442,15 +447,37 @@ class WorkerPool implements SandboxPool {
 
   private dispatch(): void {
     while (this.queue.size > 0) {
-      const p = this.queue.peek()!;
-      const w = this.pick(p.job.key);
-      if (!w) return;
-      this.queue.take();
-      this.start(p, w);
+      // the first waiting job (in fair order) that has a worker: a confined caller's job
+      // waiting for its workers does not hold up everyone else's
+      let chosen: Worker | null = null;
+      const p = this.queue.takeFirst((q) => (chosen = this.pick(q.job.key, q.principal)) !== null);
+      if (!p || !chosen) return;
+      this.start(p, chosen);
     }
   }
 
-  private pick(key: string): Worker | null {
+  /**
+   * The worker for a job of `principal`, or null while none may take it. A heavy caller's
+   * job (confinement.ts) goes to a worker that already runs heavy callers' jobs, or to a
+   * free one only while fewer than heavyWorkerCap workers run them; every other job goes
+   * to a worker without heavy callers' jobs when one can take it.
+   */
+  private pick(key: string, principal: string): Worker | null {
+    if (this.live.size < 2) return this.pickFrom(key, () => true);
+    const holdsHeavy = (w: Worker) => {
+      for (const job of w.jobs.values()) if (this.confinement.isHeavy(job.principal)) return true;
+      return false;
+    };
+    if (!this.confinement.isHeavy(principal)) return this.pickFrom(key, (w) => !holdsHeavy(w)) ?? this.pickFrom(key, () => true);
+    const together = this.pickFrom(key, holdsHeavy);
+    if (together) return together;
+    let heavyWorkers = 0;
+    for (const w of this.live) if (holdsHeavy(w)) heavyWorkers++;
+    return heavyWorkers < heavyWorkerCap(this.sizing.workers) ? this.pickFrom(key, () => true) : null;
+  }
+
+  /** The best worker among those `allowed`: the warm one unless stuck, else the least busy. */
+  private pickFrom(key: string, allowed: (w: Worker) => boolean): Worker | null {
     const affine = this.affinity.get(key);
     // jobs waiting on a host call hold no slot (see onHostCall)
     const busy = (w: Worker) => {
@@ -468,7 +495,7 @@ class WorkerPool implements SandboxPool {
       for (const job of w.jobs.values()) if (job.hostCalls === 0 && now - job.startedAt - job.parkedMs > LONG_SEGMENT_MS) return true;
       return false;
     };
-    const usable = (w: Worker | undefined): w is Worker => !!w && w.alive && w.ready && busy(w) < concurrency;
+    const usable = (w: Worker | undefined): w is Worker => !!w && w.alive && w.ready && busy(w) < concurrency && allowed(w);
     if (usable(affine) && !stuck(affine)) return affine;
     let best: Worker | null = null;
     for (const w of this.live) {
@@ -499,6 +526,7 @@ class WorkerPool implements SandboxPool {
     p.timer = setTimeout(() => {
       if (p.done || p.worker !== w) return;
       w.culprit = p.id;
+      this.confinement.mark(p.principal);
       this.settle(p, failed('sandbox/timeout', `the sandbox worker did not answer within ${wallMs + WORKER_GRACE_MS} ms; it was restarted`));
       w.child.kill('SIGKILL');
     }, wallMs + WORKER_GRACE_MS);

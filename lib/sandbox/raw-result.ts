@@ -9,9 +9,13 @@ export const CANCELLED = 'the job was cancelled by its caller';
 export type RawHostCall = (method: string, argsJson: string) => Promise<string | undefined>;
 
 /** SandboxResult with the value and globals still as JSON text (what crosses process IPC). */
-export type RawResult =
+export type RawResult = (
   | { ok: true; valueJson?: string; globalsJson?: string; stats: { wallMs: number; cold: boolean } }
-  | { ok: false; error: { code: SandboxErrorCode; message: string }; globalsJson?: string };
+  | { ok: false; error: { code: SandboxErrorCode; message: string }; globalsJson?: string }
+) & {
+  /** the guest's CPU time in the job, as its worker measured it (the pool's confinement.ts reads it) */
+  cpuMs?: number;
+};
 
 /** Calls a HostCallHandler with parsed args; a throw becomes `{message, code}`. */
 export async function callHandlerRaw(handler: HostCallHandler, method: string, argsJson: string): Promise<string | undefined> {

@@ -20,7 +20,15 @@ import { anonymousKey, userKey } from '../principal';
  * person charged when it is not `userId` (a team token's maker): the caller's sandbox jobs
  * take that person's share of the fair queue, so teams buy no more shares (issue 23).
  */
-export type CallerIdentity = { userId: string | null; visitorId?: string | null; heldTokens?: boolean; ip?: string | null; account?: string | null };
+export type CallerIdentity = {
+  userId: string | null;
+  visitorId?: string | null;
+  heldTokens?: boolean;
+  ip?: string | null;
+  account?: string | null;
+  /** the sandbox queue's principal when the caller already has one (a run's stored key) */
+  queueKey?: string;
+};
 
 /** What createToolManager needs from the server for one caller. */
 export type CallerRuntime = Pick<ToolManagerOptions, 'caller' | 'sandbox' | 'providers' | 'allowSubprocess' | 'moduleCache' | 'refreshHeld'>;
@@ -30,7 +38,7 @@ const VISITOR_ID = /^[A-Za-z0-9_-]{8,64}$/;
 export async function resolveCaller(db: Db, who: CallerIdentity): Promise<Caller> {
   if (who.userId) {
     const id = userKey(who.userId);
-    const charged = who.account && who.account !== who.userId ? { queueKey: userKey(who.account) } : {};
+    const charged = who.queueKey ? { queueKey: who.queueKey } : who.account && who.account !== who.userId ? { queueKey: userKey(who.account) } : {};
     if (who.heldTokens === false) return { id, kind: 'user', tokens: [], ...charged };
     // the user's own tokens, and their teams' connections (each only for that team's own
     // skills: HeldToken.onlyForScope), read now so that leaving a team ends their use
@@ -45,7 +53,7 @@ export async function resolveCaller(db: Db, who: CallerIdentity): Promise<Caller
     }
     return { id, kind: 'user', tokens: team.length ? [...tokens, ...team] : tokens, ...charged };
   }
-  const queueKey = who.ip ? { queueKey: anonymousKey(who.ip) } : {};
+  const queueKey = who.queueKey ? { queueKey: who.queueKey } : who.ip ? { queueKey: anonymousKey(who.ip) } : {};
   if (who.visitorId && VISITOR_ID.test(who.visitorId)) return { id: `visitor:${who.visitorId}`, kind: 'anonymous', tokens: [], ...queueKey };
   // an anonymous caller without a stable identity holds nothing and keeps nothing between calls
   return { id: `anonymous:${crypto.randomUUID()}`, kind: 'anonymous', tokens: [], ...queueKey };

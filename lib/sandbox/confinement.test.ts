@@ -1,0 +1,71 @@
+// A caller whose guest code burns its CPU budget is kept off the last free worker: other
+// callers' jobs never wait behind its endless loops (confinement.ts, pool.ts `pick`).
+import { describe, expect, it } from 'vitest';
+import { Confinement, HEAVY_CPU_MS, HEAVY_HOLD_MS, heavyWorkerCap } from './confinement';
+import { FairQueue } from './fair-queue';
+import { createSandboxPool } from './pool';
+
+describe('Confinement', () => {
+  it('marks a caller whose job used HEAVY_CPU_MS or stopped at a limit, for HEAVY_HOLD_MS', () => {
+    let now = 1_000;
+    const c = new Confinement(() => now);
+    c.observe('user:light', { ok: true, cpuMs: 3 });
+    c.observe('user:cancelled', { ok: false, error: { code: 'sandbox/timeout', message: 'the job was cancelled by its caller' } });
+    c.observe('user:guest-error', { ok: false, cpuMs: 1, error: { code: 'sandbox/guest-error', message: 'boom' } });
+    expect(['user:light', 'user:cancelled', 'user:guest-error'].map((p) => c.isHeavy(p))).toEqual([false, false, false]);
+    c.observe('user:busy', { ok: true, cpuMs: HEAVY_CPU_MS });
+    c.observe('anon:loop', { ok: false, error: { code: 'sandbox/cpu-limit', message: 'the job exceeded its CPU time limit of 1000 ms' } });
+    c.observe('anon:alloc', { ok: false, error: { code: 'sandbox/memory-limit', message: 'the job exceeded its memory limit' } });
+    expect(['user:busy', 'anon:loop', 'anon:alloc'].map((p) => c.isHeavy(p))).toEqual([true, true, true]);
+    now += HEAVY_HOLD_MS + 1;
+    expect(c.isHeavy('anon:loop')).toBe(false);
+    expect(c.size).toBe(2);
+  });
+
+  it('leaves at least one worker, and a quarter of many, free of heavy callers', () => {
+    expect([1, 2, 3, 4, 8, 16].map(heavyWorkerCap)).toEqual([1, 1, 2, 3, 6, 12]);
+  });
+
+  it("the fair queue hands out the first head that fits, keeping the others' places", () => {
+    const q = new FairQueue<string>();
+    q.push('a', 'a1');
+    q.push('b', 'b1');
+    q.push('a', 'a2');
+    expect(q.takeFirst((x) => x.startsWith('b'))).toBe('b1');
+    expect(q.takeFirst(() => false)).toBeUndefined();
+    expect([q.take(), q.take(), q.size]).toEqual(['a1', 'a2', 0]);
+  });
+});
+
+const job = (source: string, key: string, limits = {}) => ({ key, source, entry: 'default', args: [], hostMethods: [], limits });
+
+describe('a pool with a heavy caller', () => {
+  it("another caller's jobs all finish while the heavy caller's loops hold their worker", async () => {
+    const pool = createSandboxPool({ workers: 2, concurrency: 4 });
+    try {
+      for (let i = 0; i < 400 && pool.stats().ready < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(pool.stats().ready).toBe(2);
+      // the attacker's first endless loop stops at its CPU limit and marks it
+      expect(await pool.run(job('export default () => { for (;;) {} }', 'anon:attacker|loop', { cpuMs: 300 }), async () => null)).toMatchObject({
+        ok: false,
+        error: { code: 'sandbox/cpu-limit' },
+      });
+      const order: string[] = [];
+      // then two loops of 2 s each at once (unconfined, one would take each worker)
+      const loops = [1, 2].map((n) =>
+        pool
+          .run(job(`export default () => { for (;;) {} } // ${n}`, `anon:attacker|loop${n}`, { cpuMs: 2_000, wallMs: 20_000 }), async () => null)
+          .then((r) => (order.push('loop'), r)),
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 5; i++) {
+        expect(await pool.run(job(`export default () => ${i}`, 'user:innocent|t'), async () => null)).toMatchObject({ ok: true, value: i });
+        order.push('innocent');
+      }
+      for (const r of await Promise.all(loops)) expect(r).toMatchObject({ ok: false, error: { code: 'sandbox/cpu-limit' } });
+      expect(order).toEqual(['innocent', 'innocent', 'innocent', 'innocent', 'innocent', 'loop', 'loop']);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});
