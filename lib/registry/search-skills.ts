@@ -254,25 +254,42 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
   const bodyOnlyMatches = (cond: Prisma.Sql) =>
     Prisma.sql`FROM "bodyIds" b CROSS JOIN LATERAL (
       SELECT s.* FROM "SkillSearch" s WHERE s."skillId" = b."skillId" AND NOT s."textVector" @@ ${q} AND ${cond} OFFSET 0) s`;
+  // The capped sets the counts read (below) hold the text's matches and then the
+  // instructions' (`body`) up to the cap, with their sort keys: fewer rows than the cap
+  // means every match of the filters, and the tiers read them from there instead of an
+  // index walk that tests each row's documents. (`textSet` and `matchSet`: those of the
+  // page's filters, format included.)
+  const [textSet, matchSet] = query.format ? [Prisma.raw('"oneFormatText"'), Prisma.raw('"oneFormat"')] : [Prisma.raw('"anyFormatText"'), Prisma.raw('"anyFormat"')];
+  const cap = COUNT_CAP + 1;
+  const complete = (set: Prisma.Sql) => Prisma.sql`(SELECT count(*) FROM ${set}) < ${cap}`;
+  const keyCols = Prisma.sql`s."skillId", s.downloads, s.stars, s."publishedAt"`;
   // The first `need` instruction-only matches in the sort's order. A common word is found
   // among the first rows of the sort's index (testing each row's document); when `walkRows`
   // rows do not give enough (fewer than one row in ten matches), the id list decides.
   const walkRows = Math.max(500, 10 * need);
   const bodyOnlyTop = (cond: Prisma.Sql, inSortOrder: boolean) => Prisma.sql`(
       WITH walk AS MATERIALIZED (
-        SELECT s.* FROM (SELECT s.* FROM "SkillSearch" s WHERE NOT s."textVector" @@ ${q} AND ${cond} ORDER BY ${keys} LIMIT ${walkRows}) s
-        CROSS JOIN LATERAL (SELECT 1 FROM "SkillSearchBody" b WHERE b."skillId" = s."skillId" AND b."bodyVector" @@ ${q} LIMIT 1) hit
+        SELECT s.* FROM (SELECT ${keyCols} FROM "SkillSearch" s WHERE NOT s."textVector" @@ ${q} AND ${cond} ORDER BY ${keys} LIMIT ${walkRows}) s
+        -- an instructions' match: in the complete set, or else its document tested (a
+        -- join, not EXISTS, which the planner would turn into reading every match)
+        LEFT JOIN LATERAL (SELECT 1 AS hit FROM "SkillSearchBody" b
+          WHERE b."skillId" = s."skillId" AND NOT ${complete(matchSet)} AND b."bodyVector" @@ ${q} LIMIT 1) h ON true
+        WHERE CASE WHEN ${complete(matchSet)} THEN s."skillId" IN (SELECT "skillId" FROM ${matchSet} WHERE body) ELSE h.hit IS NOT NULL END
         ORDER BY ${keys} LIMIT ${need})
       SELECT *, 0::bigint AS "listPos" FROM walk WHERE (SELECT count(*) FROM walk) >= ${need}
       UNION ALL
       ${
         inSortOrder
-          ? Prisma.sql`SELECT *, 0::bigint FROM (SELECT s.* ${bodyOnlyMatches(cond)} ORDER BY ${keys} LIMIT ${need}) s WHERE (SELECT count(*) FROM walk) < ${need}`
+          ? Prisma.sql`SELECT *, 0::bigint FROM (SELECT ${keyCols} FROM ${matchSet} s WHERE body ORDER BY ${keys} LIMIT ${need}) s
+                WHERE (SELECT count(*) FROM walk) < ${need} AND ${complete(matchSet)}
+              UNION ALL
+              SELECT *, 0::bigint FROM (SELECT ${keyCols} ${bodyOnlyMatches(cond)} ORDER BY ${keys} LIMIT ${need}) s
+                WHERE (SELECT count(*) FROM walk) < ${need} AND NOT ${complete(matchSet)}`
           : // relevance's last tier: past the walk, the list's own order (the list is read in
             // that order, as the count reads it; "listPos") instead of sorting every match
             Prisma.sql`SELECT *, 0::bigint FROM walk WHERE (SELECT count(*) FROM walk) < ${need}
               UNION ALL
-              SELECT * FROM (SELECT s.*, b.pos ${bodyOnlyMatches(Prisma.sql`${cond} AND s."skillId" NOT IN (SELECT "skillId" FROM walk)`)}
+              SELECT * FROM (SELECT ${keyCols}, b.pos ${bodyOnlyMatches(Prisma.sql`${cond} AND s."skillId" NOT IN (SELECT "skillId" FROM walk)`)}
                              LIMIT ${need}) s WHERE (SELECT count(*) FROM walk) < ${need}`
       })`;
   const bodyIds = q ? Prisma.sql`"bodyIds" AS MATERIALIZED (SELECT "skillId", row_number() OVER () AS pos FROM "SkillSearchBody" WHERE "bodyVector" @@ ${q}),` : Prisma.empty;
@@ -301,8 +318,12 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
       p2 AS (SELECT id, 2 AS tier, pos AS ord, 0::float8 AS score FROM t1 WHERE pos > ${RANKED} AND pos <= ${need}),
       p3 AS MATERIALIZED (
         SELECT s."skillId" AS id, 3 AS tier, row_number() OVER (ORDER BY ${keys}) AS ord, 0::float8 AS score
-        FROM (SELECT * FROM (SELECT s.* ${textMatches(Prisma.sql`NOT s."nameVector" @@ ${q} AND ${rest}`)} ORDER BY ${keys} LIMIT ${need}) s
-              LIMIT greatest(0, ${need} - (SELECT n FROM n1))) s),
+        FROM (SELECT * FROM (
+                SELECT * FROM (SELECT ${keyCols} FROM ${textSet} s WHERE NOT s.named ORDER BY ${keys} LIMIT ${need}) s WHERE ${complete(textSet)}
+                UNION ALL
+                SELECT * FROM (SELECT ${keyCols} ${textMatches(Prisma.sql`NOT s."nameVector" @@ ${q} AND ${rest}`)} ORDER BY ${keys} LIMIT ${need}) s
+                  WHERE NOT ${complete(textSet)}) s
+              ORDER BY ${keys} LIMIT greatest(0, ${need} - (SELECT n FROM n1))) s),
       p4 AS (
         SELECT s."skillId" AS id, 4 AS tier, row_number() OVER (ORDER BY s."listPos", ${keys}) AS ord, 0::float8 AS score
         FROM (SELECT * FROM ${bodyOnlyTop(rest, false)} s
@@ -316,7 +337,8 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
     ranked = Prisma.sql`
       page AS (
         SELECT id, 0::float8 AS score, row_number() OVER (ORDER BY ${outerKeys}) AS rank
-        FROM ((SELECT ${cols} ${textMatches(filter)} ORDER BY ${keys} LIMIT ${need})
+        FROM ((SELECT ${cols} FROM ${textSet} s WHERE ${complete(textSet)} ORDER BY ${keys} LIMIT ${need})
+              UNION ALL (SELECT ${cols} ${textMatches(filter)} AND NOT ${complete(textSet)} ORDER BY ${keys} LIMIT ${need})
               UNION ALL (SELECT ${cols} FROM ${bodyOnlyTop(filter, true)} s)) t
         ORDER BY ${outerKeys} OFFSET ${need - perPage} LIMIT ${perPage})`;
   } else {
@@ -328,13 +350,16 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
   // Counted up to the cap: past it the figure would cost a read of every match. The
   // instructions' matches are read only while the text's stay under the cap. The facets
   // count the formats in that capped set: exact up to the cap, lower bounds past it.
-  const cap = COUNT_CAP + 1;
   const cappedSet = (name: string, cond: Prisma.Sql) => {
     const [t, all] = [Prisma.raw(`"${name}Text"`), Prisma.raw(`"${name}"`)];
     return q
-      ? Prisma.sql`${t} AS MATERIALIZED (SELECT s.format ${textMatches(cond)} LIMIT ${cap}),
-          ${all} AS (SELECT format FROM ${t} UNION ALL
-            (SELECT format FROM (SELECT s.format ${bodyOnlyMatches(cond)} LIMIT ${cap}) b LIMIT greatest(0, ${cap} - (SELECT count(*) FROM ${t}))))`
+      ? Prisma.sql`${t} AS MATERIALIZED (SELECT ${keyCols}, s.format, s."nameVector" @@ ${q} AS named ${textMatches(cond)} LIMIT ${cap}),
+          ${all} AS MATERIALIZED (SELECT "skillId", downloads, stars, "publishedAt", format, false AS body FROM ${t} UNION ALL
+            (SELECT * FROM (SELECT ${keyCols}, s.format, true FROM "bodyIds" b CROSS JOIN LATERAL (
+                              SELECT s.* FROM "SkillSearch" s WHERE s."skillId" = b."skillId" AND ${cond} OFFSET 0) s
+                            -- (read only while the text's are fewer than the cap: then they are all there)
+                            WHERE b."skillId" NOT IN (SELECT "skillId" FROM ${t}) LIMIT ${cap}) b
+             LIMIT greatest(0, ${cap} - (SELECT count(*) FROM ${t}))))`
       : Prisma.sql`${all} AS (SELECT s.format FROM "SkillSearch" s WHERE ${cond} LIMIT ${cap})`;
   };
   // Browsing (no words), each format is counted up to the cap on its own index instead.
@@ -349,7 +374,7 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
     ${query.format ? Prisma.sql`${cappedSet('oneFormat', withFormat(base))}, total AS (SELECT count(*)::int AS n FROM "oneFormat")` : Prisma.sql`total AS (SELECT count(*)::int AS n FROM "anyFormat")`}`;
   // one statement, one round trip: the page as JSON, the capped total, the facets
   const [res] = await db.$queryRaw<Array<{ hits: Row[] | null; total: number; facets: Record<string, number> | null }>>`
-    WITH ${bodyIds} ${ranked}, ${counts}
+    WITH ${bodyIds} ${counts}, ${ranked}
     SELECT
       (SELECT json_agg(json_build_object(
           'scopeName', k."scopeName", 'name', k.name, 'description', k.description, 'format', k.format, 'tags', k.tags,
