@@ -271,9 +271,10 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
       WITH walk AS MATERIALIZED (
         SELECT s.* FROM (SELECT ${keyCols} FROM "SkillSearch" s WHERE NOT s."textVector" @@ ${q} AND ${cond} ORDER BY ${keys} LIMIT ${walkRows}) s
         -- an instructions' match: in the complete set, or else its document tested (a
-        -- join, not EXISTS, which the planner would turn into reading every match)
+        -- join, not EXISTS, which the planner would turn into reading every match; the
+        -- flag read from a row of its own, not counted again for each row joined)
         LEFT JOIN LATERAL (SELECT 1 AS hit FROM "SkillSearchBody" b
-          WHERE b."skillId" = s."skillId" AND NOT ${complete(matchSet)} AND b."bodyVector" @@ ${q} LIMIT 1) h ON true
+          WHERE b."skillId" = s."skillId" AND NOT (SELECT yes FROM "matchesComplete") AND b."bodyVector" @@ ${q} LIMIT 1) h ON true
         WHERE CASE WHEN ${complete(matchSet)} THEN s."skillId" IN (SELECT "skillId" FROM ${matchSet} WHERE body) ELSE h.hit IS NOT NULL END
         ORDER BY ${keys} LIMIT ${need})
       SELECT *, 0::bigint AS "listPos" FROM walk WHERE (SELECT count(*) FROM walk) >= ${need}
@@ -371,7 +372,8 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
   const counts = Prisma.sql`
     ${cappedSet('anyFormat', and(base))},
     ${facets},
-    ${query.format ? Prisma.sql`${cappedSet('oneFormat', withFormat(base))}, total AS (SELECT count(*)::int AS n FROM "oneFormat")` : Prisma.sql`total AS (SELECT count(*)::int AS n FROM "anyFormat")`}`;
+    ${query.format ? Prisma.sql`${cappedSet('oneFormat', withFormat(base))}, total AS (SELECT count(*)::int AS n FROM "oneFormat")` : Prisma.sql`total AS (SELECT count(*)::int AS n FROM "anyFormat")`}
+    ${q ? Prisma.sql`, "matchesComplete" AS MATERIALIZED (SELECT ${complete(matchSet)} AS yes)` : Prisma.empty}`;
   // one statement, one round trip: the page as JSON, the capped total, the facets
   const [res] = await db.$queryRaw<Array<{ hits: Row[] | null; total: number; facets: Record<string, number> | null }>>`
     WITH ${bodyIds} ${counts}, ${ranked}
