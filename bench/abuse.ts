@@ -15,7 +15,8 @@
 // victim's address. Its loops take the addresses in turn, so every per-address limit sees
 // a few attackers, and the innocent is known to the server only by its token.
 // Run: npm run bench:abuse   (PORT, BENCH_PG_PORT, ABUSE_SECONDS, ABUSE_RATE, ABUSE_PHASE_KINDS=a,b
-// for the first attack phase instead of the second review's attacks)
+// for the first attack phase instead of the second review's attacks, ABUSE_ONLY_FIRST_PHASE=1
+// to stop after it)
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -312,11 +313,13 @@ try {
   await new Promise((r) => setTimeout(r, 2000));
   const underIssue23Attacks = await innocent(token, seconds);
   const issue23AttackerGot = await second.stop();
+  // ABUSE_ONLY_FIRST_PHASE=1: stop after the first attack phase (to profile or time one attack)
+  const skipAll = process.env.ABUSE_ONLY_FIRST_PHASE === '1';
   await new Promise((r) => setTimeout(r, 5000)); // let the server settle between phases
-  const attack = attackerProcess();
-  await new Promise((r) => setTimeout(r, 2000)); // let the flood build up
-  const underAttack = await innocent(token, seconds);
-  const attackerGot = await attack.stop();
+  const attack = skipAll ? null : attackerProcess();
+  if (attack) await new Promise((r) => setTimeout(r, 2000)); // let the flood build up
+  const underAttack = attack ? await innocent(token, seconds) : alone;
+  const attackerGot = attack ? await attack.stop() : {};
   const healthy = await fetch(`${base}/api/health`).then(
     (r) => r.status,
     () => 0,

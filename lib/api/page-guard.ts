@@ -25,12 +25,15 @@ const tooMany = (ms: number): PageRefusal => {
   return { status: 429, code: 'rate/limited', message: `Too many page requests; retry in ${s} s.`, retryAfterS: s };
 };
 
+/** An admitted page: `caller`, the key its limits were counted under (the render gate's line is fair between them). */
+export type PageAdmission = { caller: string };
+
 /**
- * Admits a page request (null) or says why not. An admitted request counts as in progress
+ * Admits a page request or says why not. An admitted request counts as in progress
  * until its response closes, and a form post's parts are bounded from then on.
  * `address`: the client address the limits are keyed by (front-door.ts).
  */
-export async function admitPage(req: http.IncomingMessage, res: http.ServerResponse, address: string): Promise<PageRefusal | null> {
+export async function admitPage(req: http.IncomingMessage, res: http.ServerResponse, address: string): Promise<PageRefusal | PageAdmission> {
   const limits = httpLimits();
   const ipKey = `page:ip:${address}`;
   const cookie = req.headers.cookie;
@@ -66,7 +69,7 @@ export async function admitPage(req: http.IncomingMessage, res: http.ServerRespo
     const maxParts = pathOf(req) === '/publish' && userId ? uploadFormParts() : limits.maxFormParts;
     limitMultipartParts(req, maxParts, (parts) => cutOff(req, res, `The form holds more than ${maxParts} parts (${parts} so far).`));
   }
-  return null;
+  return { caller: key };
 }
 
 /** Answers 413 (when nothing was answered yet) and tears the connection down: the rest of the body is never read. */

@@ -1,5 +1,6 @@
-// At most N page renders run at once; the rest wait in order, a waiting page whose client
-// went away leaves the line, and a full line refuses.
+// At most N page renders run at once, and beyond the first only while the event loop has
+// time to spare; the rest wait in order, a waiting page whose client went away leaves the
+// line, a full line refuses, and the line is fair between callers.
 import { EventEmitter } from 'node:events';
 import type http from 'node:http';
 import { describe, expect, it } from 'vitest';
@@ -19,10 +20,10 @@ function response(): http.ServerResponse & { close(): void } {
 
 describe('the page render gate', () => {
   it('runs at most N at once, the rest in order as slots free up', () => {
-    const limits = { inProgress: 2, waiting: 2 };
+    const limits = { inProgress: 2, waiting: 2, loopPercent: 100 };
     const started: number[] = [];
     const res = Array.from({ length: 5 }, () => response());
-    const entered = res.map((r, i) => enterPageGate(r, () => started.push(i), limits));
+    const entered = res.map((r, i) => enterPageGate(r, () => started.push(i), 'page:ip:a', limits));
     expect(entered).toEqual([true, true, true, true, false]); // two run, two wait, the fifth is refused
     expect(started).toEqual([0, 1]);
     expect(pageGateState()).toEqual({ running: 2, waiting: 2 });
@@ -38,8 +39,46 @@ describe('the page render gate', () => {
 
   it('lets every page through at once when switched off (0)', () => {
     const started: number[] = [];
-    for (let i = 0; i < 10; i++) expect(enterPageGate(response(), () => started.push(i), { inProgress: 0, waiting: 0 })).toBe(true);
+    for (let i = 0; i < 10; i++) expect(enterPageGate(response(), () => started.push(i), 'page:ip:a', { inProgress: 0, waiting: 0, loopPercent: 100 })).toBe(true);
     expect(started).toHaveLength(10);
+    expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('starts a render beyond the first only while the loop was busy less than the share', async () => {
+    const limits = { inProgress: 4, waiting: 8, loopPercent: 60 };
+    let busy = 0.9;
+    const meter = () => busy;
+    const started: number[] = [];
+    const res = Array.from({ length: 3 }, () => response());
+    res.forEach((r, i) => enterPageGate(r, () => started.push(i), 'page:ip:a', limits, meter));
+    expect(started).toEqual([0]); // the first always starts: pages never stop altogether
+    expect(pageGateState()).toEqual({ running: 1, waiting: 2 });
+    await new Promise((r) => setTimeout(r, 120));
+    expect(started).toEqual([0]); // still busy: they wait
+    busy = 0.2;
+    await new Promise((r) => setTimeout(r, 120));
+    expect(started).toEqual([0, 1, 2]); // the loop has time again: both start, in order
+    for (const r of res) r.close();
+    expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it("serves the line round robin between callers: a visitor waits for one of a flood's pages, not all", () => {
+    const limits = { inProgress: 1, waiting: 16, loopPercent: 100 };
+    const started: string[] = [];
+    const open: Array<ReturnType<typeof response>> = [];
+    const enter = (caller: string, name: string) => {
+      const r = response();
+      open.push(r);
+      enterPageGate(r, () => started.push(name), caller, limits);
+      return r;
+    };
+    const first = enter('page:ip:flood', 'f0');
+    for (let i = 1; i <= 5; i++) enter('page:ip:flood', `f${i}`);
+    enter('page:user:visitor', 'v');
+    first.close();
+    open[1]!.close();
+    expect(started).toEqual(['f0', 'f1', 'v']);
+    for (const r of open) r.close();
     expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
   });
 });

@@ -4,46 +4,79 @@
 // other request on the one event loop: with a dozen renders in flight, an API call waits
 // behind a dozen slices at each of its own awaits (bench:abuse: page loops from a few
 // addresses, each under its own page budget, kept the loop 84-97 % busy). So at most
-// SKILLYARD_PAGE_RENDERS_IN_PROGRESS renders run at once (0: no gate); the rest wait their
-// turn in order, at most SKILLYARD_PAGE_RENDERS_WAITING of them, and past that a page is
-// answered 503 with Retry-After. A waiting request whose client went away leaves the line.
-// API requests never wait here.
+// SKILLYARD_PAGE_RENDERS_IN_PROGRESS renders run at once (0: no gate), and a render beyond
+// the first starts only while the event loop was busy less than
+// SKILLYARD_PAGE_RENDER_LOOP_PERCENT of the last moment (100: no such check): page floods
+// take what the loop has spare, not what API calls need. The rest wait their turn, at most
+// SKILLYARD_PAGE_RENDERS_WAITING of them, and past that a page is answered 503 with
+// Retry-After. The line is fair between callers (the page guard's key: a user, else an
+// address), each served in order and the callers round robin, so a visitor's page waits for
+// one page of each other caller, not for a flood's hundreds. A waiting request whose client
+// went away leaves the line. API requests never wait here.
 import 'server-only';
 import type http from 'node:http';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { setting } from '../config';
+import { FairQueue } from '../sandbox';
 
-type Waiting = { res: http.ServerResponse; go: () => void };
-type Gate = { running: number; line: Waiting[] };
+export type GateLimits = { inProgress: number; waiting: number; loopPercent: number };
+/** the event loop's recent utilization, 0..1 */
+export type LoopMeter = () => number;
+
+type Waiting = { res: http.ServerResponse; go: () => void; caller: string; limits: GateLimits; meter: LoopMeter };
+type Gate = { running: number; line: FairQueue<Waiting>; timer: NodeJS.Timeout | null };
 
 const shared = globalThis as unknown as { skillyardPageRenderGate?: Gate };
-const gate = (shared.skillyardPageRenderGate ??= { running: 0, line: [] });
+const gate = (shared.skillyardPageRenderGate ??= { running: 0, line: new FairQueue<Waiting>(), timer: null });
 
-export type GateLimits = { inProgress: number; waiting: number };
+/** how often a waiting line looks at the loop again, and the span the utilization covers */
+const SAMPLE_MS = 50;
 
 export function pageGateLimits(): GateLimits {
-  return { inProgress: setting('SKILLYARD_PAGE_RENDERS_IN_PROGRESS'), waiting: setting('SKILLYARD_PAGE_RENDERS_WAITING') };
+  return {
+    inProgress: setting('SKILLYARD_PAGE_RENDERS_IN_PROGRESS'),
+    waiting: setting('SKILLYARD_PAGE_RENDERS_WAITING'),
+    loopPercent: setting('SKILLYARD_PAGE_RENDER_LOOP_PERCENT'),
+  };
 }
 
+let mark: EventLoopUtilization | null = null;
+let markedAt = 0;
+let recent = 0;
+/** The loop's utilization over the last SAMPLE_MS to 2 x SAMPLE_MS (performance.eventLoopUtilization). */
+export const loopUtilization: LoopMeter = () => {
+  const now = performance.now();
+  if (mark === null || now - markedAt >= SAMPLE_MS) {
+    const current = performance.eventLoopUtilization();
+    if (mark !== null) recent = performance.eventLoopUtilization(current, mark).utilization;
+    mark = current;
+    markedAt = now;
+  }
+  return recent;
+};
+
+const mayStart = (limits: GateLimits, meter: LoopMeter) =>
+  gate.running === 0 || (gate.running < limits.inProgress && (limits.loopPercent >= 100 || meter() * 100 < limits.loopPercent));
+
 /**
- * Runs `go` (hands the request on to Next.js) now or when a render slot frees up; false when
+ * Runs `go` (hands the request on to Next.js) now or when a render may start; false when
  * the line is full (the caller answers 503). The slot is held until the response closes.
+ * `caller`: whose page it is (the line is fair between callers).
  */
-export function enterPageGate(res: http.ServerResponse, go: () => void, limits: GateLimits = pageGateLimits()): boolean {
+export function enterPageGate(res: http.ServerResponse, go: () => void, caller: string, limits: GateLimits = pageGateLimits(), meter: LoopMeter = loopUtilization): boolean {
   if (limits.inProgress <= 0) {
     go();
     return true;
   }
-  if (gate.running < limits.inProgress) {
-    start({ res, go });
+  const waiting = { res, go, caller, limits, meter };
+  if (gate.line.size === 0 && mayStart(limits, meter)) {
+    start(waiting);
     return true;
   }
-  if (gate.line.length >= limits.waiting) return false;
-  const waiting = { res, go };
-  gate.line.push(waiting);
-  res.once('close', () => {
-    const at = gate.line.indexOf(waiting);
-    if (at >= 0) gate.line.splice(at, 1);
-  });
+  if (gate.line.size >= limits.waiting) return false;
+  gate.line.push(caller, waiting);
+  res.once('close', () => gate.line.remove(caller, waiting));
+  pump();
   return true;
 }
 
@@ -51,17 +84,30 @@ function start(w: Waiting): void {
   gate.running++;
   w.res.once('close', () => {
     gate.running--;
-    next();
+    pump();
   });
   w.go();
 }
 
-function next(): void {
-  const w = gate.line.shift();
-  if (!w) return;
-  if (w.res.destroyed || w.res.writableEnded) return next();
-  start(w);
+/** Starts waiting renders while they may start; looks again in SAMPLE_MS while some wait. */
+function pump(): void {
+  for (;;) {
+    const w = gate.line.peek();
+    if (!w) return;
+    if (w.res.destroyed || w.res.writableEnded) {
+      gate.line.remove(w.caller, w);
+      continue;
+    }
+    if (!mayStart(w.limits, w.meter)) break;
+    gate.line.take();
+    start(w);
+  }
+  gate.timer ??= setTimeout(() => {
+    gate.timer = null;
+    pump();
+  }, SAMPLE_MS);
+  gate.timer.unref?.();
 }
 
 /** Only for tests: renders running and waiting now. */
-export const pageGateState = () => ({ running: gate.running, waiting: gate.line.length });
+export const pageGateState = () => ({ running: gate.running, waiting: gate.line.size });

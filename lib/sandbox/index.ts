@@ -3,5 +3,6 @@ export { createSandboxPool, type SandboxPool, type SandboxPoolOptions, type Sand
 export { transpileTs } from './transpile';
 export { SandboxFailure } from './errors';
 export { DEFAULT_LIMITS } from './limits';
+export { FairQueue } from './fair-queue';
 export { bundledEntry, type BundledEntry, type BundledEntrySpec } from './bundled-entry';
 export type * from './types';
