@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setting } from '../lib/config/index.ts';
 import { prepareDatabase } from './prepare-database.ts';
+import { addCompileHints } from './compile-hints.ts';
 import { assertProductionSettings, isProductionMode } from '../lib/server/production-settings.ts';
 
 const HELP = `Usage: npm start [-- --port N]      production server (builds first when needed)
@@ -98,6 +99,7 @@ if (!dev && production && !asked('SKILLYARD_BUILD')) {
     await database.stop();
     process.exit(build.status ?? 1);
   }
+  addCompileHints(path.join(root, '.next')); // as `npm run build` does (scripts/compile-hints.ts)
 }
 
 log(`database ready in ${Date.now() - startedAt} ms; serving http://localhost:${port}`);
