@@ -72,14 +72,7 @@ export class FairQueue<T> {
 
   /** removes the head item; its principal moves to the back of the rotation */
   take(): T | undefined {
-    for (const [principal, lane] of this.lanes) {
-      const item = lane.shift()!;
-      this.lanes.delete(principal);
-      if (lane.length > 0) this.lanes.set(principal, lane);
-      this.count--;
-      return item;
-    }
-    return undefined;
+    return this.takeFirst(() => true);
   }
 
   remove(principal: string, item: T): boolean {
