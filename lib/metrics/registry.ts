@@ -48,6 +48,12 @@ export const eventStreams = gauge({
   help: "Clients following a run's live trace (server-sent events) on this instance",
 });
 
+export const sseFanout = histogram({
+  name: 'skillyard_sse_fanout_seconds',
+  help: "Time from a run event's creation to its batch being written to every viewer of the run on this instance",
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1, 2.5],
+});
+
 let defaultsOn = false;
 /** Node's own figures (memory, event-loop lag, handles), once per process. */
 export function collectProcessMetrics(): void {

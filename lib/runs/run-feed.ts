@@ -13,6 +13,7 @@
 // write instead of one per event, and a feed that falls behind batches more, not less.
 import 'server-only';
 import type { Db } from '../db';
+import { sseFanout } from '../metrics';
 import { runEventBus, type StoredRunEvent } from './run-event-bus';
 import { errorContext, runsLog } from './runs-log';
 import { storedEventReader } from './stored-event-reader';
@@ -98,6 +99,10 @@ function openFeed(db: Db, runId: string, key: string, opts: FeedOptions, feeds: 
     outEvents = [];
     outFrames = [];
     everyone((v) => v.events(batch));
+    // each viewer's write to its socket follows in the microtasks after this task; the next
+    // loop turn's timers see them all done (or waiting on a viewer's back-pressure), before its I/O
+    const created = Date.parse(batch.events[0].createdAt);
+    setTimeout(() => sseFanout.observe((Date.now() - created) / 1000), 0);
   }
   const publish = (event: StoredRunEvent) => {
     if (disposed || event.seq !== feed.last + 1) return;
