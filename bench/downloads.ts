@@ -16,13 +16,26 @@ const megabytes = Number(process.env.BENCH_MB ?? 24);
 const appPort = process.env.BENCH_PORT ?? '3215';
 const pgPort = Number(process.env.BENCH_PG_PORT ?? 54342);
 const base = `http://127.0.0.1:${appPort}`;
+const metricsToken = crypto.randomBytes(24).toString('hex');
+
+/** the server's own view of its memory (prom-client's Node figures, MiB): where the growth is */
+async function heapFigures(): Promise<Record<string, number>> {
+  const text = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } }).then((r) => r.text());
+  const read = (name: string) => Number(new RegExp(`^skillyard_${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 1024 / 1024;
+  return {
+    heapUsed: read('nodejs_heap_size_used_bytes'),
+    heapTotal: read('nodejs_heap_size_total_bytes'),
+    external: read('nodejs_external_memory_bytes'),
+    rss: read('process_resident_memory_bytes'),
+  };
+}
 
 const app = await startBenchApp({
   name: 'downloads',
   pgPort,
   appPort,
   startTimeoutMs: 1_800_000,
-  env: { SKILLYARD_TRUSTED_PROXIES: '1', SKILLYARD_RATE_LIMIT_ANONYMOUS: '100000' },
+  env: { SKILLYARD_TRUSTED_PROXIES: '1', SKILLYARD_RATE_LIMIT_ANONYMOUS: '100000', SKILLYARD_METRICS_TOKEN: metricsToken },
 });
 const db = createDb(app.url);
 try {
@@ -36,8 +49,17 @@ try {
   const url = `${base}/api/v1/skills/bench/big/1.0.0/tarball`;
 
   const rssBefore = serverRssKiB(app.pgid);
+  const heapBefore = await heapFigures();
   let peak = rssBefore;
   const sampler = setInterval(() => (peak = Math.max(peak, serverRssKiB(app.pgid))), 100);
+  const heapPeak: Record<string, number> = { ...heapBefore };
+  const heapSampler = setInterval(
+    () =>
+      void heapFigures().then((h) => {
+        for (const [k, v] of Object.entries(h)) heapPeak[k] = Math.max(heapPeak[k], v);
+      }),
+    250,
+  );
   const cpuBefore = serverCpuMs(app.pgid);
   const started = performance.now();
   const times: number[] = [];
@@ -62,6 +84,7 @@ try {
   const seconds = (performance.now() - started) / 1000;
   const cpuMs = serverCpuMs(app.pgid) - cpuBefore;
   clearInterval(sampler);
+  clearInterval(heapSampler);
   // each from its own address, as the downloads (one address has at most 16 requests in progress)
   const revalidations = await Promise.all(
     Array.from({ length: downloads }, (_, i) => fetch(url, { headers: { 'if-none-match': etag, 'x-forwarded-for': `10.8.${i >> 8}.${i & 255}` } }).then((r) => r.status)),
@@ -83,6 +106,8 @@ try {
         peakMiB: Math.round(peak / 1024),
         growthMiB: Math.round((peak - rssBefore) / 1024),
         growthPerDownloadKiB: Math.round((peak - rssBefore) / downloads),
+        // the server's own figures (prom-client, every 250 ms): before -> peak, MiB
+        heap: Object.fromEntries(Object.keys(heapBefore).map((k) => [k, `${Math.round(heapBefore[k])} -> ${Math.round(heapPeak[k])}`])),
       },
       revalidated304: revalidations.filter((s) => s === 304).length,
     }),
