@@ -6,8 +6,11 @@
 // same size whose script differs in one call, and the comparison of the two
 // (/playground/compare): time until it is drawn and hydrated, and its longest task.
 // Each load also names its longest animation frame's scripts and layout time
-// (long-animation-frame entries), to tell what a long task was. Prints JSON.
-//   npm run bench:trace [-- --events 5000 --reloads 3]
+// (long-animation-frame entries), to tell what a long task was. With --cpu each reload is
+// also traced (Chromium's trace, which slows the page a little) for the main thread's CPU
+// time in its longest task: on a shared machine a task's wall time includes waiting for a
+// core, its CPU time does not. Prints JSON.
+//   npm run bench:trace [-- --events 5000 --reloads 3 --cpu]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { chromium } from '@playwright/test';
@@ -19,6 +22,7 @@ const arg = (name: string, fallback: number) => {
 };
 const TARGET_EVENTS = arg('events', 5000);
 const RELOADS = Math.max(1, arg('reloads', 3));
+const CPU = process.argv.includes('--cpu');
 const CALLS_PER_TURN = 100;
 const port = process.env.BENCH_APP_PORT ?? String(Number(process.env.PORT ?? 3000) + 300);
 const base = `http://127.0.0.1:${port}`;
@@ -80,6 +84,30 @@ type LongestFrame = { at: number; ms: number; styleAndLayoutMs: number; scripts:
 
 const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+type TraceEvent = { name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } };
+
+/**
+ * With --cpu: reloads `page` under a Chromium trace and returns the renderer main thread's
+ * longest task by CPU time (ms); otherwise just reloads it.
+ */
+async function reload(browser: import('@playwright/test').Browser, page: import('@playwright/test').Page, settled: () => Promise<unknown>) {
+  if (!CPU) {
+    await page.reload();
+    await settled();
+    return undefined;
+  }
+  await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline'] });
+  await page.reload();
+  await settled();
+  const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+  const onThread = (m: TraceEvent) => traceEvents.filter((e) => e.pid === m.pid && e.tid === m.tid);
+  // the page's main thread: the renderer main thread that evaluated scripts
+  const main = traceEvents.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && onThread(e).some((x) => x.name === 'EvaluateScript'));
+  if (!main) return undefined;
+  const tasks = onThread(main).filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask');
+  return Math.round(Math.max(0, ...tasks.map((t) => t.tdur ?? 0)) / 1000);
+}
+
 /** Starts a scripted run of `turns` turns and waits for its end. */
 async function longRun(turns: number, changed: boolean) {
   const created = await fetch(`${base}/api/v1/runs`, {
@@ -124,18 +152,19 @@ async function measureComparison(browser: import('@playwright/test').Browser, a:
   })();`);
   const url = `${base}/playground/compare?a=${a}&b=${b}`;
   await page.goto(url); // warm-up
-  const samples: Array<{ firstPaintMs: number; fullyDrawnMs: number; longestTaskMs: number; longTasks: number; longestFrame: LongestFrame }> = [];
+  const samples: Array<{ firstPaintMs: number; fullyDrawnMs: number; longestTaskMs: number; longTasks: number; longestFrame: LongestFrame; longestTaskCpuMs?: number }> = [];
   for (let i = 0; i < RELOADS; i++) {
-    await page.reload();
-    await page.waitForSelector('[data-testid="compare-view"][data-ready]', { timeout: 120_000 });
-    await sleep(300);
+    const longestTaskCpuMs = await reload(browser, page, async () => {
+      await page.waitForSelector('[data-testid="compare-view"][data-ready]', { timeout: 120_000 });
+      await sleep(300);
+    });
     samples.push(
-      await page.evaluate(() => {
+      await page.evaluate((cpu) => {
         const b = (window as unknown as { __bench: { longest: number; longTasks: number; frame: LongestFrame } }).__bench;
         const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
         const ready = Number(document.querySelector('[data-testid="compare-view"]')?.getAttribute('data-ready'));
-        return { firstPaintMs: Math.round(fcp), fullyDrawnMs: ready, longestTaskMs: Math.round(b.longest), longTasks: b.longTasks, longestFrame: b.frame };
-      }),
+        return { firstPaintMs: Math.round(fcp), fullyDrawnMs: ready, longestTaskMs: Math.round(b.longest), longestTaskCpuMs: cpu, longTasks: b.longTasks, longestFrame: b.frame };
+      }, longestTaskCpuMs),
     );
   }
   const drawn = await page.evaluate(() => ({
@@ -149,6 +178,7 @@ async function measureComparison(browser: import('@playwright/test').Browser, a:
     firstPaintMs: median(samples.map((s) => s.firstPaintMs)),
     fullyDrawnMs: median(samples.map((s) => s.fullyDrawnMs)),
     longestTaskMs: Math.max(...samples.map((s) => s.longestTaskMs)),
+    ...(CPU ? { longestTaskCpuMs: Math.max(...samples.map((s) => s.longestTaskCpuMs ?? 0)) } : {}),
     longTasksPerLoad: median(samples.map((s) => s.longTasks)),
     samples,
     targets: { fullyDrawnMs: 1500, longestTaskMs: 100 },
@@ -200,18 +230,26 @@ async function main() {
       }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-count', 'data-status'] });
     })();`);
     const url = `${base}/playground/runs/${id}`;
-    const samples: Array<{ firstPaintMs: number; fullyDrawnMs: number; longestTaskMs: number; longTasks: number; longestFrame: LongestFrame }> = [];
+    const samples: Array<{ firstPaintMs: number; fullyDrawnMs: number; longestTaskMs: number; longTasks: number; longestFrame: LongestFrame; longestTaskCpuMs?: number }> = [];
     await page.goto(url); // warm-up: compile and cache the route
     for (let i = 0; i < RELOADS; i++) {
-      await page.reload();
-      await page.waitForFunction(() => (window as unknown as { __bench: { drawnAt: number | null } }).__bench.drawnAt !== null, null, { timeout: 120_000, polling: 100 });
-      await sleep(300); // let the last frame's long task be reported
+      const longestTaskCpuMs = await reload(browser, page, async () => {
+        await page.waitForFunction(() => (window as unknown as { __bench: { drawnAt: number | null } }).__bench.drawnAt !== null, null, { timeout: 120_000, polling: 100 });
+        await sleep(300); // let the last frame's long task be reported
+      });
       samples.push(
-        await page.evaluate(() => {
+        await page.evaluate((cpu) => {
           const b = (window as unknown as { __bench: { longest: number; longTasks: number; drawnAt: number; frame: LongestFrame } }).__bench;
           const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
-          return { firstPaintMs: Math.round(fcp), fullyDrawnMs: Math.round(b.drawnAt), longestTaskMs: Math.round(b.longest), longTasks: b.longTasks, longestFrame: b.frame };
-        }),
+          return {
+            firstPaintMs: Math.round(fcp),
+            fullyDrawnMs: Math.round(b.drawnAt),
+            longestTaskMs: Math.round(b.longest),
+            longestTaskCpuMs: cpu,
+            longTasks: b.longTasks,
+            longestFrame: b.frame,
+          };
+        }, longestTaskCpuMs),
       );
     }
     const drawn = await page.evaluate(() => ({
@@ -232,10 +270,11 @@ async function main() {
       firstPaintMs: median(samples.map((s) => s.firstPaintMs)),
       fullyDrawnMs: median(samples.map((s) => s.fullyDrawnMs)),
       longestTaskMs: Math.max(...samples.map((s) => s.longestTaskMs)),
+      ...(CPU ? { longestTaskCpuMs: Math.max(...samples.map((s) => s.longestTaskCpuMs ?? 0)) } : {}),
       longTasksPerLoad: median(samples.map((s) => s.longTasks)),
       samples,
       targets: { fullyDrawnMs: 1000, longestTaskMs: 100 },
-      note: 'timings after a reload of a finished run; longest task is 0 when no task reached 50 ms (the longtask threshold); longestFrame: the longest animation frame of a load, its scripts (invoker, file) and style and layout',
+      note: "timings after a reload of a finished run; longest task is 0 when no task reached 50 ms (the longtask threshold); longestFrame: the longest animation frame of a load, its scripts (invoker, file) and style and layout; longestTaskCpuMs (--cpu): the main thread's CPU time in its longest task",
       comparison: { events: [total, Number(other.run.eventCount ?? 0)], ...comparison },
     };
     console.log(JSON.stringify(result, null, 2));
