@@ -34,6 +34,29 @@ const note = (msg: string) => console.error(`${new Date().toISOString().slice(11
 // the machine is shared: the load average says how much of it the figures had
 const loadAverage = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
 
+/**
+ * The CPU time the database's server processes have used so far, in ms (Linux, a server on
+ * this machine; null otherwise): per query, it leaves out the wait for a core that the wall
+ * clock counts on a busy machine (a core shared with a busy neighbour still slows it). Read
+ * after the warm-up, when the client's pool holds its connections.
+ */
+async function backendCpu(url: string): Promise<(() => number) | null> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const pids: number[] = (await c.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid);
+  await c.end();
+  // (a connection the pool closes keeps its last figure)
+  const last = new Map<number, number>();
+  const ns = (pid: number) => {
+    try {
+      last.set(pid, Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]));
+    } catch {}
+    return last.get(pid) ?? NaN;
+  };
+  const read = () => pids.reduce((sum, pid) => sum + ns(pid), 0) / 1e6;
+  return pids.length && Number.isFinite(read()) ? read : null;
+}
+
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const round = (n: number) => Math.round(n * 100) / 100;
 
@@ -81,18 +104,28 @@ try {
   const loadBefore = loadAverage();
   const qs = queries(rng(7), skills, !PLAIN);
   for (const q of qs) await searchSkills(db, q.query); // warm-up
+  const cpu = await backendCpu(url);
   const samples: number[] = [];
+  const cpuSamples: number[] = [];
   const byKind = new Map<string, number[]>();
+  const cpuByKind = new Map<string, number[]>();
   let hits = 0;
   let empty = 0;
   for (let round_ = 0; round_ < ROUNDS; round_++) {
     for (const q of qs) {
+      const cpuBefore = cpu?.();
       const started = performance.now();
       const res = await searchSkills(db, q.query);
       const ms = performance.now() - started;
       samples.push(ms);
       if (!byKind.has(q.kind)) byKind.set(q.kind, []);
       byKind.get(q.kind)!.push(ms);
+      if (cpu) {
+        const used = cpu() - cpuBefore!;
+        cpuSamples.push(used);
+        if (!cpuByKind.has(q.kind)) cpuByKind.set(q.kind, []);
+        cpuByKind.get(q.kind)!.push(used);
+      }
       if (round_ === 0) {
         hits += res.total;
         if (res.total === 0) empty++;
@@ -100,24 +133,29 @@ try {
     }
   }
   samples.sort((a, b) => a - b);
+  cpuSamples.sort((a, b) => a - b);
   // suggestions: one call per keystroke of each typed query
   const sq = suggestQueries(rng(11), skills);
   for (const q of sq.slice(0, 40)) await suggestSkills(db, { q: q.q }); // warm-up
   const suggestSamples: number[] = [];
+  const suggestCpu: number[] = [];
   const suggestByKind = new Map<string, number[]>();
   let suggestEmpty = 0;
   for (let round_ = 0; round_ < ROUNDS; round_++) {
     for (const q of sq) {
+      const cpuBefore = cpu?.();
       const started = performance.now();
       const res = await suggestSkills(db, { q: q.q });
       const ms = performance.now() - started;
       suggestSamples.push(ms);
+      if (cpu) suggestCpu.push(cpu() - cpuBefore!);
       if (!suggestByKind.has(q.kind)) suggestByKind.set(q.kind, []);
       suggestByKind.get(q.kind)!.push(ms);
       if (round_ === 0 && res.suggestions.length === 0) suggestEmpty++;
     }
   }
   suggestSamples.sort((a, b) => a - b);
+  suggestCpu.sort((a, b) => a - b);
   // the floor on this machine now: a query that does nothing, through the same client
   const floor: number[] = [];
   for (let i = 0; i < 200; i++) {
@@ -130,7 +168,8 @@ try {
   const kinds = Object.fromEntries(
     [...byKind].map(([k, v]) => {
       const s = [...v].sort((a, b) => a - b);
-      return [k, { p50: round(pct(s, 50)), p95: round(pct(s, 95)) }];
+      const c = [...(cpuByKind.get(k) ?? [])].sort((a, b) => a - b);
+      return [k, { p50: round(pct(s, 50)), p95: round(pct(s, 95)), ...(c.length ? { cpuP95: round(pct(c, 95)) } : {}) }];
     }),
   );
   await db.$disconnect();
@@ -151,6 +190,7 @@ try {
         p50Ms: round(pct(samples, 50)),
         p95Ms: round(pct(samples, 95)),
         maxMs: round(samples[samples.length - 1]),
+        ...(cpuSamples.length ? { postgresCpu: { p50Ms: round(pct(cpuSamples, 50)), p95Ms: round(pct(cpuSamples, 95)) } } : {}),
         meanHitsPerQuery: Math.round(hits / qs.length),
         selectOneFloor: { p50Ms: round(pct(floor, 50)), p95Ms: round(pct(floor, 95)) },
         suggest: {
@@ -159,6 +199,7 @@ try {
           p50Ms: round(pct(suggestSamples, 50)),
           p95Ms: round(pct(suggestSamples, 95)),
           maxMs: round(suggestSamples[suggestSamples.length - 1]),
+          ...(suggestCpu.length ? { postgresCpu: { p50Ms: round(pct(suggestCpu, 50)), p95Ms: round(pct(suggestCpu, 95)) } } : {}),
           keystrokesWithNoSuggestion: suggestEmpty,
         },
         queriesWithNoHits: empty,
