@@ -50,6 +50,9 @@ export async function admitPage(req: http.IncomingMessage, res: http.ServerRespo
   const key = userId ? `page:user:${userId}` : ipKey;
   const decision = await consumeRateLimit(db(), key, { limit: limits.ratePages, windowMs: limits.rateWindowMs, cost: post ? PAGE_POST_COST : 1 });
   if (!decision.allowed) return tooMany(decision.resetMs);
+  // the client went away during the look-ups: its 'close' was emitted already, so a page
+  // counted now would stay in progress for good (the render gate then skips it too)
+  if (res.destroyed || res.writableEnded) return { caller: key };
   const now = inProgress.get(key) ?? 0;
   if (now >= limits.maxConcurrentPagesPerCaller) {
     return {

@@ -37,6 +37,22 @@ describe('the page render gate', () => {
     expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
   });
 
+  it('holds no slot for a page whose client went away before it reached the gate', () => {
+    const limits = { inProgress: 1, waiting: 4, loopPercent: 100 };
+    const started: string[] = [];
+    // the client left while the page guard awaited the database: Node emitted 'close' then
+    const left = response();
+    (left as unknown as { destroyed: boolean }).destroyed = true;
+    left.emit('close');
+    expect(enterPageGate(left, () => started.push('left'), 'page:ip:a', limits)).toBe(true);
+    expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
+    const next = response();
+    enterPageGate(next, () => started.push('next'), 'page:ip:b', limits);
+    expect(started).toEqual(['next']);
+    next.close();
+    expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
+  });
+
   it('lets every page through at once when switched off (0)', () => {
     const started: number[] = [];
     for (let i = 0; i < 10; i++) expect(enterPageGate(response(), () => started.push(i), 'page:ip:a', { inProgress: 0, waiting: 0, loopPercent: 100 })).toBe(true);

@@ -55,6 +55,9 @@ export const loopUtilization: LoopMeter = () => {
   return recent;
 };
 
+/** the response is over (sent, or its client went away): its 'close' has been or is being emitted */
+const gone = (res: http.ServerResponse) => res.destroyed || res.writableEnded;
+
 const mayStart = (limits: GateLimits, meter: LoopMeter) =>
   gate.running === 0 || (gate.running < limits.inProgress && (limits.loopPercent >= 100 || meter() * 100 < limits.loopPercent));
 
@@ -68,6 +71,9 @@ export function enterPageGate(res: http.ServerResponse, go: () => void, caller: 
     go();
     return true;
   }
+  // a client that went away while the page guard looked it up: its response's 'close' was
+  // emitted already, so a slot taken now would never be given back (nor a place in the line)
+  if (gone(res)) return true;
   const waiting = { res, go, caller, limits, meter };
   if (gate.line.size === 0 && mayStart(limits, meter)) {
     start(waiting);
@@ -94,7 +100,7 @@ function pump(): void {
   for (;;) {
     const w = gate.line.peek();
     if (!w) return;
-    if (w.res.destroyed || w.res.writableEnded) {
+    if (gone(w.res)) {
       gate.line.remove(w.caller, w);
       continue;
     }
