@@ -68,4 +68,27 @@ describe('a pool with a heavy caller', () => {
       await pool.close();
     }
   }, 60_000);
+
+  it("another caller's job waits for a free slot rather than queue behind a heavy caller's loop", async () => {
+    const pool = createSandboxPool({ workers: 2, concurrency: 2 });
+    try {
+      for (let i = 0; i < 400 && pool.stats().ready < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(pool.stats().ready).toBe(2);
+      expect(await pool.run(job('export default () => { for (;;) {} }', 'anon:attacker|loop', { cpuMs: 300 }), async () => null)).toMatchObject({ ok: false });
+      const order: string[] = [];
+      const loop = pool
+        .run(job('export default () => { for (;;) {} } // 2', 'anon:attacker|loop2', { cpuMs: 2_000, wallMs: 20_000 }), async () => null)
+        .then(() => order.push('loop'));
+      await new Promise((r) => setTimeout(r, 100));
+      // both slots of the other worker busy for 150 ms each; the next job waits for one of
+      // them, not for the loop (whose worker has a slot free)
+      const busy = (n: number) => `export default () => { const end = Date.now() + 150; while (Date.now() < end) {} return ${n}; }`;
+      const firsts = [1, 2].map((n) => pool.run(job(busy(n), `user:innocent|busy${n}`), async () => null).then(() => order.push('busy')));
+      const next = pool.run(job('export default () => 3', 'user:innocent|next'), async () => null).then(() => order.push('next'));
+      await Promise.all([...firsts, next, loop]);
+      expect(order).toEqual(['busy', 'busy', 'next', 'loop']);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
 });

@@ -468,7 +468,9 @@ class WorkerPool implements SandboxPool {
       for (const job of w.jobs.values()) if (this.confinement.isHeavy(job.principal)) return true;
       return false;
     };
-    if (!this.confinement.isHeavy(principal)) return this.pickFrom(key, (w) => !holdsHeavy(w)) ?? this.pickFrom(key, () => true);
+    // with the other workers full, a worker that runs heavy callers' jobs, but not while one
+    // of them holds it in a long segment: the job waits for the next free slot instead
+    if (!this.confinement.isHeavy(principal)) return this.pickFrom(key, (w) => !holdsHeavy(w)) ?? this.pickFrom(key, () => true, false);
     const together = this.pickFrom(key, holdsHeavy);
     if (together) return together;
     let heavyWorkers = 0;
@@ -476,8 +478,8 @@ class WorkerPool implements SandboxPool {
     return heavyWorkers < heavyWorkerCap(this.sizing.workers) ? this.pickFrom(key, () => true) : null;
   }
 
-  /** The best worker among those `allowed`: the warm one unless stuck, else the least busy. */
-  private pickFrom(key: string, allowed: (w: Worker) => boolean): Worker | null {
+  /** The best worker among those `allowed`: the warm one unless stuck, else the least busy; a stuck one last, if `orStuck`. */
+  private pickFrom(key: string, allowed: (w: Worker) => boolean, orStuck = true): Worker | null {
     const affine = this.affinity.get(key);
     // jobs waiting on a host call hold no slot (see onHostCall)
     const busy = (w: Worker) => {
@@ -502,7 +504,7 @@ class WorkerPool implements SandboxPool {
       if (!usable(w) || stuck(w)) continue;
       if (!best || busy(w) < busy(best)) best = w;
     }
-    if (best) return best;
+    if (best || !orStuck) return best;
     if (usable(affine)) return affine;
     for (const w of this.live) {
       if (!usable(w)) continue;
