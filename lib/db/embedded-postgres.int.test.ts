@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from './embedded-postgres';
 
@@ -38,5 +39,22 @@ describe('the embedded Postgres', () => {
     const again = await startEmbeddedPostgres({ dataDir, port: 54391 });
     expect(again.url).toBe(first.url); // same credentials, same database
     await again.stop();
+  });
+
+  it("keeps npm start's data safe from a machine crash (fsync on), and only throwaway servers skip it", async () => {
+    const settings = async (durable: boolean | undefined) => {
+      const server = await startEmbeddedPostgres({ dataDir: tempDataDir(), port: 54393, ...(durable === undefined ? {} : { durable }) });
+      const client = new pg.Client({ connectionString: server.url });
+      try {
+        await client.connect();
+        const show = async (name: string) => (await client.query(`SHOW ${name}`)).rows[0][name];
+        return { fsync: await show('fsync'), synchronous_commit: await show('synchronous_commit') };
+      } finally {
+        await client.end();
+        await server.stop();
+      }
+    };
+    expect(await settings(undefined)).toEqual({ fsync: 'on', synchronous_commit: 'off' });
+    expect(await settings(false)).toMatchObject({ fsync: 'off' });
   });
 });

@@ -91,6 +91,13 @@ export async function startEmbeddedPostgres(opts: {
   log?: (line: string) => void;
   /** stop a server left running in this folder by an earlier process (throwaway servers only) */
   takeOver?: boolean;
+  /**
+   * false for throwaway servers (tests, benches): no fsync at all. Otherwise (the default,
+   * `npm start`'s database) pages are fsynced, so a crash of the machine never corrupts
+   * the database, and commits do not wait for the disk (synchronous_commit=off): a crash
+   * may lose the last moment's commits (up to three WAL writer delays, 0.6 s), never more.
+   */
+  durable?: boolean;
 }): Promise<EmbeddedDatabase> {
   const pgDir = path.join(opts.dataDir, 'pg');
   const creds = await readCredentials(opts.dataDir);
@@ -117,7 +124,7 @@ export async function startEmbeddedPostgres(opts: {
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8', '--no-sync'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'max_connections=200'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', ...(opts.durable === false ? ['-c', 'fsync=off'] : ['-c', 'synchronous_commit=off'])],
     onLog: remember,
     onError: remember,
   });

@@ -17,7 +17,7 @@ export async function startScratchServer(name = 'test', port = setting('SKILLYAR
     url.pathname = '/postgres';
     return { adminUrl: url.toString(), stop: async () => {} };
   }
-  const db = await startEmbeddedPostgres({ dataDir: path.join(process.cwd(), '.data', name), port, takeOver: true });
+  const db = await startEmbeddedPostgres({ dataDir: path.join(process.cwd(), '.data', name), port, takeOver: true, durable: false });
   return { adminUrl: db.adminUrl, stop: db.stop };
 }
 
