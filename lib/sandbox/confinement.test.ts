@@ -91,4 +91,36 @@ describe('a pool with a heavy caller', () => {
       await pool.close();
     }
   }, 60_000);
+
+  it('a cancelled loop holds its slot until its worker answers, and still marks its caller', async () => {
+    const pool = createSandboxPool({ workers: 2, concurrency: 4 });
+    try {
+      for (let i = 0; i < 400 && pool.stats().ready < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(pool.stats().ready).toBe(2);
+      // the caller cancels its loop (a run cancelled by its owner): the worker reads the
+      // cancel only when the loop stops at its CPU limit
+      const abort = new AbortController();
+      const cancelled = pool.run({ ...job('export default () => { for (;;) {} }', 'anon:attacker|loop'), limits: { cpuMs: 600 }, signal: abort.signal }, async () => null);
+      await new Promise((r) => setTimeout(r, 100));
+      abort.abort();
+      expect(await cancelled).toMatchObject({ ok: false, error: { code: 'sandbox/timeout' } });
+      expect(pool.stats().running).toBe(1); // its worker is still in the loop
+      for (let i = 0; i < 200 && pool.stats().running > 0; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(pool.stats().running).toBe(0);
+      // its result (the CPU limit) marked the caller: its next loops share one worker
+      const order: string[] = [];
+      const loops = [1, 2].map((n) =>
+        pool.run(job(`export default () => { for (;;) {} } // ${n}`, `anon:attacker|loop${n}`, { cpuMs: 1_000, wallMs: 20_000 }), async () => null).then(() => order.push('loop')),
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 3; i++) {
+        expect(await pool.run(job(`export default () => ${i}`, 'user:innocent|t'), async () => null)).toMatchObject({ ok: true, value: i });
+        order.push('innocent');
+      }
+      await Promise.all(loops);
+      expect(order).toEqual(['innocent', 'innocent', 'innocent', 'loop', 'loop']);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
 });

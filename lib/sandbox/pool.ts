@@ -268,10 +268,12 @@ class WorkerPool implements SandboxPool {
 
   private cancel(p: Pending): void {
     if (p.done) return;
-    if (p.worker) {
-      this.send(p.worker, { t: 'cancel', j: p.id });
-      p.worker.jobs.delete(p.id);
-    } else this.queue.remove(p.principal, p);
+    // A started job stays its worker's until the worker answers: the worker reads the cancel
+    // only between segments, so a job in an endless loop goes on holding it up to its CPU
+    // limit. Its slot stays taken meanwhile (no other job is sent into the loop), and its
+    // result, with the CPU it used, still marks its caller (confinement.ts).
+    if (p.worker) this.send(p.worker, { t: 'cancel', j: p.id });
+    else this.queue.remove(p.principal, p);
     this.settle(p, failed('sandbox/timeout', CANCELLED));
     this.dispatch();
   }
@@ -407,9 +409,9 @@ class WorkerPool implements SandboxPool {
     // again on a healthy worker, unless they already made host calls (their effects must
     // not happen twice) or this is their second crash.
     for (const p of w.jobs.values()) {
+      if (p.id === w.culprit) this.confinement.mark(p.principal); // a cancelled job too
       if (p.done) continue;
       if (p.id === w.culprit) {
-        this.confinement.mark(p.principal);
         this.settle(p, failed('sandbox/worker-crashed', `the job crashed its sandbox worker (${w.why ?? how}); the worker was replaced`));
       } else if (p.hostCallsMade === 0 && p.attempts < MAX_ATTEMPTS && !this.closed && !p.job.signal?.aborted) {
         if (p.timer) clearTimeout(p.timer);
