@@ -3,8 +3,8 @@
 // line, a full line refuses, and the line is fair between callers.
 import { EventEmitter } from 'node:events';
 import type http from 'node:http';
-import { describe, expect, it } from 'vitest';
-import { enterPageGate, pageGateState } from './page-render-gate';
+import { describe, expect, it, vi } from 'vitest';
+import { MAX_HOLD_MS, enterPageGate, pageGateState } from './page-render-gate';
 
 /** A response that closes when told to (as Node's does when it is sent or its client goes). */
 function response(): http.ServerResponse & { close(): void } {
@@ -51,6 +51,29 @@ describe('the page render gate', () => {
     expect(started).toEqual(['next']);
     next.close();
     expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('gives a slot back after MAX_HOLD_MS to a response that never closes (a client that stopped reading)', () => {
+    vi.useFakeTimers();
+    try {
+      const limits = { inProgress: 1, waiting: 4, loopPercent: 100 };
+      const started: string[] = [];
+      const [stalled, next] = [response(), response()];
+      enterPageGate(stalled, () => started.push('stalled'), 'page:ip:a', limits);
+      enterPageGate(next, () => started.push('next'), 'page:ip:b', limits);
+      expect(started).toEqual(['stalled']);
+      vi.advanceTimersByTime(MAX_HOLD_MS - 1);
+      expect(started).toEqual(['stalled']);
+      vi.advanceTimersByTime(1);
+      expect(started).toEqual(['stalled', 'next']);
+      expect(pageGateState()).toEqual({ running: 1, waiting: 0 });
+      stalled.close(); // closing at last gives nothing back twice
+      expect(pageGateState()).toEqual({ running: 1, waiting: 0 });
+      next.close();
+      expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('lets every page through at once when switched off (0)', () => {

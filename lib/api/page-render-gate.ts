@@ -63,7 +63,8 @@ const mayStart = (limits: GateLimits, meter: LoopMeter) =>
 
 /**
  * Runs `go` (hands the request on to Next.js) now or when a render may start; false when
- * the line is full (the caller answers 503). The slot is held until the response closes.
+ * the line is full (the caller answers 503). The slot is held until the response closes
+ * (at most MAX_HOLD_MS).
  * `caller`: whose page it is (the line is fair between callers).
  */
 export function enterPageGate(res: http.ServerResponse, go: () => void, caller: string, limits: GateLimits = pageGateLimits(), meter: LoopMeter = loopUtilization): boolean {
@@ -86,12 +87,26 @@ export function enterPageGate(res: http.ServerResponse, go: () => void, caller: 
   return true;
 }
 
+/**
+ * A render holds its slot until its response closes, but at most this long: a client that
+ * stops reading (a zero TCP window) keeps its response open for good, and Next.js waits for
+ * it to drain, using no CPU; four such requests would otherwise stop every page.
+ */
+export const MAX_HOLD_MS = 10_000;
+
 function start(w: Waiting): void {
   gate.running++;
-  w.res.once('close', () => {
+  let held = true;
+  const release = () => {
+    if (!held) return;
+    held = false;
+    clearTimeout(timer);
     gate.running--;
     pump();
-  });
+  };
+  const timer = setTimeout(release, MAX_HOLD_MS);
+  timer.unref?.();
+  w.res.once('close', release);
   w.go();
 }
 
