@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COMPILE_HINT, addCompileHints } from './compile-hints';
+import { pathToFileURL } from 'node:url';
+import { COMPILE_HINT, addCompileHints, ranAsScript } from './compile-hints';
 
 let dir = '';
 const chunk = (name: string) => path.join(dir, 'static', 'chunks', name);
@@ -54,5 +55,14 @@ describe('addCompileHints', () => {
     fs.writeFileSync(path.join(dir, 'build-manifest.json'), JSON.stringify({ pages: {} }));
     expect(() => addCompileHints(dir)).toThrow(/rootMainFiles/);
     expect(fs.readFileSync(chunk('main.js'), 'utf8')).not.toContain(COMPILE_HINT);
+  });
+
+  it('runs as a script only as itself, not inside the bundle of scripts/start.ts', () => {
+    const own = path.resolve('scripts/compile-hints.ts');
+    expect(ranAsScript(pathToFileURL(own).href, own)).toBe(true);
+    // dist/start.mjs run directly: module and argv[1] are the bundle
+    const bundle = path.resolve('dist/start.mjs');
+    expect(ranAsScript(pathToFileURL(bundle).href, bundle)).toBe(false);
+    expect(ranAsScript(pathToFileURL(own).href, undefined)).toBe(false);
   });
 });

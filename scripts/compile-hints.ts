@@ -55,7 +55,17 @@ export function addCompileHints(distDir: string): string[] {
   return changed;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+/**
+ * Whether this module is the script node was started with. Not when it is bundled into
+ * another (dist/start.mjs, esbuild): there import.meta.url is the bundle's, and so is
+ * argv[1] when the bundle is run directly (`node dist/start.mjs --port 3000` would read
+ * `--port` as the build folder and fail).
+ */
+export function ranAsScript(moduleUrl: string, argv1: string | undefined): boolean {
+  return !!argv1 && path.basename(argv1).startsWith('compile-hints.') && moduleUrl === pathToFileURL(argv1).href;
+}
+
+if (ranAsScript(import.meta.url, process.argv[1])) {
   const distDir = path.resolve(process.argv[2] ?? '.next');
   const changed = addCompileHints(distDir);
   console.log(`[compile-hints] ${changed.length} startup chunk(s) marked for eager compilation`);
