@@ -9,8 +9,10 @@
 // the Prisma client, several copies of every part for each read.
 // The slice comes in rows of ROW_BYTES, all decoded into the one chunk sent on: a slice as
 // one 350 KB row made the driver's parser grow a buffer for it by doubling (64 KB socket
-// reads -> 128 -> 256 -> 512 KB) for every slice; in rows a download costs the web
-// process 35-40% less CPU (bench:downloads, docs/benchmarks.md).
+// reads -> 128 -> 256 -> 512 KB) for every slice. Rows of 128 KiB: 15-20% less CPU per
+// download, the same memory; rows of 32 KiB cost 40% less CPU, but their 44 KB strings
+// outlive young-generation collections while a query's rows wait, and the heap grew by
+// up to 300 MB (bench:downloads, docs/benchmarks.md).
 import 'server-only';
 import { AppError } from '../../errors';
 import type { ByteRange, PackageStore, Tx } from './types';
@@ -21,8 +23,8 @@ export const STATEMENT_BYTES = 1_000_000;
 /** what one read of a download fetches at most (a slice of one part) */
 export const READ_SLICE_BYTES = 256 * 1024;
 
-/** one row of a slice read: its base64 text (44 KB) and message fit in one 64 KB socket read */
-export const ROW_BYTES = 32 * 1024;
+/** one row of a slice read (its base64 text, 175 KB, is a large object to V8: never copied by a young-generation collection) */
+export const ROW_BYTES = 128 * 1024;
 
 /** how long a download may wait for its reader before it is ended (a client that stopped reading) */
 export const DOWNLOAD_IDLE_MS = 60_000;
