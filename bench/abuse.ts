@@ -318,7 +318,7 @@ try {
   await new Promise((r) => setTimeout(r, 5000)); // let the server settle between phases
   const attack = skipAll ? null : attackerProcess();
   if (attack) await new Promise((r) => setTimeout(r, 2000)); // let the flood build up
-  const underAttack = attack ? await innocent(token, seconds) : alone;
+  const underAttack = attack ? await innocent(token, seconds) : null;
   const attackerGot = attack ? await attack.stop() : {};
   const healthy = await fetch(`${base}/api/health`).then(
     (r) => r.status,
@@ -326,7 +326,7 @@ try {
   );
   const runs = await db.run.groupBy({ by: ['status'], _count: true });
   await db.$disconnect();
-  const ratio = alone.p95 && underAttack.p95 ? Number((underAttack.p95 / alone.p95).toFixed(2)) : null;
+  const ratio = alone.p95 && underAttack?.p95 ? Number((underAttack.p95 / alone.p95).toFixed(2)) : null;
   const issue23Ratio = alone.p95 && underIssue23Attacks.p95 ? Number((underIssue23Attacks.p95 / alone.p95).toFixed(2)) : null;
   console.log(
     JSON.stringify(
@@ -340,7 +340,7 @@ try {
         issue23P95Ratio: issue23Ratio,
         targets: {
           p95Within3x: ratio !== null && ratio <= 3,
-          zeroErrors: underAttack.errors === 0 && alone.errors === 0,
+          zeroErrors: underAttack !== null && underAttack.errors === 0 && alone.errors === 0,
           issue23P95Within3x: issue23Ratio !== null && issue23Ratio <= 3,
           issue23ZeroErrors: underIssue23Attacks.errors === 0,
         },

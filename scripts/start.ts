@@ -99,7 +99,12 @@ if (!dev && production && !asked('SKILLYARD_BUILD')) {
     await database.stop();
     process.exit(build.status ?? 1);
   }
-  addCompileHints(path.join(root, '.next')); // as `npm run build` does (scripts/compile-hints.ts)
+  // as `npm run build` does (scripts/compile-hints.ts); without them the app only starts slower
+  try {
+    addCompileHints(path.join(root, '.next'));
+  } catch (err) {
+    log(`the build's compile hints were not added (${err instanceof Error ? err.message : String(err)}); serving without them`);
+  }
 }
 
 log(`database ready in ${Date.now() - startedAt} ms; serving http://localhost:${port}`);

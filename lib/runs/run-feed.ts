@@ -101,8 +101,9 @@ function openFeed(db: Db, runId: string, key: string, opts: FeedOptions, feeds: 
     everyone((v) => v.events(batch));
     // each viewer's write to its socket follows in the microtasks after this task; the next
     // loop turn's timers see them all done (or waiting on a viewer's back-pressure), before its I/O
+    // (an event whose time does not parse is not measured: observe() throws on NaN, in a timer)
     const created = Date.parse(batch.events[0].createdAt);
-    setTimeout(() => sseFanout.observe((Date.now() - created) / 1000), 0);
+    if (Number.isFinite(created)) setTimeout(() => sseFanout.observe(Math.max(0, Date.now() - created) / 1000), 0);
   }
   const publish = (event: StoredRunEvent) => {
     if (disposed || event.seq !== feed.last + 1) return;

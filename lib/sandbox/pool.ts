@@ -449,6 +449,8 @@ class WorkerPool implements SandboxPool {
 
   private dispatch(): void {
     while (this.queue.size > 0) {
+      // no free slot anywhere: nothing to try (a result or host call comes every few ms under load)
+      if (![...this.live].some((w) => w.alive && w.ready && this.busy(w) < this.sizing.concurrency)) return;
       // the first waiting job (in fair order) that has a worker: a confined caller's job
       // waiting for its workers does not hold up everyone else's
       let chosen: Worker | null = null;
@@ -456,6 +458,13 @@ class WorkerPool implements SandboxPool {
       if (!p || !chosen) return;
       this.start(p, chosen);
     }
+  }
+
+  /** slots a worker's jobs hold: a job waiting on a host call holds none (see onHostCall) */
+  private busy(w: Worker): number {
+    let n = 0;
+    for (const job of w.jobs.values()) if (job.hostCalls === 0) n++;
+    return n;
   }
 
   /**
@@ -483,12 +492,7 @@ class WorkerPool implements SandboxPool {
   /** The best worker among those `allowed`: the warm one unless stuck, else the least busy; a stuck one last, if `orStuck`. */
   private pickFrom(key: string, allowed: (w: Worker) => boolean, orStuck = true): Worker | null {
     const affine = this.affinity.get(key);
-    // jobs waiting on a host call hold no slot (see onHostCall)
-    const busy = (w: Worker) => {
-      let n = 0;
-      for (const job of w.jobs.values()) if (job.hostCalls === 0) n++;
-      return n;
-    };
+    const busy = (w: Worker) => this.busy(w);
     const { concurrency } = this.sizing;
     // A worker runs guest code synchronously, one segment at a time: a job sent to a worker
     // that is in a long segment (another caller's 1 s loop) waits for all of it. Such a
