@@ -217,7 +217,7 @@ export function installFrontDoor(): void {
       if (page) {
         admitPage(req, res, addressOf(req, httpLimits().trustedProxies))
           .then(
-            (verdict) => ('caller' in verdict ? enterPageGate(res, handOn, verdict.caller) || answerPageRefusal(res, BUSY) : answerPageRefusal(res, verdict)),
+            (verdict) => ('caller' in verdict ? enterPageGate(res, handOn, verdict.caller, () => answerPageRefusal(res, BUSY)) : answerPageRefusal(res, verdict)),
             () => handOn(), // the guard failing must not take the pages down
           )
           .catch(() => res.destroy());

@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import type http from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
-import { MAX_HOLD_MS, enterPageGate, pageGateState } from './page-render-gate';
+import { MAX_HOLD_MS, MAX_WAIT_MS, enterPageGate, pageGateState } from './page-render-gate';
 
 /** A response that closes when told to (as Node's does when it is sent or its client goes). */
 function response(): http.ServerResponse & { close(): void } {
@@ -23,8 +23,17 @@ describe('the page render gate', () => {
     const limits = { inProgress: 2, waiting: 2, loopPercent: 100 };
     const started: number[] = [];
     const res = Array.from({ length: 5 }, () => response());
-    const entered = res.map((r, i) => enterPageGate(r, () => started.push(i), 'page:ip:a', limits));
-    expect(entered).toEqual([true, true, true, true, false]); // two run, two wait, the fifth is refused
+    const refused: number[] = [];
+    res.forEach((r, i) =>
+      enterPageGate(
+        r,
+        () => started.push(i),
+        'page:ip:a',
+        () => refused.push(i),
+        limits,
+      ),
+    );
+    expect(refused).toEqual([4]); // two run, two wait, the fifth is refused
     expect(started).toEqual([0, 1]);
     expect(pageGateState()).toEqual({ running: 2, waiting: 2 });
     res[0]!.close();
@@ -44,10 +53,22 @@ describe('the page render gate', () => {
     const left = response();
     (left as unknown as { destroyed: boolean }).destroyed = true;
     left.emit('close');
-    expect(enterPageGate(left, () => started.push('left'), 'page:ip:a', limits)).toBe(true);
+    enterPageGate(
+      left,
+      () => started.push('left'),
+      'page:ip:a',
+      () => started.push('refused'),
+      limits,
+    );
     expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
     const next = response();
-    enterPageGate(next, () => started.push('next'), 'page:ip:b', limits);
+    enterPageGate(
+      next,
+      () => started.push('next'),
+      'page:ip:b',
+      () => started.push('refused'),
+      limits,
+    );
     expect(started).toEqual(['next']);
     next.close();
     expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
@@ -59,8 +80,20 @@ describe('the page render gate', () => {
       const limits = { inProgress: 1, waiting: 4, loopPercent: 100 };
       const started: string[] = [];
       const [stalled, next] = [response(), response()];
-      enterPageGate(stalled, () => started.push('stalled'), 'page:ip:a', limits);
-      enterPageGate(next, () => started.push('next'), 'page:ip:b', limits);
+      enterPageGate(
+        stalled,
+        () => started.push('stalled'),
+        'page:ip:a',
+        () => started.push('refused'),
+        limits,
+      );
+      enterPageGate(
+        next,
+        () => started.push('next'),
+        'page:ip:b',
+        () => started.push('refused'),
+        limits,
+      );
       expect(started).toEqual(['stalled']);
       vi.advanceTimersByTime(MAX_HOLD_MS - 1);
       expect(started).toEqual(['stalled']);
@@ -78,7 +111,14 @@ describe('the page render gate', () => {
 
   it('lets every page through at once when switched off (0)', () => {
     const started: number[] = [];
-    for (let i = 0; i < 10; i++) expect(enterPageGate(response(), () => started.push(i), 'page:ip:a', { inProgress: 0, waiting: 0, loopPercent: 100 })).toBe(true);
+    for (let i = 0; i < 10; i++)
+      enterPageGate(
+        response(),
+        () => started.push(i),
+        'page:ip:a',
+        () => started.push(-1),
+        { inProgress: 0, waiting: 0, loopPercent: 100 },
+      );
     expect(started).toHaveLength(10);
     expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
   });
@@ -89,7 +129,16 @@ describe('the page render gate', () => {
     const meter = () => busy;
     const started: number[] = [];
     const res = Array.from({ length: 3 }, () => response());
-    res.forEach((r, i) => enterPageGate(r, () => started.push(i), 'page:ip:a', limits, meter));
+    res.forEach((r, i) =>
+      enterPageGate(
+        r,
+        () => started.push(i),
+        'page:ip:a',
+        () => started.push(-1),
+        limits,
+        meter,
+      ),
+    );
     expect(started).toEqual([0]); // the first always starts: pages never stop altogether
     expect(pageGateState()).toEqual({ running: 1, waiting: 2 });
     await new Promise((r) => setTimeout(r, 120));
@@ -108,7 +157,13 @@ describe('the page render gate', () => {
     const enter = (caller: string, name: string) => {
       const r = response();
       open.push(r);
-      enterPageGate(r, () => started.push(name), caller, limits);
+      enterPageGate(
+        r,
+        () => started.push(name),
+        caller,
+        () => started.push(`refused ${name}`),
+        limits,
+      );
       return r;
     };
     const first = enter('page:ip:flood', 'f0');
@@ -119,5 +174,63 @@ describe('the page render gate', () => {
     expect(started).toEqual(['f0', 'f1', 'v']);
     for (const r of open) r.close();
     expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('in a full line, the caller with the most pages waiting gives its newest to a caller with fewer', () => {
+    const limits = { inProgress: 1, waiting: 3, loopPercent: 100 };
+    const log: string[] = [];
+    const open: Array<ReturnType<typeof response>> = [];
+    const enter = (caller: string, name: string) => {
+      const r = response();
+      open.push(r);
+      enterPageGate(
+        r,
+        () => log.push(`start ${name}`),
+        caller,
+        () => log.push(`refused ${name}`),
+        limits,
+      );
+    };
+    for (let i = 0; i < 4; i++) enter('page:ip:flood', `f${i}`); // one runs, three fill the line
+    enter('page:ip:flood', 'f4'); // the flood's own: refused
+    enter('page:ip:visitor', 'v'); // the flood's newest gives way
+    expect(log).toEqual(['start f0', 'refused f4', 'refused f3']);
+    expect(pageGateState()).toEqual({ running: 1, waiting: 3 });
+    open[0]!.close();
+    open[1]!.close();
+    expect(log.slice(3)).toEqual(['start f1', 'start v']);
+    for (const r of open) r.close();
+    expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('answers a page that waited MAX_WAIT_MS', () => {
+    vi.useFakeTimers();
+    try {
+      const limits = { inProgress: 1, waiting: 4, loopPercent: 100 };
+      const log: string[] = [];
+      const res = ['a', 'b', 'c'].map((name) => {
+        const r = response();
+        enterPageGate(
+          r,
+          () => log.push(`start ${name}`),
+          `page:ip:${name}`,
+          () => log.push(`refused ${name}`),
+          limits,
+        );
+        return r;
+      });
+      // a holds the slot (a client that stopped reading) until MAX_HOLD_MS; then b starts
+      vi.advanceTimersByTime(MAX_HOLD_MS);
+      expect(log).toEqual(['start a', 'start b']);
+      vi.advanceTimersByTime(MAX_WAIT_MS - MAX_HOLD_MS - 1);
+      expect(log).toEqual(['start a', 'start b']);
+      vi.advanceTimersByTime(1);
+      expect(log).toEqual(['start a', 'start b', 'refused c']);
+      expect(pageGateState()).toEqual({ running: 1, waiting: 0 });
+      for (const r of res) r.close();
+      expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -8,8 +8,10 @@
 // the first starts only while the event loop was busy less than
 // SKILLYARD_PAGE_RENDER_LOOP_PERCENT of the last moment (100: no such check): page floods
 // take what the loop has spare, not what API calls need. The rest wait their turn, at most
-// SKILLYARD_PAGE_RENDERS_WAITING of them, and past that a page is answered 503 with
-// Retry-After. The line is fair between callers (the page guard's key: a user, else an
+// SKILLYARD_PAGE_RENDERS_WAITING of them and at most MAX_WAIT_MS each, and past either a
+// page is answered 503 with Retry-After (in a full line, the caller with the most pages
+// waiting gives up its newest to a caller with fewer: sixteen flooding addresses cannot
+// keep a seventeenth out). The line is fair between callers (the page guard's key: a user, else an
 // address), each served in order and the callers round robin, so a visitor's page waits for
 // one page of each other caller, not for a flood's hundreds. A waiting request whose client
 // went away leaves the line. API requests never wait here.
@@ -23,7 +25,7 @@ export type GateLimits = { inProgress: number; waiting: number; loopPercent: num
 /** the event loop's recent utilization, 0..1 */
 export type LoopMeter = () => number;
 
-type Waiting = { res: http.ServerResponse; go: () => void; caller: string; limits: GateLimits; meter: LoopMeter };
+type Waiting = { res: http.ServerResponse; go: () => void; refuse: () => void; caller: string; limits: GateLimits; meter: LoopMeter; timer?: NodeJS.Timeout };
 type Gate = { running: number; line: FairQueue<Waiting>; timer: NodeJS.Timeout | null };
 
 const shared = globalThis as unknown as { skillyardPageRenderGate?: Gate };
@@ -61,29 +63,52 @@ const gone = (res: http.ServerResponse) => res.destroyed || res.writableEnded;
 const mayStart = (limits: GateLimits, meter: LoopMeter) =>
   gate.running === 0 || (gate.running < limits.inProgress && (limits.loopPercent >= 100 || meter() * 100 < limits.loopPercent));
 
+/** the longest a page waits in the line before it is answered 503 (the client may retry) */
+export const MAX_WAIT_MS = 15_000;
+
 /**
- * Runs `go` (hands the request on to Next.js) now or when a render may start; false when
- * the line is full (the caller answers 503). The slot is held until the response closes
- * (at most MAX_HOLD_MS).
+ * Runs `go` (hands the request on to Next.js) now or when a render may start, or `refuse`
+ * (the caller answers 503): at once when the line is full of this caller's pages, later
+ * when the page waited MAX_WAIT_MS, or when a caller with fewer pages waiting needs its
+ * place in a full line (the newest page of the caller with the most waiting gives way).
+ * The slot is held until the response closes (at most MAX_HOLD_MS).
  * `caller`: whose page it is (the line is fair between callers).
  */
-export function enterPageGate(res: http.ServerResponse, go: () => void, caller: string, limits: GateLimits = pageGateLimits(), meter: LoopMeter = loopUtilization): boolean {
-  if (limits.inProgress <= 0) {
-    go();
-    return true;
-  }
+export function enterPageGate(
+  res: http.ServerResponse,
+  go: () => void,
+  caller: string,
+  refuse: () => void,
+  limits: GateLimits = pageGateLimits(),
+  meter: LoopMeter = loopUtilization,
+): void {
+  if (limits.inProgress <= 0) return go();
   // a client that went away while the page guard looked it up: its response's 'close' was
   // emitted already, so a slot taken now would never be given back (nor a place in the line)
-  if (gone(res)) return true;
-  const waiting = { res, go, caller, limits, meter };
-  if (gate.line.size === 0 && mayStart(limits, meter)) {
-    start(waiting);
-    return true;
-  }
-  if (gate.line.size >= limits.waiting) return false;
+  if (gone(res)) return;
+  const waiting: Waiting = { res, go, refuse, caller, limits, meter };
+  if (gate.line.size === 0 && mayStart(limits, meter)) return start(waiting);
+  if (gate.line.size >= limits.waiting && !makeRoomFor(caller)) return refuse();
   gate.line.push(caller, waiting);
-  res.once('close', () => gate.line.remove(caller, waiting));
+  const leave = () => {
+    clearTimeout(waiting.timer);
+    gate.line.remove(caller, waiting);
+  };
+  res.once('close', leave);
+  waiting.timer = setTimeout(() => {
+    if (gate.line.remove(caller, waiting)) refuse();
+  }, MAX_WAIT_MS);
+  waiting.timer.unref?.();
   pump();
+}
+
+/** In a full line, the newest page of the caller with the most waiting gives way to a caller with fewer. */
+function makeRoomFor(caller: string): boolean {
+  const largest = gate.line.largest();
+  if (largest === undefined || gate.line.sizeOf(caller) + 1 >= gate.line.sizeOf(largest)) return false;
+  const evicted = gate.line.popNewest(largest)!;
+  clearTimeout(evicted.timer);
+  evicted.refuse();
   return true;
 }
 
@@ -121,6 +146,7 @@ function pump(): void {
     }
     if (!mayStart(w.limits, w.meter)) break;
     gate.line.take();
+    clearTimeout(w.timer);
     start(w);
   }
   gate.timer ??= setTimeout(() => {

@@ -75,6 +75,24 @@ export class FairQueue<T> {
     return this.takeFirst(() => true);
   }
 
+  /** the principal with the most items waiting (the first of them in rotation order) */
+  largest(): string | undefined {
+    let best: string | undefined;
+    let most = 0;
+    for (const [principal, lane] of this.lanes) if (lane.length > most) [best, most] = [principal, lane.length];
+    return best;
+  }
+
+  /** removes a principal's newest item */
+  popNewest(principal: string): T | undefined {
+    const lane = this.lanes.get(principal);
+    const item = lane?.pop();
+    if (item === undefined) return undefined;
+    if (lane!.length === 0) this.lanes.delete(principal);
+    this.count--;
+    return item;
+  }
+
   remove(principal: string, item: T): boolean {
     const lane = this.lanes.get(principal);
     const at = lane ? lane.indexOf(item) : -1;
