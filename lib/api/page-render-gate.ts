@@ -45,7 +45,7 @@ export function pageGateLimits(): GateLimits {
 let mark: EventLoopUtilization | null = null;
 let markedAt = 0;
 let recent = 0;
-/** The loop's utilization over the last SAMPLE_MS to 2 x SAMPLE_MS (performance.eventLoopUtilization). */
+/** The loop's utilization since the last look at least SAMPLE_MS ago (performance.eventLoopUtilization); the line looks every SAMPLE_MS while pages wait. */
 export const loopUtilization: LoopMeter = () => {
   const now = performance.now();
   if (mark === null || now - markedAt >= SAMPLE_MS) {
