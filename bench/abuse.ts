@@ -21,7 +21,7 @@ import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createDb } from '../lib/db/client';
-import { startBenchApp } from './bench-app';
+import { serverCpuMs, startBenchApp } from './bench-app';
 import { createApiToken } from '../lib/auth/api-tokens';
 import { attackConnect, attackerAddresses, attackFetch } from './attacker-http';
 import { packTarball } from '../lib/registry/package-tarball';
@@ -239,7 +239,9 @@ if (process.argv.includes('--attacker')) {
   const attack = attacker();
   process.stdin.resume();
   await new Promise((resolve) => process.stdin.once('end', resolve));
-  process.stdout.write(JSON.stringify(await attack.stop()));
+  const got = await attack.stop();
+  const cpu = process.cpuUsage();
+  process.stdout.write(JSON.stringify({ got, cpuMs: Math.round((cpu.user + cpu.system) / 1000) }));
   process.exit(0);
 }
 
@@ -273,7 +275,7 @@ async function publishAttackPackages(db: Db): Promise<void> {
 }
 
 /** The attacker in a process of its own. */
-function attackerProcess(kinds: string = 'all'): { stop: () => Promise<Record<string, Record<string, number>>> } {
+function attackerProcess(kinds: string = 'all'): { stop: () => Promise<{ got: Record<string, Record<string, number>>; cpuMs: number }> } {
   if (process.env.ABUSE_IS_ATTACKER) throw new Error('the attacker process must not start another');
   const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, '--attacker'], {
     env: { ...process.env, ABUSE_TARGET_PORT: appPort, ABUSE_IS_ATTACKER: '1', ABUSE_KINDS: kinds },
@@ -286,7 +288,7 @@ function attackerProcess(kinds: string = 'all'): { stop: () => Promise<Record<st
     stop: async () => {
       child.stdin!.end();
       await exited;
-      return JSON.parse(out || '{}') as Record<string, Record<string, number>>;
+      return JSON.parse(out || '{"got":{},"cpuMs":0}') as { got: Record<string, Record<string, number>>; cpuMs: number };
     },
   };
 }
@@ -298,7 +300,7 @@ if (process.env.ABUSE_CPU_PROF) env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?
 const serverLog = process.env.ABUSE_SERVER_LOG ?? '.data/bench-abuse-server.log';
 fs.mkdirSync('.data', { recursive: true });
 const logFd = fs.openSync(serverLog, 'w');
-const { url, stop } = await startBenchApp({ name: 'abuse', pgPort, appPort, env, stdio: ['ignore', logFd, logFd], settleMs: 1000 });
+const { url, stop, pgid } = await startBenchApp({ name: 'abuse', pgPort, appPort, env, stdio: ['ignore', logFd, logFd], settleMs: 1000 });
 
 try {
   const db = createDb(url);
@@ -307,19 +309,27 @@ try {
   await publishAttackPackages(db);
 
   await innocent(token, 3); // warm up
+  // the web process's CPU time in each phase, and the attacker's (on this machine the attacker
+  // shares the cores: a figure of its own, as the latencies include its cost)
+  const cpu0 = serverCpuMs(pgid);
   const alone = await innocent(token, seconds);
+  const cpu1 = serverCpuMs(pgid);
   // the second review's attacks alone (or ABUSE_PHASE_KINDS=a,b), then every attack together
   const second = attackerProcess(process.env.ABUSE_PHASE_KINDS ?? 'issue-23');
   await new Promise((r) => setTimeout(r, 2000));
+  const cpu2 = serverCpuMs(pgid);
   const underIssue23Attacks = await innocent(token, seconds);
-  const issue23AttackerGot = await second.stop();
+  const cpu3 = serverCpuMs(pgid);
+  const { got: issue23AttackerGot, cpuMs: issue23AttackerCpuMs } = await second.stop();
   // ABUSE_ONLY_FIRST_PHASE=1: stop after the first attack phase (to profile or time one attack)
   const skipAll = process.env.ABUSE_ONLY_FIRST_PHASE === '1';
   await new Promise((r) => setTimeout(r, 5000)); // let the server settle between phases
   const attack = skipAll ? null : attackerProcess();
   if (attack) await new Promise((r) => setTimeout(r, 2000)); // let the flood build up
+  const cpu4 = serverCpuMs(pgid);
   const underAttack = attack ? await innocent(token, seconds) : null;
-  const attackerGot = attack ? await attack.stop() : {};
+  const cpu5 = serverCpuMs(pgid);
+  const { got: attackerGot, cpuMs: attackerCpuMs } = attack ? await attack.stop() : { got: {}, cpuMs: 0 };
   const healthy = await fetch(`${base}/api/health`).then(
     (r) => r.status,
     () => 0,
@@ -343,6 +353,11 @@ try {
           zeroErrors: underAttack !== null && underAttack.errors === 0 && alone.errors === 0,
           issue23P95Within3x: issue23Ratio !== null && issue23Ratio <= 3,
           issue23ZeroErrors: underIssue23Attacks.errors === 0,
+        },
+        // CPU seconds in each phase: the web process, and the attacker process (all of its run)
+        cpuSeconds: {
+          server: { alone: (cpu1 - cpu0) / 1000, underIssue23Attacks: (cpu3 - cpu2) / 1000, underAttack: attack ? (cpu5 - cpu4) / 1000 : null },
+          attacker: { issue23: issue23AttackerCpuMs / 1000, all: attack ? attackerCpuMs / 1000 : null },
         },
         issue23AttackerGot,
         attackerGot,
