@@ -99,6 +99,27 @@ function ExampleRow({ e, fileHref }: { e: ExampleEvidence; fileHref: (file: stri
   );
 }
 
+/** skipped tools named per reason; the rest are counted ("and 12,980 more") */
+const SKIPPED_NAMED = 12;
+
+/** The tools not run, grouped by why: a version of thousands of tools is a line, not thousands of items. */
+function SkippedTools({ tools }: { tools: Array<{ tool: string; skipped?: string }> }) {
+  const byReason = new Map<string, string[]>();
+  for (const t of tools) if (t.skipped) byReason.set(t.skipped, [...(byReason.get(t.skipped) ?? []), t.tool]);
+  if (byReason.size === 0) return null;
+  return (
+    <ul className="space-y-1 text-xs text-zinc-700 dark:text-zinc-300" data-testid="evidence-skipped">
+      {[...byReason].map(([reason, names]) => (
+        <li key={reason}>
+          Not run ({reason}): {names.length === 1 ? 'tool' : `${names.length.toLocaleString('en-US')} tools`}{' '}
+          <span className="font-mono">{names.slice(0, SKIPPED_NAMED).join(', ')}</span>
+          {names.length > SKIPPED_NAMED && ` and ${(names.length - SKIPPED_NAMED).toLocaleString('en-US')} more`}.
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function EvidenceSection({ trust, fileHref }: { trust: VersionTrust; fileHref: (file: string) => string }) {
   const { evidence } = trust;
   const ev = evidence.result;
@@ -131,22 +152,22 @@ export function EvidenceSection({ trust, fileHref }: { trust: VersionTrust; file
           <p className="text-xs text-zinc-700 dark:text-zinc-300">
             Run {new Date(ev.ranAt).toISOString().slice(0, 16).replace('T', ' ')} UTC with no tokens or secrets, network requests recorded and refused, storage thrown away after, each call limited to {ev.limits.wallMs} ms and {ev.limits.memoryMb} MB.
           </p>
+          {/* the tools that ran (the run's budget bounds them), then the others in a line per reason */}
           <ul className="space-y-4">
-            {ev.tools.map((t) => (
-              <li key={t.tool} className="space-y-2" data-testid="evidence-tool">
-                <h3 className="font-mono text-sm font-medium">{t.tool}</h3>
-                {t.skipped ? (
-                  <p className="text-xs text-zinc-700 dark:text-zinc-300">Not run: {t.skipped}.</p>
-                ) : (
+            {ev.tools
+              .filter((t) => !t.skipped)
+              .map((t) => (
+                <li key={t.tool} className="space-y-2" data-testid="evidence-tool">
+                  <h3 className="font-mono text-sm font-medium">{t.tool}</h3>
                   <ul className="space-y-2 text-sm">
                     {t.examples.map((e, i) => (
                       <ExampleRow key={i} e={e} fileHref={fileHref} />
                     ))}
                   </ul>
-                )}
-              </li>
-            ))}
+                </li>
+              ))}
           </ul>
+          <SkippedTools tools={ev.tools} />
         </>
       )}
     </section>
