@@ -123,4 +123,41 @@ describe('a pool with a heavy caller', () => {
       await pool.close();
     }
   }, 60_000);
+
+  it("a heavy caller's job that started before its mark does not open a second worker to its loops", async () => {
+    const pool = createSandboxPool({ workers: 2, concurrency: 4 });
+    try {
+      for (let i = 0; i < 400 && pool.stats().ready < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(pool.stats().ready).toBe(2);
+      // two jobs of the attacker's, each on a worker and waiting on its host, before any mark
+      let release = () => {};
+      const released = new Promise<void>((r) => (release = r));
+      const parked = [1, 2].map((n) =>
+        pool.run({ ...job('export default async () => (await host.wait()) + 1', `anon:attacker|parked${n}`), hostMethods: ['wait'] }, async () => {
+          await released;
+          return n;
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await pool.run(job('export default () => { for (;;) {} }', 'anon:attacker|mark', { cpuMs: 300 }), async () => null)).toMatchObject({ ok: false });
+      const order: string[] = [];
+      const loops = [1, 2].map((n) =>
+        pool.run(job(`export default () => { for (;;) {} } // ${n}`, `anon:attacker|loop${n}`, { cpuMs: 2_000, wallMs: 20_000 }), async () => null).then(() => order.push('loop')),
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 5; i++) {
+        expect(await pool.run(job(`export default () => ${i}`, 'user:innocent|t'), async () => null)).toMatchObject({ ok: true, value: i });
+        order.push('innocent');
+      }
+      await Promise.all(loops);
+      release();
+      expect(await Promise.all(parked)).toMatchObject([
+        { ok: true, value: 2 },
+        { ok: true, value: 3 },
+      ]);
+      expect(order).toEqual(['innocent', 'innocent', 'innocent', 'innocent', 'innocent', 'loop', 'loop']);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
 });

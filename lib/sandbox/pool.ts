@@ -84,6 +84,8 @@ type Worker = {
   fatal: boolean;
   /** sources and preludes this worker has been sent, by id (see protocol.ts) */
   codes: Map<string, number>;
+  /** its place among the pool's workers, 0..workers-1 (a replacement takes its place) */
+  place: number;
 };
 type Pending = {
   id: number;
@@ -292,6 +294,14 @@ class WorkerPool implements SandboxPool {
     return [...this.live].filter((w) => w.alive).map((w) => w.pid);
   }
 
+  /** the lowest place no live worker holds */
+  private freePlace(): number {
+    const taken = new Set([...this.live].map((w) => w.place));
+    let place = 0;
+    while (taken.has(place)) place++;
+    return place;
+  }
+
   private spawn(): void {
     const env: Record<string, string | undefined> = {
       ...workerEnv(),
@@ -316,7 +326,20 @@ class WorkerPool implements SandboxPool {
       },
     };
     const lane = pipeLane(ends);
-    const w: Worker = { child, channel, lane, pid: child.pid ?? -1, ready: false, alive: true, jobs: new Map(), culprit: null, why: null, fatal: false, codes: new Map() };
+    const w: Worker = {
+      child,
+      channel,
+      lane,
+      pid: child.pid ?? -1,
+      ready: false,
+      alive: true,
+      jobs: new Map(),
+      culprit: null,
+      why: null,
+      fatal: false,
+      codes: new Map(),
+      place: this.freePlace(),
+    };
     this.live.add(w);
     channel.on('data', (chunk: Buffer) => {
       this.spin.heard();
@@ -469,24 +492,21 @@ class WorkerPool implements SandboxPool {
 
   /**
    * The worker for a job of `principal`, or null while none may take it. A heavy caller's
-   * job (confinement.ts) goes to a worker that already runs heavy callers' jobs, or to a
-   * free one only while fewer than heavyWorkerCap workers run them; every other job goes
-   * to a worker without heavy callers' jobs when one can take it.
+   * job (confinement.ts) goes only to the first heavyWorkerCap places, so the others never
+   * run one; every other job goes first to a worker without heavy callers' jobs, else to
+   * one not held in a long segment, else it waits for a free slot.
    */
   private pick(key: string, principal: string): Worker | null {
     if (this.live.size < 2) return this.pickFrom(key, () => true);
+    if (this.confinement.isHeavy(principal)) {
+      const places = heavyWorkerCap(this.sizing.workers);
+      return this.pickFrom(key, (w) => w.place < places);
+    }
     const holdsHeavy = (w: Worker) => {
       for (const job of w.jobs.values()) if (this.confinement.isHeavy(job.principal)) return true;
       return false;
     };
-    // with the other workers full, a worker that runs heavy callers' jobs, but not while one
-    // of them holds it in a long segment: the job waits for the next free slot instead
-    if (!this.confinement.isHeavy(principal)) return this.pickFrom(key, (w) => !holdsHeavy(w)) ?? this.pickFrom(key, () => true, false);
-    const together = this.pickFrom(key, holdsHeavy);
-    if (together) return together;
-    let heavyWorkers = 0;
-    for (const w of this.live) if (holdsHeavy(w)) heavyWorkers++;
-    return heavyWorkers < heavyWorkerCap(this.sizing.workers) ? this.pickFrom(key, () => true) : null;
+    return this.pickFrom(key, (w) => !holdsHeavy(w)) ?? this.pickFrom(key, () => true, false);
   }
 
   /** The best worker among those `allowed`: the warm one unless stuck, else the least busy; a stuck one last, if `orStuck`. */
