@@ -317,6 +317,42 @@ describe('page form posts are rate limited per caller (issue 23 item 1)', () => 
   });
 });
 
+/** The status of a POST whose headers alone are sent (the server answers before any body). */
+function statusOfHeaders(path: string, headers: Record<string, string | number>): Promise<number> {
+  const { port } = new URL(server.base);
+  return new Promise((resolve, reject) => {
+    const head = Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
+    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${head}\r\n`));
+    socket.once('data', (chunk) => {
+      socket.destroy();
+      resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(chunk.toString('latin1'))?.[1] ?? 0));
+    });
+    socket.once('error', reject);
+  });
+}
+
+describe('made-up session cookies buy no unlimited uploads or look-ups (issue 23 item 1)', () => {
+  it('uploads refused for a made-up session count against the address, which is then refused at once', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 200 && !statuses.includes(429); i++) {
+      statuses.push(
+        await statusOfHeaders('/publish', {
+          'content-type': 'multipart/form-data; boundary=B',
+          'content-length': 2 * MB,
+          cookie: `authjs.session-token=${crypto.randomUUID()}`,
+        }),
+      );
+    }
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    expect(statuses).toContain(429);
+    // a signed-in user behind the same address is still served
+    const res = await fetch(`${server.base}/`, { headers: { cookie: `authjs.session-token=${sessionToken}` } });
+    expect(res.status).toBe(200);
+  });
+});
+
 describe('teams are charged to who makes them (issue 23 item 5)', () => {
   const initialize = (token: string) =>
     fetch(`${server.base}/api/mcp/skillyard/text-stats`, {

@@ -8,7 +8,7 @@
 import 'server-only';
 import type http from 'node:http';
 import { db } from '../db';
-import { sessionTokenFrom, verifiedSessionUser } from '../auth';
+import { cachedSessionUser, sessionTokenFrom, verifiedSessionUser } from '../auth';
 import { needsSession, pathOf, uploadFormParts } from './action-body-limit';
 import { httpLimits, PAGE_POST_COST, consumeRateLimit, overLimitForMs } from '../limits';
 import { limitMultipartParts } from './multipart-part-limit';
@@ -25,6 +25,11 @@ const tooMany = (ms: number): PageRefusal => {
   return { status: 429, code: 'rate/limited', message: `Too many page requests; retry in ${s} s.`, retryAfterS: s };
 };
 
+/** session look-ups per window for cookies not known yet, from an address past its page budget */
+const SESSION_LOOKUPS_PAST_BUDGET = 30;
+const lookupAllowed = async (address: string, windowMs: number) =>
+  (await consumeRateLimit(db(), `page:lookup:${address}`, { limit: SESSION_LOOKUPS_PAST_BUDGET, windowMs })).allowed;
+
 /** An admitted page: `caller`, the key its limits were counted under (the render gate's line is fair between them). */
 export type PageAdmission = { caller: string };
 
@@ -39,14 +44,21 @@ export async function admitPage(req: http.IncomingMessage, res: http.ServerRespo
   const cookie = req.headers.cookie;
   const token = sessionTokenFrom(typeof cookie === 'string' ? cookie : null);
   // an address past its budget is refused at once, but a signed-in user behind it is not
-  // (a session is looked up as withApi would: one indexed read, then cached)
-  if (!token) {
-    const blocked = overLimitForMs(ipKey);
-    if (blocked > 0) return { ...tooMany(blocked), pastLimit: true };
+  // (a session is looked up as withApi would: one indexed read, then cached); from such an
+  // address, cookies this process does not know yet are looked up SESSION_LOOKUPS_PAST_BUDGET
+  // times a window at most, so made-up cookies buy no stream of database reads
+  const blocked = overLimitForMs(ipKey);
+  if (blocked > 0) {
+    const lookUp = token !== null && (cachedSessionUser(token) !== undefined || (await lookupAllowed(address, limits.rateWindowMs)));
+    if (!lookUp) return { ...tooMany(blocked), pastLimit: true };
   }
   const userId = token ? await verifiedSessionUser(db(), token).catch(() => null) : null;
   const post = req.method === 'POST';
-  if (post && needsSession(req) && !userId) return { status: 401, code: 'auth/unauthenticated', message: 'Sign in to publish.' };
+  if (post && needsSession(req) && !userId) {
+    // a refused upload counts against the address's page budget like any form post
+    await consumeRateLimit(db(), ipKey, { limit: limits.ratePages, windowMs: limits.rateWindowMs, cost: PAGE_POST_COST });
+    return { status: 401, code: 'auth/unauthenticated', message: 'Sign in to publish.' };
+  }
   const key = userId ? `page:user:${userId}` : ipKey;
   const decision = await consumeRateLimit(db(), key, { limit: limits.ratePages, windowMs: limits.rateWindowMs, cost: post ? PAGE_POST_COST : 1 });
   if (!decision.allowed) return tooMany(decision.resetMs);

@@ -13,7 +13,7 @@ export { DEVICE_POLL_INTERVAL_S, normalizeUserCode, startDeviceLogin, approveDev
 export { limitSignIn, signInAddress, signInEmailFromBody, SIGN_IN_WINDOW_MS } from './sign-in-limit';
 export { emailDelivery } from './email-sign-in';
 export { endAllSessions } from './sessions';
-export { sessionTokenFrom, sessionUserFromRequest, verifiedSessionUser } from './session-from-request';
+export { cachedSessionUser, sessionTokenFrom, sessionUserFromRequest, verifiedSessionUser } from './session-from-request';
 export { assertSameOrigin } from './same-origin';
 export { isSameOrigin } from './same-origin-check';
 export { safeLocalPath, safeRedirect, sameHostPath } from './safe-redirect';
