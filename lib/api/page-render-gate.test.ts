@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import type http from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
-import { MAX_HOLD_MS, MAX_WAIT_MS, enterPageGate, pageGateState } from './page-render-gate';
+import { MAX_HOLD_MS, MAX_WAIT_MS, enterPageGate, pageGateState, type GateLimits } from './page-render-gate';
 
 /** A response that closes when told to (as Node's does when it is sent or its client goes). */
 function response(): http.ServerResponse & { close(): void } {
@@ -16,6 +16,25 @@ function response(): http.ServerResponse & { close(): void } {
     res.emit('close');
   };
   return res;
+}
+
+/** Pages entered into the gate by name, logged as they start or are refused. */
+function gateLog(limits: GateLimits) {
+  const log: string[] = [];
+  const open: Array<ReturnType<typeof response>> = [];
+  const enter = (caller: string, name: string) => {
+    const r = response();
+    open.push(r);
+    enterPageGate(
+      r,
+      () => log.push(`start ${name}`),
+      caller,
+      () => log.push(`refused ${name}`),
+      limits,
+    );
+    return r;
+  };
+  return { log, open, enter };
 }
 
 describe('the page render gate', () => {
@@ -151,46 +170,19 @@ describe('the page render gate', () => {
   });
 
   it("serves the line round robin between callers: a visitor waits for one of a flood's pages, not all", () => {
-    const limits = { inProgress: 1, waiting: 16, loopPercent: 100 };
-    const started: string[] = [];
-    const open: Array<ReturnType<typeof response>> = [];
-    const enter = (caller: string, name: string) => {
-      const r = response();
-      open.push(r);
-      enterPageGate(
-        r,
-        () => started.push(name),
-        caller,
-        () => started.push(`refused ${name}`),
-        limits,
-      );
-      return r;
-    };
+    const { log, open, enter } = gateLog({ inProgress: 1, waiting: 16, loopPercent: 100 });
     const first = enter('page:ip:flood', 'f0');
     for (let i = 1; i <= 5; i++) enter('page:ip:flood', `f${i}`);
     enter('page:user:visitor', 'v');
     first.close();
     open[1]!.close();
-    expect(started).toEqual(['f0', 'f1', 'v']);
+    expect(log).toEqual(['start f0', 'start f1', 'start v']);
     for (const r of open) r.close();
     expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
   });
 
   it('in a full line, the caller with the most pages waiting gives its newest to a caller with fewer', () => {
-    const limits = { inProgress: 1, waiting: 3, loopPercent: 100 };
-    const log: string[] = [];
-    const open: Array<ReturnType<typeof response>> = [];
-    const enter = (caller: string, name: string) => {
-      const r = response();
-      open.push(r);
-      enterPageGate(
-        r,
-        () => log.push(`start ${name}`),
-        caller,
-        () => log.push(`refused ${name}`),
-        limits,
-      );
-    };
+    const { log, open, enter } = gateLog({ inProgress: 1, waiting: 3, loopPercent: 100 });
     for (let i = 0; i < 4; i++) enter('page:ip:flood', `f${i}`); // one runs, three fill the line
     enter('page:ip:flood', 'f4'); // the flood's own: refused
     enter('page:ip:visitor', 'v'); // the flood's newest gives way
