@@ -473,7 +473,7 @@ class WorkerPool implements SandboxPool {
   private dispatch(): void {
     while (this.queue.size > 0) {
       // no free slot anywhere: nothing to try (a result or host call comes every few ms under load)
-      if (![...this.live].some((w) => w.alive && w.ready && this.busy(w) < this.sizing.concurrency)) return;
+      if (!this.anyFree()) return;
       // the first waiting job (in fair order) that has a worker: a confined caller's job
       // waiting for its workers does not hold up everyone else's
       let chosen: Worker | null = null;
@@ -481,6 +481,16 @@ class WorkerPool implements SandboxPool {
       if (!p || !chosen) return;
       this.start(p, chosen);
     }
+  }
+
+  /** a worker that is up and has a slot free */
+  private free(w: Worker): boolean {
+    return w.alive && w.ready && this.busy(w) < this.sizing.concurrency;
+  }
+
+  private anyFree(): boolean {
+    for (const w of this.live) if (this.free(w)) return true;
+    return false;
   }
 
   /** slots a worker's jobs hold: a job waiting on a host call holds none (see onHostCall) */
@@ -513,7 +523,6 @@ class WorkerPool implements SandboxPool {
   private pickFrom(key: string, allowed: (w: Worker) => boolean, orStuck = true): Worker | null {
     const affine = this.affinity.get(key);
     const busy = (w: Worker) => this.busy(w);
-    const { concurrency } = this.sizing;
     // A worker runs guest code synchronously, one segment at a time: a job sent to a worker
     // that is in a long segment (another caller's 1 s loop) waits for all of it. Such a
     // worker is passed over while another can take the job (a cold start there costs
@@ -523,7 +532,7 @@ class WorkerPool implements SandboxPool {
       for (const job of w.jobs.values()) if (job.hostCalls === 0 && now - job.startedAt - job.parkedMs > LONG_SEGMENT_MS) return true;
       return false;
     };
-    const usable = (w: Worker | undefined): w is Worker => !!w && w.alive && w.ready && busy(w) < concurrency && allowed(w);
+    const usable = (w: Worker | undefined): w is Worker => !!w && this.free(w) && allowed(w);
     if (usable(affine) && !stuck(affine)) return affine;
     let best: Worker | null = null;
     for (const w of this.live) {
