@@ -19,7 +19,9 @@ export async function listPlaygroundSkills(db: Db, query: { q?: string; take: nu
   for (const t of tools) {
     if ((t.manifest as { visibility?: string } | null)?.visibility === 'hidden') continue;
     const key = `${t.version.skill.scopeName}/${t.version.skill.name}`;
-    bySkill.set(key, [...(bySkill.get(key) ?? []), t.name]);
+    const names = bySkill.get(key);
+    if (names) names.push(t.name);
+    else bySkill.set(key, [t.name]);
   }
   return skills.map((s) => ({ scope: s.scope, name: s.name, description: s.description, format: s.format, tools: bySkill.get(`${s.scope}/${s.name}`) ?? [] }));
 }

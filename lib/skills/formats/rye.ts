@@ -151,6 +151,10 @@ function label(t: Found): string {
 
 function groupByName(tools: Found[]): Found[][] {
   const groups = new Map<string, Found[]>();
-  for (const t of tools) groups.set(t.tool.name, [...(groups.get(t.tool.name) ?? []), t]);
+  for (const t of tools) {
+    const group = groups.get(t.tool.name);
+    if (group) group.push(t);
+    else groups.set(t.tool.name, [t]);
+  }
   return [...groups.values()];
 }
