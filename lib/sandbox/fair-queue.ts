@@ -48,6 +48,11 @@ export class FairQueue<T> {
     this.count++;
   }
 
+  /** the first waiting item of each principal, in rotation order */
+  *heads(): Generator<T> {
+    for (const lane of this.lanes.values()) yield lane[0]!;
+  }
+
   /** the item the next take() returns */
   peek(): T | undefined {
     for (const lane of this.lanes.values()) return lane[0];

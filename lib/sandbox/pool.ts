@@ -48,6 +48,8 @@ export type SandboxPoolOptions = {
    * env SKILLYARD_SANDBOX_SPIN_US; see idle-spin.ts
    */
   spinUs?: number;
+  /** how long an idle reserve worker (see WorkerPool.considerReserve) is kept (default 15 s) */
+  reserveIdleMs?: number;
   /** worker entry file; default the built dist/sandbox/worker.mjs (built from lib/sandbox/worker.ts when stale) */
   workerFile?: string;
 };
@@ -84,8 +86,10 @@ type Worker = {
   fatal: boolean;
   /** sources and preludes this worker has been sent, by id (see protocol.ts) */
   codes: Map<string, number>;
-  /** its place among the pool's workers, 0..workers-1 (a replacement takes its place) */
+  /** its place among the pool's workers, 0..workers-1 (a replacement takes its place); `workers` for the reserve */
   place: number;
+  /** the reserve was let go (idle): its exit is no crash */
+  retired: boolean;
 };
 type Pending = {
   id: number;
@@ -121,6 +125,10 @@ const MIN_RETRY_AFTER_MS = 1_000;
 /** sources + preludes remembered per worker before both sides start their tables over */
 const MAX_CODES_PER_WORKER = 512;
 const MAX_RETRY_AFTER_MS = 60_000;
+/** how often the pool looks again while a light job waits and every worker may be in a long segment */
+const RESERVE_CHECK_MS = 25;
+/** an idle reserve worker is let go after this long */
+const RESERVE_IDLE_MS = 15_000;
 
 /** The descriptor under a child's pipe (libuv's handle), or -1: then the pool never polls it. */
 function pipeFd(channel: Duplex): number {
@@ -173,6 +181,10 @@ class WorkerPool implements SandboxPool {
   private readonly spinUs: number;
   /** after sending a job or a host call's answer, the pool polls the pipes of workers that owe it a frame */
   private readonly spin: IdleSpin;
+  /** the extra worker for light jobs while every worker is in a long segment (see `considerReserve`) */
+  private reserve: Worker | null = null;
+  private reserveCheck: NodeJS.Timeout | null = null;
+  private reserveIdle: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly workerFile: string,
@@ -259,6 +271,8 @@ class WorkerPool implements SandboxPool {
     this.closed = true;
     for (const p of this.queue.drain()) this.settle(p, failed('sandbox/closed', 'the sandbox was closed before the job ran'));
     const exits: Promise<void>[] = [];
+    if (this.reserveCheck) clearTimeout(this.reserveCheck);
+    if (this.reserveIdle) clearTimeout(this.reserveIdle);
     for (const w of this.live) {
       for (const p of w.jobs.values()) this.settle(p, failed('sandbox/closed', 'the sandbox was closed while the job ran'));
       w.jobs.clear();
@@ -302,7 +316,7 @@ class WorkerPool implements SandboxPool {
     return place;
   }
 
-  private spawn(): void {
+  private spawn(place = this.freePlace()): Worker {
     const env: Record<string, string | undefined> = {
       ...workerEnv(),
       SKILLYARD_SANDBOX_MAX_IDLE: String(this.opts.maxIdleIsolates ?? 32),
@@ -338,7 +352,8 @@ class WorkerPool implements SandboxPool {
       why: null,
       fatal: false,
       codes: new Map(),
-      place: this.freePlace(),
+      place,
+      retired: false,
     };
     this.live.add(w);
     channel.on('data', (chunk: Buffer) => {
@@ -350,6 +365,7 @@ class WorkerPool implements SandboxPool {
       // spawn errors end in 'exit' as well; nothing else to do here
     });
     child.once('exit', (code, signal) => this.onExit(w, code, signal));
+    return w;
   }
 
   private onMessage(w: Worker, message: FromWorker): void {
@@ -371,6 +387,7 @@ class WorkerPool implements SandboxPool {
         w.jobs.delete(message.j);
         this.observe(p);
         this.settle(p, result);
+        if (w === this.reserve && w.jobs.size === 0) this.idleReserve(w);
         this.dispatch();
         return;
       }
@@ -448,7 +465,9 @@ class WorkerPool implements SandboxPool {
     }
     w.jobs.clear();
     for (const [key, owner] of this.affinity) if (owner === w) this.affinity.delete(key);
+    if (w === this.reserve) this.reserve = null;
     if (this.closed) return;
+    if (w.retired) return this.dispatch();
 
     if (!w.ready && ++this.startupFailures >= STARTUP_FAILURES_BEFORE_GIVING_UP) {
       this.broken = `sandbox workers fail to start (last exit: ${how}); is ${this.workerFile} present and built?`;
@@ -463,7 +482,7 @@ class WorkerPool implements SandboxPool {
     const delay = this.crashes.length >= CRASHES_BEFORE_BACKOFF ? 1_000 : 0;
     this.restarts++;
     const restart = () => {
-      if (!this.closed && this.live.size < this.sizing.workers) this.spawn();
+      if (!this.closed && this.regularLive() < this.sizing.workers) this.spawn();
     };
     if (delay > 0) setTimeout(restart, delay).unref();
     else restart();
@@ -473,14 +492,61 @@ class WorkerPool implements SandboxPool {
   private dispatch(): void {
     while (this.queue.size > 0) {
       // no free slot anywhere: nothing to try (a result or host call comes every few ms under load)
-      if (!this.anyFree()) return;
+      if (!this.anyFree()) break;
       // the first waiting job (in fair order) that has a worker: a confined caller's job
       // waiting for its workers does not hold up everyone else's
       let chosen: Worker | null = null;
       const p = this.queue.takeFirst((q) => (chosen = this.pick(q.job.key, q.principal)) !== null);
-      if (!p || !chosen) return;
+      if (!p || !chosen) break;
       this.start(p, chosen);
     }
+    if (this.queue.size > 0) this.considerReserve();
+  }
+
+  private regularLive(): number {
+    let n = 0;
+    for (const w of this.live) if (w.place < this.sizing.workers) n++;
+    return n;
+  }
+
+  /**
+   * Confinement keeps a marked caller's loops on their places, but a caller is marked only
+   * when its first heavy job ends: the first loops of new callers (an attacker with several
+   * addresses) can hold every worker at once for up to their CPU limit. While a light job
+   * (an unmarked caller's) waits and every worker is in a long segment, one reserve worker
+   * starts for light jobs; marked callers never get it, and it goes when idle.
+   */
+  private considerReserve(): void {
+    if (this.reserve || this.closed || this.broken || this.sizing.workers < 2) return;
+    let light = false;
+    for (const p of this.queue.heads()) if (!this.confinement.isHeavy(p.principal)) light = true;
+    if (!light) return;
+    const now = performance.now();
+    for (const w of this.live) {
+      if (!this.stuck(w, now)) {
+        // not yet (a result may free a slot): look again shortly, as no event may come
+        this.reserveCheck ??= setTimeout(() => {
+          this.reserveCheck = null;
+          this.dispatch();
+        }, RESERVE_CHECK_MS);
+        this.reserveCheck.unref?.();
+        return;
+      }
+    }
+    this.reserve = this.spawn(this.sizing.workers);
+  }
+
+  /** The reserve has no job: it goes after RESERVE_IDLE_MS unless it gets one meanwhile. */
+  private idleReserve(w: Worker): void {
+    if (this.reserveIdle) clearTimeout(this.reserveIdle);
+    this.reserveIdle = setTimeout(() => {
+      this.reserveIdle = null;
+      if (w !== this.reserve || w.jobs.size > 0) return;
+      w.retired = true;
+      this.reserve = null;
+      w.child.kill('SIGKILL');
+    }, this.opts.reserveIdleMs ?? RESERVE_IDLE_MS);
+    this.reserveIdle.unref?.();
   }
 
   /** a worker that is up and has a slot free */
@@ -503,11 +569,13 @@ class WorkerPool implements SandboxPool {
   /**
    * The worker for a job of `principal`, or null while none may take it. A heavy caller's
    * job (confinement.ts) goes only to the first heavyWorkerCap places, so the others never
-   * run one; every other job goes first to a worker without heavy callers' jobs, else to
-   * one not held in a long segment, else it waits for a free slot.
+   * run one; every other job goes to a worker not held in a long segment, first one without
+   * heavy callers' jobs, else it waits (and may get the reserve: `considerReserve`).
    */
   private pick(key: string, principal: string): Worker | null {
-    if (this.live.size < 2) return this.pickFrom(key, () => true);
+    // One worker is shared by all. With more, a heavy caller's jobs wait for their places
+    // even while a worker there is being replaced: they never spill onto the others.
+    if (this.sizing.workers < 2) return this.pickFrom(key, () => true);
     if (this.confinement.isHeavy(principal)) {
       const places = heavyWorkerCap(this.sizing.workers);
       return this.pickFrom(key, (w) => w.place < places);
@@ -516,7 +584,7 @@ class WorkerPool implements SandboxPool {
       for (const job of w.jobs.values()) if (this.confinement.isHeavy(job.principal)) return true;
       return false;
     };
-    return this.pickFrom(key, (w) => !holdsHeavy(w)) ?? this.pickFrom(key, () => true, false);
+    return this.pickFrom(key, (w) => !holdsHeavy(w), false) ?? this.pickFrom(key, () => true, false);
   }
 
   /** The best worker among those `allowed`: the warm one unless stuck, else the least busy; a stuck one last, if `orStuck`. */
@@ -528,10 +596,7 @@ class WorkerPool implements SandboxPool {
     // worker is passed over while another can take the job (a cold start there costs
     // milliseconds); behind short jobs, the warm isolate is worth the wait.
     const now = performance.now();
-    const stuck = (w: Worker) => {
-      for (const job of w.jobs.values()) if (job.hostCalls === 0 && now - job.startedAt - job.parkedMs > LONG_SEGMENT_MS) return true;
-      return false;
-    };
+    const stuck = (w: Worker) => this.stuck(w, now);
     const usable = (w: Worker | undefined): w is Worker => !!w && this.free(w) && allowed(w);
     if (usable(affine) && !stuck(affine)) return affine;
     let best: Worker | null = null;
@@ -548,7 +613,17 @@ class WorkerPool implements SandboxPool {
     return best;
   }
 
+  /** it runs a job that has not waited on its host for LONG_SEGMENT_MS: a job sent there waits for that segment */
+  private stuck(w: Worker, now: number): boolean {
+    for (const job of w.jobs.values()) if (job.hostCalls === 0 && now - job.startedAt - job.parkedMs > LONG_SEGMENT_MS) return true;
+    return false;
+  }
+
   private start(p: Pending, w: Worker): void {
+    if (w === this.reserve && this.reserveIdle) {
+      clearTimeout(this.reserveIdle);
+      this.reserveIdle = null;
+    }
     p.worker = w;
     p.attempts++;
     p.startedAt = performance.now();
