@@ -20,26 +20,46 @@ async function matches(query: string, docs: string[]): Promise<boolean[]> {
 }
 
 describe('expandPrefixes', () => {
-  it('keys a lexeme by its letters and digits up to the first other character', () => {
+  it('keys a lexeme by its letters and digits, a hyphenated word up to its first hyphen, any other up to its first other character', () => {
     expect(lexemeKey('fetch')).toBe('fetch');
     expect(lexemeKey('fetch-weather-2n9k')).toBe('fetch-');
     expect(lexemeKey('fetch.example.com')).toBe('fetch.');
+    expect(lexemeKey('fetch-api.example.com')).toBe('fetch-api.');
+    expect(lexemeKey('café')).toBe('café');
   });
 
   it('matches the same documents as the prefix it replaces', async () => {
-    const docs = [`${p}-weather-2n9k`, `${p}ing things`, `${p}.example.com`, `${p}er`, `plain words only`, `${p} and more`, `x${p}`];
+    // (hyphenated words whose first part is the prefix's word, or longer than its stem, or a
+    // stop word; a host name with a hyphen before its dot)
+    const docs = [
+      `${p}-weather-2n9k`,
+      `${p}ing things`,
+      `${p}.example.com`,
+      `${p}er`,
+      `plain words only`,
+      `${p} and more`,
+      `x${p}`,
+      `${p}ings-tools`,
+      `${p}-api.example.com only`,
+      `the-best`,
+      `zz ${p}er-9x`,
+    ];
     await testDb().$executeRaw`
       INSERT INTO "SearchLexeme" (key)
-      SELECT DISTINCT CASE WHEN l ~ '^[a-z0-9]+$' THEN l ELSE substring(l FROM '^[a-z0-9]*[^a-z0-9]') END
+      SELECT DISTINCT CASE WHEN l ~ '^[a-z0-9]+$' THEN l WHEN l ~ '^[a-z0-9]+(-[a-z0-9]+)+$' THEN substring(l FROM '^[a-z0-9]+-')
+                           ELSE coalesce(substring(l FROM '^[a-z0-9-]*[^a-z0-9-]'), l) END
       FROM (SELECT unnest(tsvector_to_array(to_tsvector('english', d))) AS l FROM unnest(${docs}::text[]) AS d) x
       ON CONFLICT DO NOTHING`;
-    for (const tsq of [`${p}:*`, `${p}:* & weather:*`, `(${p}:* | nothing) & !plain:*`]) {
+    for (const tsq of [`${p}:*`, `${p}:* & weather:*`, `(${p}:* | nothing) & !plain:*`, `${p}i:*`, `${p}ings:*`, `${p}e:*`, `th:*`]) {
       const expanded = await expandPrefixes(testDb(), tsq);
       expect(expanded).not.toMatch(/vexil[a-z]*':\*/);
       const asTyped = (await testDb().$queryRaw<Array<{ t: string }>>`SELECT to_tsquery('english', ${tsq})::text AS t`)[0].t;
       expect(await matches(expanded, docs)).toEqual(await matches(asTyped, docs));
     }
-    expect(await matches(await expandPrefixes(testDb(), `${p}:*`), docs)).toEqual([true, true, true, true, false, true, false]);
+    expect(await matches(await expandPrefixes(testDb(), `${p}:*`), docs)).toEqual([true, true, true, true, false, true, false, true, true, false, true]);
+    // a hyphenated word is matched through its first part's term, not a prefix of its own
+    expect(await expandPrefixes(testDb(), `${p}:*`)).not.toContain(`'${p}-':*`);
+    expect(await expandPrefixes(testDb(), `${p}:*`)).toContain(`'${p}-api.':*`);
   });
 
   it('leaves a prefix that matches no key a term that matches nothing', async () => {

@@ -96,7 +96,8 @@ async function refresh(tx: Tx, which: Prisma.Sql): Promise<void> {
     -- the lexemes' keys (expand-prefixes.ts), in order so concurrent publishes lock alike
     lexeme AS (
       INSERT INTO "SearchLexeme" (key)
-      SELECT DISTINCT CASE WHEN l ~ '^[a-z0-9]+$' THEN l ELSE substring(l FROM '^[a-z0-9]*[^a-z0-9]') END
+      SELECT DISTINCT CASE WHEN l ~ '^[a-z0-9]+$' THEN l WHEN l ~ '^[a-z0-9]+(-[a-z0-9]+)+$' THEN substring(l FROM '^[a-z0-9]+-')
+                           ELSE coalesce(substring(l FROM '^[a-z0-9-]*[^a-z0-9-]'), l) END
       FROM (SELECT DISTINCT unnest(tsvector_to_array(doc."nameDoc" || doc."textDoc" || doc."bodyDoc")) AS l FROM doc) l
       ORDER BY 1
       ON CONFLICT DO NOTHING
