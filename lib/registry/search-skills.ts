@@ -270,12 +270,16 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
   const bodyOnlyTop = (cond: Prisma.Sql, inSortOrder: boolean) => Prisma.sql`(
       WITH walk AS MATERIALIZED (
         SELECT s.* FROM (SELECT ${keyCols} FROM "SkillSearch" s WHERE NOT s."textVector" @@ ${q} AND ${cond} ORDER BY ${keys} LIMIT ${walkRows}) s
-        -- an instructions' match: in the complete set, or else its document tested (a
-        -- join, not EXISTS, which the planner would turn into reading every match; the
-        -- flag read from a row of its own, not counted again for each row joined)
+        -- an instructions' match: in the complete set, or in the id list when it is short
+        -- ("bodyFew"), or else its document tested (a join, not EXISTS, which the planner
+        -- would turn into reading every match; the flags read from rows of their own, not
+        -- counted again for each row joined)
         LEFT JOIN LATERAL (SELECT 1 AS hit FROM "SkillSearchBody" b
-          WHERE b."skillId" = s."skillId" AND NOT (SELECT yes FROM "matchesComplete") AND b."bodyVector" @@ ${q} LIMIT 1) h ON true
-        WHERE CASE WHEN ${complete(matchSet)} THEN s."skillId" IN (SELECT "skillId" FROM ${matchSet} WHERE body) ELSE h.hit IS NOT NULL END
+          WHERE b."skillId" = s."skillId" AND NOT (SELECT yes FROM "matchesComplete") AND NOT (SELECT yes FROM "bodyFewAll")
+            AND b."bodyVector" @@ ${q} LIMIT 1) h ON true
+        WHERE CASE WHEN ${complete(matchSet)} THEN s."skillId" IN (SELECT "skillId" FROM ${matchSet} WHERE body)
+                   WHEN (SELECT yes FROM "bodyFewAll") THEN s."skillId" IN (SELECT "skillId" FROM "bodyFew")
+                   ELSE h.hit IS NOT NULL END
         ORDER BY ${keys} LIMIT ${need})
       SELECT *, 0::bigint AS "listPos" FROM walk WHERE (SELECT count(*) FROM walk) >= ${need}
       UNION ALL
@@ -293,7 +297,15 @@ export async function searchSkills(db: Db, query: SearchQuery = {}): Promise<Sea
               SELECT * FROM (SELECT ${keyCols}, b.pos ${bodyOnlyMatches(Prisma.sql`${cond} AND s."skillId" NOT IN (SELECT "skillId" FROM walk)`)}
                              LIMIT ${need}) s WHERE (SELECT count(*) FROM walk) < ${need}`
       })`;
-  const bodyIds = q ? Prisma.sql`"bodyIds" AS MATERIALIZED (SELECT "skillId", row_number() OVER () AS pos FROM "SkillSearchBody" WHERE "bodyVector" @@ ${q}),` : Prisma.empty;
+  // The id list's first rows, read (only by the walk) when the counts did not decide: all
+  // of them when there are at most the cap's worth, then the walk tests ids, not documents
+  // (the counts read most of those rows already; a longer list is left to the walk).
+  const bodyFew = cap;
+  const bodyIds = q
+    ? Prisma.sql`"bodyIds" AS MATERIALIZED (SELECT "skillId", row_number() OVER () AS pos FROM "SkillSearchBody" WHERE "bodyVector" @@ ${q}),
+        "bodyFew" AS MATERIALIZED (SELECT "skillId" FROM "bodyIds" LIMIT ${bodyFew + 1}),
+        "bodyFewAll" AS MATERIALIZED (SELECT count(*) <= ${bodyFew} AS yes FROM "bodyFew"),`
+    : Prisma.empty;
   const cols = Prisma.sql`s."skillId" AS id, s.downloads, s.stars, s."publishedAt"`;
 
   // The page's ids in order: `tier` first, then `ord` within the tier.
