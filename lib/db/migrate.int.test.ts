@@ -46,6 +46,31 @@ describe('migrations', () => {
     expect(await diffDatabaseToSchema(engine)).toBe('');
   });
 
+  it('apply as a database owner who is not a superuser (a managed Postgres)', async () => {
+    const url = await freshDatabase();
+    const role = `skillyard_owner_${Date.now().toString(36)}`;
+    const root = new pg.Client({ connectionString: url });
+    await root.connect();
+    try {
+      await root.query(`CREATE ROLE ${role} LOGIN PASSWORD 'owner-pw' NOSUPERUSER`);
+      await root.query(`ALTER DATABASE "${new URL(url).pathname.slice(1)}" OWNER TO ${role}`);
+      await root.query(`ALTER SCHEMA public OWNER TO ${role}`);
+      const asOwner = new URL(url);
+      asOwner.username = role;
+      asOwner.password = 'owner-pw';
+      expect(await applyMigrations(asOwner.toString())).toEqual((await readMigrations('prisma/migrations')).map((m) => m.name));
+      // the filters' GIN indexes, with btree_gin's own operator classes (a superuser's copies need a superuser)
+      const idx = await root.query(`SELECT indexdef FROM pg_indexes WHERE indexname = 'SkillSearch_textVector_format_signed_tokenGated_idx'`);
+      expect(idx.rows[0].indexdef).toContain('USING gin ("textVector", format, signed, "tokenGated")');
+    } finally {
+      await root.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1`, [role]);
+      await root.query(`REASSIGN OWNED BY ${role} TO CURRENT_USER`);
+      await root.query(`DROP OWNED BY ${role}`);
+      await root.query(`DROP ROLE ${role}`);
+      await root.end();
+    }
+  });
+
   it('detect drift when the database differs from the schema', async () => {
     const url = await freshDatabase();
     await applyMigrations(url);
