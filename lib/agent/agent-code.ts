@@ -84,6 +84,8 @@ export async function runAgentCode(
     key: string;
     /** the fair queue's principal (default: the key) */
     principal?: string;
+    /** SandboxJob.confined */
+    confined?: boolean;
     code: string;
     memory: Record<string, unknown>;
     limits?: SandboxLimits;
@@ -94,6 +96,7 @@ export async function runAgentCode(
   const job: SandboxJob = {
     key: o.key,
     ...(o.principal ? { principal: o.principal } : {}),
+    ...(o.confined ? { confined: true } : {}),
     source: agentModuleSource(o.code),
     entry: 'default',
     args: [],

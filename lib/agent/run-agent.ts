@@ -189,6 +189,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunAgentResult> {
       const run = await runAgentCode(opts.sandbox, {
         key: `agent:${runId}`,
         ...(opts.principal ? { principal: opts.principal } : {}),
+        ...(opts.confineCode ? { confined: true } : {}),
         code,
         memory,
         limits: opts.sandboxLimits,

@@ -133,6 +133,8 @@ export type RunAgentOptions = {
    * with many runs would take many shares
    */
   principal?: string;
+  /** the agent's code runs only where confined callers' code runs (SandboxJob.confined): for runs of anonymous callers */
+  confineCode?: boolean;
   /** limits for each run of agent code */
   sandboxLimits?: SandboxLimits;
   /** largest tool result fed back to the model, in characters (default 16,000) */

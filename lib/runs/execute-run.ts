@@ -15,6 +15,7 @@ import type { RunSlot } from './run-slots';
 import { errorContext, runsLog } from './runs-log';
 import { modelConfig } from './server-providers';
 import { userModelKey } from '../auth';
+import { isAnonymousKey } from '../principal';
 import { toStorableJson } from './storable-json';
 import { createSecretScrubber, type SecretScrubber } from '../log';
 import { learnRunSecrets } from './run-secrets';
@@ -227,6 +228,8 @@ export async function executeRun(server: RunServer, run: ClaimedRun, ctx: Execut
       sandbox: server.sandbox,
       // the run's code and its tool calls take its owner's (or address's) share of the sandbox
       principal: run.principal,
+      // a stranger's code never takes the workers kept free of loops (lib/sandbox/confinement.ts)
+      confineCode: isAnonymousKey(run.principal),
       allowedTools: run.config.allowedTools || null,
       maxTurns: run.config.maxTurns,
       maxSteps: run.config.maxSteps,

@@ -1,7 +1,7 @@
 // A caller whose guest code burns its CPU budget is kept off the last free worker: other
 // callers' jobs never wait behind its endless loops (confinement.ts, pool.ts `pick`).
 import { describe, expect, it } from 'vitest';
-import { Confinement, HEAVY_CPU_MS, HEAVY_HOLD_MS, heavyWorkerCap } from './confinement';
+import { Confinement, HEAVY_CPU_MS, HEAVY_HOLD_MS, heavyWorkerCap, LIGHT_HOLD_MS } from './confinement';
 import { FairQueue } from './fair-queue';
 import { createSandboxPool } from './pool';
 
@@ -20,6 +20,18 @@ describe('Confinement', () => {
     now += HEAVY_HOLD_MS + 1;
     expect(c.isHeavy('anon:loop')).toBe(false);
     expect(c.size).toBe(2);
+  });
+
+  it('knows a caller as light after a light job, until it is marked or LIGHT_HOLD_MS pass', () => {
+    let now = 1_000;
+    const c = new Confinement(() => now);
+    expect(c.isKnownLight('user:new')).toBe(false);
+    c.observe('user:new', { ok: true, cpuMs: 2 });
+    c.observe('anon:loop', { ok: true, cpuMs: 1 });
+    c.observe('anon:loop', { ok: false, error: { code: 'sandbox/cpu-limit', message: 'the job exceeded its CPU time limit of 1000 ms' } });
+    expect([c.isKnownLight('user:new'), c.isKnownLight('anon:loop')]).toEqual([true, false]);
+    now += LIGHT_HOLD_MS + 1;
+    expect(c.isKnownLight('user:new')).toBe(false);
   });
 
   it('leaves at least one worker, and a quarter of many, free of heavy callers', () => {
@@ -176,17 +188,23 @@ describe('the reserve worker', () => {
     const pool = createSandboxPool({ workers: 2, concurrency: 4, reserveIdleMs: 300 });
     try {
       await ready(pool, 2);
+      // the innocent caller is known: one light job
+      expect(await pool.run(job('export default () => 0', 'user:innocent|t'), async () => null)).toMatchObject({ ok: true });
       const order: string[] = [];
       // two callers never seen before: nothing marks them until their loops end
       const loops = ['anon:first', 'anon:second'].map((name) => pool.run(loop(name), async () => null).then(() => order.push('loop')));
       await new Promise((r) => setTimeout(r, 100));
-      for (let i = 0; i < 5; i++) {
+      expect(await pool.run(job('export default () => 1', 'user:innocent|t'), async () => null)).toMatchObject({ ok: true, value: 1 });
+      expect(pool.stats().workers).toBe(3);
+      // a third unknown caller's loop, and a second loop of the first, never get the reserve
+      loops.push(...['anon:third', 'anon:first'].map((name) => pool.run(loop(`${name} again`), async () => null).then(() => order.push('loop'))));
+      for (let i = 2; i < 7; i++) {
+        await new Promise((r) => setTimeout(r, 50));
         expect(await pool.run(job(`export default () => ${i}`, 'user:innocent|t'), async () => null)).toMatchObject({ ok: true, value: i });
         order.push('innocent');
       }
-      expect(pool.stats().workers).toBe(3);
       await Promise.all(loops);
-      expect(order).toEqual(['innocent', 'innocent', 'innocent', 'innocent', 'innocent', 'loop', 'loop']);
+      expect(order).toEqual(['innocent', 'innocent', 'innocent', 'innocent', 'innocent', 'loop', 'loop', 'loop', 'loop']);
       // idle, the reserve goes, and that is no crash
       for (let i = 0; i < 100 && pool.stats().workers > 2; i++) await new Promise((r) => setTimeout(r, 50));
       expect(pool.stats()).toMatchObject({ workers: 2, restarts: 0 });
@@ -199,6 +217,8 @@ describe('the reserve worker', () => {
     const pool = createSandboxPool({ workers: 2, concurrency: 4 });
     try {
       await ready(pool, 2);
+      expect(await pool.run(job('export default () => 0', 'user:innocent|t'), async () => null)).toMatchObject({ ok: true });
+      expect(await pool.run(job('export default () => 0', 'anon:attacker|t'), async () => null)).toMatchObject({ ok: true });
       expect(await pool.run(job('export default () => { for (;;) {} }', 'anon:attacker|mark', { cpuMs: 300 }), async () => null)).toMatchObject({ ok: false });
       const order: string[] = [];
       // a new caller's first loop takes the free worker; the marked caller's loop is on its place
@@ -212,6 +232,32 @@ describe('the reserve worker', () => {
       expect(order.slice(0, 2)).toEqual(['innocent', 'loop']);
       expect(order).toContain('marked');
       expect(order.indexOf('marked')).toBeGreaterThan(0);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});
+
+describe('confined jobs', () => {
+  it("a stranger's code (job.confined) takes only the confined callers' places, even before any mark", async () => {
+    const pool = createSandboxPool({ workers: 2, concurrency: 4 });
+    try {
+      for (let i = 0; i < 400 && pool.stats().ready < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      const order: string[] = [];
+      // two callers never seen before, each with an endless loop: both share one worker
+      const loops = ['anon:one', 'anon:two'].map((name) =>
+        pool
+          .run({ ...job('export default () => { for (;;) {} }', `${name}|code`, { cpuMs: 1_000, wallMs: 20_000 }), confined: true }, async () => null)
+          .then((r) => (order.push('loop'), r)),
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 5; i++) {
+        expect(await pool.run(job(`export default () => ${i}`, 'user:new|t'), async () => null)).toMatchObject({ ok: true, value: i });
+        order.push('innocent');
+      }
+      for (const r of await Promise.all(loops)) expect(r).toMatchObject({ ok: false, error: { code: 'sandbox/cpu-limit' } });
+      expect(order).toEqual(['innocent', 'innocent', 'innocent', 'innocent', 'innocent', 'loop', 'loop']);
+      expect(pool.stats().workers).toBe(2);
     } finally {
       await pool.close();
     }

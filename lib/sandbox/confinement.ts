@@ -13,6 +13,8 @@ export const HEAVY_CPU_MS = 250;
 export const HEAVY_HOLD_MS = 5 * 60_000;
 /** marks kept at most (the oldest go first) */
 const MAX_MARKS = 10_000;
+/** a caller whose job ended light is known light for this long (the reserve worker takes only them) */
+export const LIGHT_HOLD_MS = 10 * 60_000;
 /** the failures that mean the job held its worker to a limit */
 const HEAVY_CODES = new Set(['sandbox/cpu-limit', 'sandbox/memory-limit', 'sandbox/worker-crashed']);
 
@@ -24,6 +26,8 @@ export function heavyWorkerCap(workers: number): number {
 export class Confinement {
   /** principal -> when its mark ends (ms since the epoch) */
   private readonly marks = new Map<string, number>();
+  /** principal -> until when it counts as known light (its last light job + LIGHT_HOLD_MS) */
+  private readonly light = new Map<string, number>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -40,13 +44,29 @@ export class Confinement {
     const cpu = typeof raw.cpuMs === 'number' ? raw.cpuMs : 0;
     const atLimit = !raw.ok && raw.error !== undefined && HEAVY_CODES.has(raw.error.code) && raw.error.message !== CANCELLED;
     if (cpu >= HEAVY_CPU_MS || atLimit) this.mark(principal);
+    else if (raw.ok || raw.error?.code === 'sandbox/guest-error') this.remember(this.light, principal, LIGHT_HOLD_MS);
+  }
+
+  /** Its last job ended light (and it has no mark): the reserve worker may take its jobs. */
+  isKnownLight(principal: string): boolean {
+    const until = this.light.get(principal);
+    if (until === undefined) return false;
+    if (until <= this.now()) {
+      this.light.delete(principal);
+      return false;
+    }
+    return !this.isHeavy(principal);
   }
 
   /** Marks a caller whose job crashed or wedged its worker. */
   mark(principal: string): void {
-    this.marks.delete(principal);
-    this.marks.set(principal, this.now() + HEAVY_HOLD_MS);
-    if (this.marks.size > MAX_MARKS) this.marks.delete(this.marks.keys().next().value as string);
+    this.remember(this.marks, principal, HEAVY_HOLD_MS);
+  }
+
+  private remember(map: Map<string, number>, principal: string, holdMs: number): void {
+    map.delete(principal);
+    map.set(principal, this.now() + holdMs);
+    if (map.size > MAX_MARKS) map.delete(map.keys().next().value as string);
   }
 
   get size(): number {

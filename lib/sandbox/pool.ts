@@ -10,7 +10,8 @@ import { setting } from '../config';
 import { reportFailure } from '../log';
 import { failed } from './errors';
 import { FairQueue, principalOf } from './fair-queue';
-import { Confinement, heavyWorkerCap } from './confinement';
+import { Confinement, HEAVY_CPU_MS, heavyWorkerCap } from './confinement';
+import { processCpuMs } from './process-cpu';
 import { encodeFrame } from './frame';
 import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, spinBudgetUs, workerSpinBudgetUs, type IdleSpin } from './idle-spin';
 import { pipeLane, type Lane, type LaneEnds } from './lane';
@@ -90,6 +91,8 @@ type Worker = {
   place: number;
   /** the reserve was let go (idle): its exit is no crash */
   retired: boolean;
+  /** the job holding it in a long segment, and the worker's CPU time when that was first seen */
+  hog: { job: number; cpuMs: number; checkedAt: number } | null;
 };
 type Pending = {
   id: number;
@@ -109,6 +112,8 @@ type Pending = {
   startedAt: number;
   parkedSince: number;
   parkedMs: number;
+  /** when its current segment began: its start, or the answer to its last host call */
+  segmentAt: number;
 };
 
 /** Grace on top of a job's wallMs before the pool gives up on a silent worker and kills it. */
@@ -129,6 +134,8 @@ const MAX_RETRY_AFTER_MS = 60_000;
 const RESERVE_CHECK_MS = 25;
 /** an idle reserve worker is let go after this long */
 const RESERVE_IDLE_MS = 15_000;
+/** how often a worker held in a long segment has its CPU time read */
+const HOG_CHECK_MS = 50;
 
 /** The descriptor under a child's pipe (libuv's handle), or -1: then the pool never polls it. */
 function pipeFd(channel: Duplex): number {
@@ -220,6 +227,7 @@ class WorkerPool implements SandboxPool {
         startedAt: 0,
         parkedSince: 0,
         parkedMs: 0,
+        segmentAt: 0,
       };
       if (job.signal) {
         const onAbort = () => this.cancel(p);
@@ -231,7 +239,8 @@ class WorkerPool implements SandboxPool {
       }
       // nobody waiting and a worker free: start at once
       if (this.queue.size === 0) {
-        const w = this.pick(job.key, p.principal);
+        this.markHogs(performance.now());
+        const w = this.pick(job.key, p.principal, job.confined);
         if (w) return this.start(p, w);
       }
       const refused = this.admit(p);
@@ -354,6 +363,7 @@ class WorkerPool implements SandboxPool {
       codes: new Map(),
       place,
       retired: false,
+      hog: null,
     };
     this.live.add(w);
     channel.on('data', (chunk: Buffer) => {
@@ -425,7 +435,10 @@ class WorkerPool implements SandboxPool {
       this.dispatch();
     }
     const unpark = () => {
-      if (--p.hostCalls === 0) p.parkedMs += performance.now() - p.parkedSince;
+      if (--p.hostCalls === 0) {
+        p.segmentAt = performance.now();
+        p.parkedMs += p.segmentAt - p.parkedSince;
+      }
     };
     callHandlerRaw(p.handler, message.m, message.a).then(
       (json) => {
@@ -490,13 +503,14 @@ class WorkerPool implements SandboxPool {
   }
 
   private dispatch(): void {
+    if (this.queue.size > 0) this.markHogs(performance.now());
     while (this.queue.size > 0) {
       // no free slot anywhere: nothing to try (a result or host call comes every few ms under load)
       if (!this.anyFree()) break;
       // the first waiting job (in fair order) that has a worker: a confined caller's job
       // waiting for its workers does not hold up everyone else's
       let chosen: Worker | null = null;
-      const p = this.queue.takeFirst((q) => (chosen = this.pick(q.job.key, q.principal)) !== null);
+      const p = this.queue.takeFirst((q) => (chosen = this.pick(q.job.key, q.principal, q.job.confined)) !== null);
       if (!p || !chosen) break;
       this.start(p, chosen);
     }
@@ -518,10 +532,10 @@ class WorkerPool implements SandboxPool {
    */
   private considerReserve(): void {
     if (this.reserve || this.closed || this.broken || this.sizing.workers < 2) return;
-    let light = false;
-    for (const p of this.queue.heads()) if (!this.confinement.isHeavy(p.principal)) light = true;
-    if (!light) return;
     const now = performance.now();
+    let light = false;
+    for (const p of this.queue.heads()) if (!p.job.confined && !this.confinement.isHeavy(p.principal) && this.reserveMay(p.principal)) light = true;
+    if (!light) return;
     for (const w of this.live) {
       if (!this.stuck(w, now)) {
         // not yet (a result may free a slot): look again shortly, as no event may come
@@ -534,6 +548,43 @@ class WorkerPool implements SandboxPool {
       }
     }
     this.reserve = this.spawn(this.sizing.workers);
+  }
+
+  /**
+   * The reserve takes one job at a time of a known caller (its last job ended light) with
+   * no mark: a new caller's first loop never gets it, and a known one's at most one loop.
+   */
+  private reserveMay(principal: string): boolean {
+    if (!this.confinement.isKnownLight(principal)) return false;
+    if (this.reserve) for (const job of this.reserve.jobs.values()) if (job.principal === principal) return false;
+    return true;
+  }
+
+  /**
+   * Marks the caller of a job that holds its worker in one segment and has used HEAVY_CPU_MS
+   * of the worker's CPU in it: its other jobs are confined at once, not only when that job
+   * ends (a new caller's first loops would otherwise spread over every worker). CPU, not wall
+   * time: on a machine short of CPU a job of a few milliseconds can take hundreds.
+   */
+  private markHogs(now: number): void {
+    for (const w of this.live) {
+      // the job whose current segment began first is the one running (the others wait behind it)
+      let first: Pending | null = null;
+      for (const job of w.jobs.values()) if (job.hostCalls === 0 && (!first || job.segmentAt < first.segmentAt)) first = job;
+      if (!first || now - first.segmentAt < LONG_SEGMENT_MS || this.confinement.isHeavy(first.principal)) {
+        w.hog = null;
+        continue;
+      }
+      if (w.hog?.job !== first.id) {
+        const cpuMs = processCpuMs(w.pid);
+        w.hog = cpuMs === null ? null : { job: first.id, cpuMs, checkedAt: now };
+        continue;
+      }
+      if (now - w.hog.checkedAt < HOG_CHECK_MS) continue;
+      w.hog.checkedAt = now;
+      const cpuMs = processCpuMs(w.pid);
+      if (cpuMs !== null && cpuMs - w.hog.cpuMs >= HEAVY_CPU_MS) this.confinement.mark(first.principal);
+    }
   }
 
   /** The reserve has no job: it goes after RESERVE_IDLE_MS unless it gets one meanwhile. */
@@ -570,21 +621,28 @@ class WorkerPool implements SandboxPool {
    * The worker for a job of `principal`, or null while none may take it. A heavy caller's
    * job (confinement.ts) goes only to the first heavyWorkerCap places, so the others never
    * run one; every other job goes to a worker not held in a long segment, first one without
-   * heavy callers' jobs, else it waits (and may get the reserve: `considerReserve`).
+   * heavy callers' jobs, then one where none runs now, else it waits (and may get the
+   * reserve: `considerReserve`).
    */
-  private pick(key: string, principal: string): Worker | null {
+  private pick(key: string, principal: string, confined = false): Worker | null {
     // One worker is shared by all. With more, a heavy caller's jobs wait for their places
     // even while a worker there is being replaced: they never spill onto the others.
     if (this.sizing.workers < 2) return this.pickFrom(key, () => true);
-    if (this.confinement.isHeavy(principal)) {
+    if (confined || this.confinement.isHeavy(principal)) {
       const places = heavyWorkerCap(this.sizing.workers);
       return this.pickFrom(key, (w) => w.place < places);
     }
-    const holdsHeavy = (w: Worker) => {
-      for (const job of w.jobs.values()) if (this.confinement.isHeavy(job.principal)) return true;
+    // a heavy caller's job: anywhere (`all`), or only one that runs now, not waiting on its host
+    const holdsHeavy = (w: Worker, all: boolean) => {
+      for (const job of w.jobs.values()) if ((all || job.hostCalls === 0) && (job.job.confined || this.confinement.isHeavy(job.principal))) return true;
       return false;
     };
-    return this.pickFrom(key, (w) => !holdsHeavy(w), false) ?? this.pickFrom(key, () => true, false);
+    const reserve = this.reserve;
+    const mayReserve = !reserve || this.reserveMay(principal);
+    return (
+      this.pickFrom(key, (w) => (mayReserve || w !== reserve) && !holdsHeavy(w, true), false) ??
+      this.pickFrom(key, (w) => (mayReserve || w !== reserve) && !holdsHeavy(w, false), false)
+    );
   }
 
   /** The best worker among those `allowed`: the warm one unless stuck, else the least busy; a stuck one last, if `orStuck`. */
@@ -627,6 +685,7 @@ class WorkerPool implements SandboxPool {
     p.worker = w;
     p.attempts++;
     p.startedAt = performance.now();
+    p.segmentAt = p.startedAt;
     p.parkedMs = 0;
     w.jobs.set(p.id, p);
     this.affinity.delete(p.job.key);

@@ -28,6 +28,12 @@ export type SandboxJob = {
    * default the key up to its first `|` (the runtime's keys start with `kind:id|`).
    */
   principal?: string;
+  /**
+   * Code from a caller the server does not know (an anonymous run's agent code): it runs only
+   * on the workers where confined callers' jobs run (confinement.ts), never on the last free
+   * ones, even before its caller has been marked.
+   */
+  confined?: boolean;
   /** JavaScript ES module source (TypeScript must be transpiled first). */
   source: string;
   /** the export to call: 'default', 'execute', 'main', ... */
