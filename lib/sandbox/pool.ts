@@ -49,15 +49,16 @@ export type SandboxPoolOptions = {
    * env SKILLYARD_SANDBOX_SPIN_US; see idle-spin.ts
    */
   spinUs?: number;
-  /** how long an idle reserve worker (see WorkerPool.considerReserve) is kept (default 15 s) */
-  reserveIdleMs?: number;
   /** worker entry file; default the built dist/sandbox/worker.mjs (built from lib/sandbox/worker.ts when stale) */
   workerFile?: string;
 };
 
 export type SandboxPoolStats = {
+  /** worker processes (not counting the reserve) */
   workers: number;
   ready: number;
+  /** the reserve worker is up (pools of two workers or more keep one: WorkerPool.reserveOpen) */
+  reserve?: boolean;
   running: number;
   queued: number;
   restarts: number;
@@ -89,8 +90,6 @@ type Worker = {
   codes: Map<string, number>;
   /** its place among the pool's workers, 0..workers-1 (a replacement takes its place); `workers` for the reserve */
   place: number;
-  /** the reserve was let go (idle): its exit is no crash */
-  retired: boolean;
   /** the job holding it in a long segment, and the worker's CPU time when that was first seen */
   hog: { job: number; cpuMs: number; checkedAt: number } | null;
 };
@@ -132,8 +131,6 @@ const MAX_CODES_PER_WORKER = 512;
 const MAX_RETRY_AFTER_MS = 60_000;
 /** how often the pool looks again while a light job waits and every worker may be in a long segment */
 const RESERVE_CHECK_MS = 25;
-/** an idle reserve worker is let go after this long */
-const RESERVE_IDLE_MS = 15_000;
 /** how often a worker held in a long segment has its CPU time read */
 const HOG_CHECK_MS = 50;
 
@@ -188,10 +185,9 @@ class WorkerPool implements SandboxPool {
   private readonly spinUs: number;
   /** after sending a job or a host call's answer, the pool polls the pipes of workers that owe it a frame */
   private readonly spin: IdleSpin;
-  /** the extra worker for light jobs while every worker is in a long segment (see `considerReserve`) */
+  /** the extra worker for light jobs while every worker is held in a long segment (see `reserveOpen`) */
   private reserve: Worker | null = null;
   private reserveCheck: NodeJS.Timeout | null = null;
-  private reserveIdle: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly workerFile: string,
@@ -203,6 +199,7 @@ class WorkerPool implements SandboxPool {
     this.spinUs = spinBudgetUs(opts.spinUs ?? setting('SKILLYARD_SANDBOX_SPIN_US'));
     this.spin = createIdleSpin({ sources: () => this.owing(), maxUs: this.spinUs, gate: allGates(cpuNotContended(), loopMostlyIdle()) });
     for (let i = 0; i < sizing.workers; i++) this.spawn();
+    if (sizing.workers > 1) this.reserve = this.spawn(sizing.workers);
   }
 
   run(job: SandboxJob, handler: HostCallHandler): Promise<SandboxResult> {
@@ -281,7 +278,6 @@ class WorkerPool implements SandboxPool {
     for (const p of this.queue.drain()) this.settle(p, failed('sandbox/closed', 'the sandbox was closed before the job ran'));
     const exits: Promise<void>[] = [];
     if (this.reserveCheck) clearTimeout(this.reserveCheck);
-    if (this.reserveIdle) clearTimeout(this.reserveIdle);
     for (const w of this.live) {
       for (const p of w.jobs.values()) this.settle(p, failed('sandbox/closed', 'the sandbox was closed while the job ran'));
       w.jobs.clear();
@@ -307,10 +303,11 @@ class WorkerPool implements SandboxPool {
     let ready = 0;
     let running = 0;
     for (const w of this.live) {
-      if (w.ready) ready++;
+      if (w.ready && w !== this.reserve) ready++;
       running += w.jobs.size;
     }
-    return { workers: this.live.size, ready, running, queued: this.queue.size, restarts: this.restarts, retried: this.retried, lane: 'pipe' };
+    const reserve = this.reserve?.ready ?? false;
+    return { workers: this.regularLive(), ready, reserve, running, queued: this.queue.size, restarts: this.restarts, retried: this.retried, lane: 'pipe' };
   }
 
   workerPids(): number[] {
@@ -362,7 +359,6 @@ class WorkerPool implements SandboxPool {
       fatal: false,
       codes: new Map(),
       place,
-      retired: false,
       hog: null,
     };
     this.live.add(w);
@@ -397,7 +393,6 @@ class WorkerPool implements SandboxPool {
         w.jobs.delete(message.j);
         this.observe(p);
         this.settle(p, result);
-        if (w === this.reserve && w.jobs.size === 0) this.idleReserve(w);
         this.dispatch();
         return;
       }
@@ -478,9 +473,9 @@ class WorkerPool implements SandboxPool {
     }
     w.jobs.clear();
     for (const [key, owner] of this.affinity) if (owner === w) this.affinity.delete(key);
-    if (w === this.reserve) this.reserve = null;
+    const wasReserve = w === this.reserve;
+    if (wasReserve) this.reserve = null;
     if (this.closed) return;
-    if (w.retired) return this.dispatch();
 
     if (!w.ready && ++this.startupFailures >= STARTUP_FAILURES_BEFORE_GIVING_UP) {
       this.broken = `sandbox workers fail to start (last exit: ${how}); is ${this.workerFile} present and built?`;
@@ -495,7 +490,9 @@ class WorkerPool implements SandboxPool {
     const delay = this.crashes.length >= CRASHES_BEFORE_BACKOFF ? 1_000 : 0;
     this.restarts++;
     const restart = () => {
-      if (!this.closed && this.regularLive() < this.sizing.workers) this.spawn();
+      if (this.closed) return;
+      if (wasReserve) this.reserve = this.spawn(this.sizing.workers);
+      else if (this.regularLive() < this.sizing.workers) this.spawn();
     };
     if (delay > 0) setTimeout(restart, delay).unref();
     else restart();
@@ -514,7 +511,7 @@ class WorkerPool implements SandboxPool {
       if (!p || !chosen) break;
       this.start(p, chosen);
     }
-    if (this.queue.size > 0) this.considerReserve();
+    if (this.queue.size > 0) this.recheckForReserve();
   }
 
   private regularLive(): number {
@@ -525,29 +522,29 @@ class WorkerPool implements SandboxPool {
 
   /**
    * Confinement keeps a marked caller's loops on their places, but a caller is marked only
-   * when its first heavy job ends: the first loops of new callers (an attacker with several
-   * addresses) can hold every worker at once for up to their CPU limit. While a light job
-   * (an unmarked caller's) waits and every worker is in a long segment, one reserve worker
-   * starts for light jobs; marked callers never get it, and it goes when idle.
+   * once its first heavy job has run: the first loops of new callers (several signed-in
+   * accounts) can hold every worker at once for up to their CPU limit. The pool keeps one
+   * extra worker (the place after the last) that takes a known light caller's job only while
+   * every worker is held in a long segment (`reserveOpen`). Such a state comes with no event,
+   * so while a job the reserve may take waits, the pool looks again every RESERVE_CHECK_MS.
    */
-  private considerReserve(): void {
-    if (this.reserve || this.closed || this.broken || this.sizing.workers < 2) return;
-    const now = performance.now();
-    let light = false;
-    for (const p of this.queue.heads()) if (!p.job.confined && !this.confinement.isHeavy(p.principal) && this.reserveMay(p.principal)) light = true;
-    if (!light) return;
-    for (const w of this.live) {
-      if (!this.stuck(w, now)) {
-        // not yet (a result may free a slot): look again shortly, as no event may come
-        this.reserveCheck ??= setTimeout(() => {
-          this.reserveCheck = null;
-          this.dispatch();
-        }, RESERVE_CHECK_MS);
-        this.reserveCheck.unref?.();
-        return;
-      }
-    }
-    this.reserve = this.spawn(this.sizing.workers);
+  private recheckForReserve(): void {
+    if (!this.reserve || this.reserveCheck || this.closed) return;
+    let waiting = false;
+    for (const p of this.queue.heads()) if (!p.job.confined && !this.confinement.isHeavy(p.principal) && this.reserveMay(p.principal)) waiting = true;
+    if (!waiting) return;
+    this.reserveCheck = setTimeout(() => {
+      this.reserveCheck = null;
+      this.dispatch();
+    }, RESERVE_CHECK_MS);
+    this.reserveCheck.unref?.();
+  }
+
+  /** the reserve is ready and every other worker is starting or held in a long segment */
+  private reserveOpen(now: number): boolean {
+    if (!this.reserve?.ready) return false;
+    for (const w of this.live) if (w !== this.reserve && w.ready && !this.stuck(w, now)) return false;
+    return true;
   }
 
   /**
@@ -587,19 +584,6 @@ class WorkerPool implements SandboxPool {
     }
   }
 
-  /** The reserve has no job: it goes after RESERVE_IDLE_MS unless it gets one meanwhile. */
-  private idleReserve(w: Worker): void {
-    if (this.reserveIdle) clearTimeout(this.reserveIdle);
-    this.reserveIdle = setTimeout(() => {
-      this.reserveIdle = null;
-      if (w !== this.reserve || w.jobs.size > 0) return;
-      w.retired = true;
-      this.reserve = null;
-      w.child.kill('SIGKILL');
-    }, this.opts.reserveIdleMs ?? RESERVE_IDLE_MS);
-    this.reserveIdle.unref?.();
-  }
-
   /** a worker that is up and has a slot free */
   private free(w: Worker): boolean {
     return w.alive && w.ready && this.busy(w) < this.sizing.concurrency;
@@ -622,7 +606,7 @@ class WorkerPool implements SandboxPool {
    * job (confinement.ts) goes only to the first heavyWorkerCap places, so the others never
    * run one; every other job goes to a worker not held in a long segment, first one without
    * heavy callers' jobs, then one where none runs now, else it waits (and may get the
-   * reserve: `considerReserve`).
+   * reserve: `reserveOpen`).
    */
   private pick(key: string, principal: string, confined = false): Worker | null {
     // One worker is shared by all. With more, a heavy caller's jobs wait for their places
@@ -638,7 +622,7 @@ class WorkerPool implements SandboxPool {
       return false;
     };
     const reserve = this.reserve;
-    const mayReserve = !reserve || this.reserveMay(principal);
+    const mayReserve = !reserve || (this.reserveOpen(performance.now()) && this.reserveMay(principal));
     return (
       this.pickFrom(key, (w) => (mayReserve || w !== reserve) && !holdsHeavy(w, true), false) ??
       this.pickFrom(key, (w) => (mayReserve || w !== reserve) && !holdsHeavy(w, false), false)
@@ -678,10 +662,6 @@ class WorkerPool implements SandboxPool {
   }
 
   private start(p: Pending, w: Worker): void {
-    if (w === this.reserve && this.reserveIdle) {
-      clearTimeout(this.reserveIdle);
-      this.reserveIdle = null;
-    }
     p.worker = w;
     p.attempts++;
     p.startedAt = performance.now();
