@@ -2,7 +2,7 @@
 // `scripts/start.mjs` (which builds when the build is stale) in a process group of its
 // own, waited for on /api/health; `stop()` ends the group and drops the database.
 import { execFileSync, spawn, type StdioOptions } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { processCpuMs } from '../lib/sandbox/process-cpu';
 import { createScratchDatabase, databaseUrl, dropScratchDatabase, startScratchServer } from '../lib/db/scratch-database';
 
 export type BenchApp = { url: string; stop: () => Promise<void>; /** process group of the app (start.mjs, next, sandbox workers) */ pgid: number };
@@ -70,14 +70,8 @@ export function serverCpuMs(pgid: number): number {
   const out = execFileSync('ps', ['-o', 'pid=,args=', '-g', String(pgid)], { encoding: 'utf8' });
   let ms = 0;
   for (const line of out.split('\n').filter((l) => /next-server|next start|next\/dist/.test(l))) {
-    const pid = line.trim().split(/\s+/)[0];
-    try {
-      // fields after the command's closing parenthesis; utime and stime are the 14th and 15th (clock ticks of 10 ms)
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      ms += (Number(fields[11]) + Number(fields[12])) * 10;
-    } catch {
-      // gone meanwhile, or no /proc (not Linux)
-    }
+    // null: gone meanwhile, or no /proc (not Linux)
+    ms += processCpuMs(Number(line.trim().split(/\s+/)[0])) ?? 0;
   }
   return ms;
 }

@@ -48,9 +48,10 @@ export async function expandPrefixes(db: Db, tsq: string): Promise<string> {
     FROM q`;
   let query = row.query;
   for (const { p, keys } of row.prefixes ?? []) {
-    if ((keys ?? []).length > MAX_KEYS) continue;
-    const all = new Set((keys ?? []).map((k) => k.key));
-    const list = (keys ?? []).filter(({ key, parts }) => !(HYPHENATED.test(key) && (parts ?? []).some((l) => all.has(l)))).map((k) => k.key);
+    const entries = keys ?? [];
+    if (entries.length > MAX_KEYS) continue;
+    const all = new Set(entries.map((k) => k.key));
+    const list = entries.filter(({ key, parts }) => !(HYPHENATED.test(key) && (parts ?? []).some((l) => all.has(l)))).map((k) => k.key);
     // no key: nothing has this prefix; a term that matches nothing keeps the query valid
     const terms = list.length ? list.map((k) => (k === p || /^[a-z0-9]+$/.test(k) ? literal(k) : `${literal(k)}:*`)) : [literal(p)];
     query = query.split(`'${p}':*`).join(terms.length > 1 ? `( ${terms.join(' | ')} )` : terms[0]);

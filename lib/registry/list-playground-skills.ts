@@ -4,6 +4,7 @@
 import 'server-only';
 import type { Db } from '../db';
 import { listSkills } from './list-skills';
+import { addToGroup } from '../skills';
 
 export type PlaygroundSkillOption = { scope: string; name: string; description: string; format: string; tools: string[] };
 
@@ -19,9 +20,7 @@ export async function listPlaygroundSkills(db: Db, query: { q?: string; take: nu
   for (const t of tools) {
     if ((t.manifest as { visibility?: string } | null)?.visibility === 'hidden') continue;
     const key = `${t.version.skill.scopeName}/${t.version.skill.name}`;
-    const names = bySkill.get(key);
-    if (names) names.push(t.name);
-    else bySkill.set(key, [t.name]);
+    addToGroup(bySkill, key, t.name);
   }
   return skills.map((s) => ({ scope: s.scope, name: s.name, description: s.description, format: s.format, tools: bySkill.get(`${s.scope}/${s.name}`) ?? [] }));
 }

@@ -51,12 +51,18 @@ describe('Confinement', () => {
 
 const job = (source: string, key: string, limits = {}) => ({ key, source, entry: 'default', args: [], hostMethods: [], limits });
 
+/** Waits for the pool's `n` workers (and its reserve, when `reserve`) to be up. */
+async function ready(pool: ReturnType<typeof createSandboxPool>, n: number, reserve = false) {
+  for (let i = 0; i < 400 && (pool.stats().ready < n || (reserve && !pool.stats().reserve)); i++) await new Promise((r) => setTimeout(r, 50));
+  if (reserve) expect(pool.stats()).toMatchObject({ ready: n, reserve: true });
+  else expect(pool.stats().ready).toBe(n);
+}
+
 describe('a pool with a heavy caller', () => {
   it("another caller's jobs all finish while the heavy caller's loops hold their worker", async () => {
     const pool = createSandboxPool({ workers: 2, concurrency: 4 });
     try {
-      for (let i = 0; i < 400 && pool.stats().ready < 2; i++) await new Promise((r) => setTimeout(r, 50));
-      expect(pool.stats().ready).toBe(2);
+      await ready(pool, 2);
       // the attacker's first endless loop stops at its CPU limit and marks it
       expect(await pool.run(job('export default () => { for (;;) {} }', 'anon:attacker|loop', { cpuMs: 300 }), async () => null)).toMatchObject({
         ok: false,
@@ -84,8 +90,7 @@ describe('a pool with a heavy caller', () => {
   it("another caller's job waits for a free slot (or the reserve) rather than queue behind a heavy caller's loop", async () => {
     const pool = createSandboxPool({ workers: 2, concurrency: 2 });
     try {
-      for (let i = 0; i < 400 && pool.stats().ready < 2; i++) await new Promise((r) => setTimeout(r, 50));
-      expect(pool.stats().ready).toBe(2);
+      await ready(pool, 2);
       expect(await pool.run(job('export default () => { for (;;) {} }', 'anon:attacker|loop', { cpuMs: 300 }), async () => null)).toMatchObject({ ok: false });
       const order: string[] = [];
       const loop = pool
@@ -110,8 +115,7 @@ describe('a pool with a heavy caller', () => {
   it('a cancelled loop holds its slot until its worker answers, and still marks its caller', async () => {
     const pool = createSandboxPool({ workers: 2, concurrency: 4 });
     try {
-      for (let i = 0; i < 400 && pool.stats().ready < 2; i++) await new Promise((r) => setTimeout(r, 50));
-      expect(pool.stats().ready).toBe(2);
+      await ready(pool, 2);
       // the caller cancels its loop (a run cancelled by its owner): the worker reads the
       // cancel only when the loop stops at its CPU limit
       const abort = new AbortController();
@@ -142,8 +146,7 @@ describe('a pool with a heavy caller', () => {
   it("a heavy caller's job that started before its mark does not open a second worker to its loops", async () => {
     const pool = createSandboxPool({ workers: 2, concurrency: 4 });
     try {
-      for (let i = 0; i < 400 && pool.stats().ready < 2; i++) await new Promise((r) => setTimeout(r, 50));
-      expect(pool.stats().ready).toBe(2);
+      await ready(pool, 2);
       // two jobs of the attacker's, each on a worker and waiting on its host, before any mark
       let release = () => {};
       const released = new Promise<void>((r) => (release = r));
@@ -178,16 +181,12 @@ describe('a pool with a heavy caller', () => {
 });
 
 describe('the reserve worker', () => {
-  const ready = async (pool: ReturnType<typeof createSandboxPool>, n: number) => {
-    for (let i = 0; i < 400 && (pool.stats().ready < n || !pool.stats().reserve); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(pool.stats()).toMatchObject({ ready: n, reserve: true });
-  };
   const loop = (name: string) => job(`export default () => { for (;;) {} } // ${name}`, `${name}|loop`, { cpuMs: 4_000, wallMs: 40_000 });
 
   it("new callers' first loops on every worker do not hold up a known caller: the reserve takes its jobs", async () => {
     const pool = createSandboxPool({ workers: 2, concurrency: 4 });
     try {
-      await ready(pool, 2);
+      await ready(pool, 2, true);
       // the innocent caller is known: one light job
       expect(await pool.run(job('export default () => 0', 'user:innocent|t'), async () => null)).toMatchObject({ ok: true });
       const order: string[] = [];
@@ -213,7 +212,7 @@ describe('the reserve worker', () => {
   it("a marked caller's jobs never take the reserve, nor spill off their places while all are held", async () => {
     const pool = createSandboxPool({ workers: 2, concurrency: 4 });
     try {
-      await ready(pool, 2);
+      await ready(pool, 2, true);
       expect(await pool.run(job('export default () => 0', 'user:innocent|t'), async () => null)).toMatchObject({ ok: true });
       expect(await pool.run(job('export default () => 0', 'anon:attacker|t'), async () => null)).toMatchObject({ ok: true });
       expect(await pool.run(job('export default () => { for (;;) {} }', 'anon:attacker|mark', { cpuMs: 300 }), async () => null)).toMatchObject({ ok: false });
@@ -239,7 +238,7 @@ describe('confined jobs', () => {
   it("a stranger's code (job.confined) takes only the confined callers' places, even before any mark", async () => {
     const pool = createSandboxPool({ workers: 2, concurrency: 4 });
     try {
-      for (let i = 0; i < 400 && pool.stats().ready < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      await ready(pool, 2);
       const order: string[] = [];
       // two callers never seen before, each with an endless loop: both share one worker
       const loops = ['anon:one', 'anon:two'].map((name) =>

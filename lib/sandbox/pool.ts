@@ -531,7 +531,7 @@ class WorkerPool implements SandboxPool {
   private recheckForReserve(): void {
     if (!this.reserve || this.reserveCheck || this.closed) return;
     let waiting = false;
-    for (const p of this.queue.heads()) if (!p.job.confined && !this.confinement.isHeavy(p.principal) && this.reserveMay(p.principal)) waiting = true;
+    for (const p of this.queue.heads()) if (!p.job.confined && this.reserveMay(p.principal)) waiting = true;
     if (!waiting) return;
     this.reserveCheck = setTimeout(() => {
       this.reserveCheck = null;

@@ -6,6 +6,7 @@ export { AGENT_TABLES, agentVerdicts, type AgentRule, type AgentTable } from './
 export { DEFAULT_LIMITS, LIMIT_ENV, limitsFromEnv, resolveLimits, uploadBodyBytes, type ReadLimits } from './limits';
 export { readSkillsFromFiles, normalizeTreePath, type ReadOptions, type ReadResult, type InputFile } from './read';
 export { readSkillsFromPath } from './read-path';
+export { addToGroup } from './group';
 export { readPackageFolder, type PackageFolder } from './disk';
 export { readArchive, archiveKind, type ArchiveResult } from './archive';
 export { detectSkills, formatOfSingleFile, type DetectedSkill } from './detect';

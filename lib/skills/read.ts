@@ -4,6 +4,7 @@
 
 import { agentVerdicts, factsForFormat } from './agents';
 import { detectSkills, owningRoot, type DetectedSkill } from './detect';
+import { addToGroup } from './group';
 import { DiagnosticSink } from './diagnostic-sink';
 import { readAgentSkill } from './formats/agent-skill';
 import { readCodeSkill } from './formats/code-skill';
@@ -96,11 +97,7 @@ export function readSkillsFromFiles(files: readonly InputFile[], opts: ReadOptio
     tree.set(path, { path, content, size, symlink: f.symlink, link: f.link ? { target: f.link.target, state: f.link.state } : undefined, tooLarge: f.tooLarge || size > limits.maxFileBytes, unreadable: f.unreadable, load: f.load });
   }
   const notes = new Map<string, Diagnostic[]>();
-  const addNote = (root: string, d: Diagnostic) => {
-    const list = notes.get(root);
-    if (list) list.push(d);
-    else notes.set(root, [d]);
-  };
+  const addNote = (root: string, d: Diagnostic) => addToGroup(notes, root, d);
   const detected = withoutFragments(detectSkills([...tree.keys()]), tree, addNote);
   if (detected.length === 0) {
     top.error('detect/no-skills', tree.size ? 'no skill found: expected SKILL.md, *.skill.md, *.skill.js/ts, a malv tools.json or .ai/tools/' : 'no files to read');

@@ -9,6 +9,7 @@
 //   rye/parameters.ts  the `parameters` list -> JSON Schema
 //   rye/signatures.ts  the package's signature from its files'
 
+import { addToGroup } from '../group';
 import { nameFromPath } from '../names';
 import { newManifest, type Pkg } from '../package';
 import type { SkillManifest, SkillSignature, ToolManifest } from '../types';
@@ -151,10 +152,6 @@ function label(t: Found): string {
 
 function groupByName(tools: Found[]): Found[][] {
   const groups = new Map<string, Found[]>();
-  for (const t of tools) {
-    const group = groups.get(t.tool.name);
-    if (group) group.push(t);
-    else groups.set(t.tool.name, [t]);
-  }
+  for (const t of tools) addToGroup(groups, t.tool.name, t);
   return [...groups.values()];
 }

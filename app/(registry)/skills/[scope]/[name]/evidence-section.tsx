@@ -3,6 +3,7 @@
 // those outside the declared permissions flagged and their line linked to the source.
 import Link from 'next/link';
 import type { Attempt, ExampleEvidence, ExampleOutcome, VersionTrust } from '@/lib/evidence';
+import { addToGroup } from '@/lib/skills';
 
 const OUTCOME: Record<ExampleOutcome, { label: string; className: string }> = {
   passed: { label: 'passed', className: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-50' },
@@ -105,12 +106,7 @@ const SKIPPED_NAMED = 12;
 /** The tools not run, grouped by why: a version of thousands of tools is a line, not thousands of items. */
 function SkippedTools({ tools }: { tools: Array<{ tool: string; skipped?: string }> }) {
   const byReason = new Map<string, string[]>();
-  for (const t of tools) {
-    if (!t.skipped) continue;
-    const names = byReason.get(t.skipped);
-    if (names) names.push(t.tool);
-    else byReason.set(t.skipped, [t.tool]);
-  }
+  for (const t of tools) if (t.skipped) addToGroup(byReason, t.skipped, t.tool);
   if (byReason.size === 0) return null;
   return (
     <ul className="space-y-1 text-xs text-zinc-700 dark:text-zinc-300" data-testid="evidence-skipped">
