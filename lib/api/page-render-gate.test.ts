@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import type http from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
-import { MAX_HOLD_MS, MAX_WAIT_MS, enterPageGate, pageGateState, type GateLimits } from './page-render-gate';
+import { MAX_HOLD_MS, MAX_REST_MS, MAX_WAIT_MS, enterPageGate, pageGateState, type GateLimits } from './page-render-gate';
 
 /** A response that closes when told to (as Node's does when it is sent or its client goes). */
 function response(): http.ServerResponse & { close(): void } {
@@ -36,6 +36,9 @@ function gateLog(limits: GateLimits) {
   };
   return { log, open, enter };
 }
+
+/** An earlier test's look at the line (a real timer, SAMPLE_MS) has fired: fake timers see a gate at rest. */
+const settled = () => new Promise((r) => setTimeout(r, 60));
 
 describe('the page render gate', () => {
   it('runs at most N at once, the rest in order as slots free up', () => {
@@ -221,6 +224,54 @@ describe('the page render gate', () => {
       expect(pageGateState()).toEqual({ running: 1, waiting: 0 });
       for (const r of res) r.close();
       expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('while pages wait, rests after each render so that renders take at most their share of the time', async () => {
+    await settled();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const { log, open, enter } = gateLog({ inProgress: 1, waiting: 8, loopPercent: 100, sharePercent: 50 });
+      enter('page:ip:a', 'a');
+      enter('page:ip:b', 'b');
+      vi.advanceTimersByTime(40);
+      open[0]!.close(); // a took 40 ms while b waited: b starts 40 ms later (a 50 % share)
+      expect(log).toEqual(['start a']);
+      vi.advanceTimersByTime(39);
+      expect(log).toEqual(['start a']);
+      vi.advanceTimersByTime(2);
+      expect(log).toEqual(['start a', 'start b']);
+      // a page that arrives during a rest waits for its end too
+      enter('page:ip:c', 'c');
+      vi.advanceTimersByTime(MAX_HOLD_MS); // b held its slot 10 s (a client that stopped reading): the rest is at most MAX_REST_MS
+      expect(log).toEqual(['start a', 'start b']);
+      vi.advanceTimersByTime(MAX_REST_MS + 1);
+      expect(log).toEqual(['start a', 'start b', 'start c']);
+      // nobody waited when c ended: the next page starts at once
+      vi.advanceTimersByTime(100);
+      open[2]!.close();
+      enter('page:ip:d', 'd');
+      expect(log).toEqual(['start a', 'start b', 'start c', 'start d']);
+      for (const r of open) r.close();
+      expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('never rests with the share at 100 (off)', async () => {
+    await settled();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const { log, open, enter } = gateLog({ inProgress: 1, waiting: 8, loopPercent: 100, sharePercent: 100 });
+      enter('page:ip:a', 'a');
+      enter('page:ip:b', 'b');
+      vi.advanceTimersByTime(40);
+      open[0]!.close();
+      expect(log).toEqual(['start a', 'start b']);
+      for (const r of open) r.close();
     } finally {
       vi.useRealTimers();
     }

@@ -63,6 +63,7 @@ export const SETTINGS = {
   SKILLYARD_PAGE_RENDERS_IN_PROGRESS: int(4, 0),
   SKILLYARD_PAGE_RENDERS_WAITING: int(256, 0),
   SKILLYARD_PAGE_RENDER_LOOP_PERCENT: int(60, 1),
+  SKILLYARD_PAGE_RENDER_SHARE_PERCENT: int(50, 1),
 
   // package limits (lib/skills/limits.ts holds the defaults; unset keeps them)
   SKILLYARD_MAX_DESCRIPTION_CHARS: optionalInt(1),

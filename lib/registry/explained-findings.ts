@@ -11,8 +11,9 @@ import { whyItMatters, type ScanFinding } from './scan-package';
 export type ExplainedFinding = ScanFinding & { why: string; review: FindingReviewOut | null };
 
 /** Findings of a version row, explained, with their newest reviews. */
-export async function explainFindings(db: Db, versionId: string, findings: ScanFinding[]): Promise<ExplainedFinding[]> {
-  const reviews = findings.length ? await listFindingReviews(db, versionId) : [];
+/** `reviews`: the version's reviews when the caller has them (else they are read, if there are findings). */
+export async function explainFindings(db: Db, versionId: string, findings: ScanFinding[], reviews?: FindingReviewOut[]): Promise<ExplainedFinding[]> {
+  reviews ??= findings.length ? await listFindingReviews(db, versionId) : [];
   return findings.map((f) => ({
     ...f,
     why: whyItMatters(f.rule),
@@ -29,5 +30,6 @@ export async function getVersionFindings(
   const v = await resolveVersion(db, skill, ref.version);
   const row = await db.skillVersion.findUnique({ where: { id: v.id }, select: { findings: true } });
   const findings = (Array.isArray(row?.findings) ? row.findings : []) as ScanFinding[];
-  return { version: v.version, findings: await explainFindings(db, v.id, findings), reviews: await listFindingReviews(db, v.id) };
+  const reviews = await listFindingReviews(db, v.id);
+  return { version: v.version, findings: await explainFindings(db, v.id, findings, reviews), reviews };
 }

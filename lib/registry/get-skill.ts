@@ -61,6 +61,20 @@ export type GetSkillOptions = {
 };
 
 export async function getSkill(db: Db, ref: { scope: string; name: string; version?: string }, viewer: Viewer = null, options: GetSkillOptions = {}): Promise<SkillDetail> {
+  return (await readSkillDetail(db, ref, viewer, options)).detail;
+}
+
+/**
+ * getSkill with the row ids of the skill and the shown version, for a caller that reads
+ * more of the same version (the skill page: its trust, findings and usage by id, without
+ * finding the skill and resolving the version again). The ids stay on the server.
+ */
+export async function readSkillDetail(
+  db: Db,
+  ref: { scope: string; name: string; version?: string },
+  viewer: Viewer = null,
+  options: GetSkillOptions = {},
+): Promise<{ detail: SkillDetail; skillId: string; versionId: string }> {
   const notFound = new AppError('skill/not-found', `@${ref.scope}/${ref.name} was not found.`);
   const skill = await db.skill.findUnique({
     where: { scopeName_name: { scopeName: ref.scope, name: ref.name } },
@@ -86,7 +100,7 @@ export async function getSkill(db: Db, ref: { scope: string; name: string; versi
   const manifest = (read?.manifest ?? (version as { manifest?: unknown }).manifest) as unknown as SkillManifest;
   const byVersion = (a: { version: string }, b: { version: string }) =>
     semver.valid(a.version) && semver.valid(b.version) ? semver.rcompare(a.version, b.version) : b.version.localeCompare(a.version);
-  return {
+  const detail: SkillDetail = {
     scope: skill.scopeName,
     name: skill.name,
     description: skill.description,
@@ -112,6 +126,7 @@ export async function getSkill(db: Db, ref: { scope: string; name: string; versi
       .map((v) => ({ version: v.version, createdAt: v.createdAt, yanked: v.yankedAt !== null, yankReason: v.yankReason, deprecated: v.deprecated, downloads: v.downloads }))
       .sort(byVersion),
   };
+  return { detail, skillId: skill.id, versionId: version.id };
 }
 
 /**

@@ -11,10 +11,15 @@ import { resolveVersion } from './resolve-version';
 export async function getVersionTrust(db: Db, ref: { scope: string; name: string; version?: string | null }, viewer: Viewer): Promise<VersionTrust> {
   const skill = await findVisibleSkill(db, ref, viewer);
   const resolved = await resolveVersion(db, skill, ref.version ?? null);
+  return versionTrustById(db, { scope: skill.scopeName, name: skill.name, versionId: resolved.id });
+}
+
+/** The trust of a version the caller has already found and checked the viewer may see (the skill page: readSkillDetail). */
+export async function versionTrustById(db: Db, ref: { scope: string; name: string; versionId: string }): Promise<VersionTrust> {
   const row = await db.skillVersion.findUnique({
-    where: { id: resolved.id },
+    where: { id: ref.versionId },
     select: { version: true, evidence: true, provenance: true },
   });
-  if (!row) throw new AppError('skill/version-not-found', `@${ref.scope}/${ref.name}@${ref.version ?? 'latest'} was not found.`);
-  return { scope: skill.scopeName, name: skill.name, version: row.version, ...trustOf(row) };
+  if (!row) throw new AppError('skill/version-not-found', `A version of @${ref.scope}/${ref.name} was not found.`);
+  return { scope: ref.scope, name: ref.name, version: row.version, ...trustOf(row) };
 }

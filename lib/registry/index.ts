@@ -3,9 +3,9 @@
 // The CLI and the upload worker thread take read-upload.ts, package-tarball.ts and
 // scan-package.ts directly (plain Node: this index carries the server-only marker).
 import 'server-only';
-export { getSkill, canSeePrivate, type SkillDetail, type Viewer } from './get-skill';
+export { getSkill, readSkillDetail, canSeePrivate, type SkillDetail, type Viewer } from './get-skill';
 export { findVisibleSkill } from './find-visible-skill';
-export { getVersionTrust } from './get-version-trust';
+export { getVersionTrust, versionTrustById } from './get-version-trust';
 export { assertScopeOwner } from './assert-scope-owner';
 export { mayManageSkill } from './may-manage-skill';
 export { publishScopesOf } from './publish-scopes';
@@ -26,7 +26,7 @@ export { type ScanFinding } from './scan-package';
 export { type VersionProvenanceInput } from './version-provenance';
 export { getVersionStatement } from './version-statement';
 export { getVersionPermissions, diffVersionPermissions, type VersionPermissionDiff } from './version-permissions';
-export { getVersionFindings, type ExplainedFinding } from './explained-findings';
+export { getVersionFindings, explainFindings, type ExplainedFinding } from './explained-findings';
 export { reviewFinding } from './review-finding';
 export { manageVersion, ZManageVersion } from './manage-version';
 export { yankVersion } from './yank-version';
@@ -35,5 +35,5 @@ export { deleteVersion } from './delete-version';
 export { setDistTag, listDistTags } from './set-dist-tag';
 export { starSkill } from './star-skill';
 export { starredBy } from './starred-by';
-export { noteSkillCalls, skillOfTool, skillUsageOf, type SkillUsage } from './skill-usage';
+export { noteSkillCalls, skillOfTool, skillUsage, skillUsageOf, type SkillUsage } from './skill-usage';
 export { parseRange } from './package-store';

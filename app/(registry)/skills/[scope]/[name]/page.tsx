@@ -5,7 +5,7 @@ import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { serverContext } from '@/lib/server';
 import { isAppError } from '@/lib/errors';
-import { getSkill, type SkillDetail, readFilePrefix, packageLimitSettings, starredBy, mayManageSkill, skillUsageOf, getVersionTrust } from '@/lib/registry';
+import { readSkillDetail, type SkillDetail, readFilePrefix, packageLimitSettings, starredBy, mayManageSkill, skillUsage, versionTrustById } from '@/lib/registry';
 import { DEFAULT_LIMITS } from '@/lib/skills';
 import { FormatBadge } from '@/app/_components/format-badge';
 import { HighlightedSource } from '@/app/_components/highlighted-source';
@@ -45,12 +45,12 @@ const toolPageOf = (search: Search) => Math.max(1, Number.parseInt(one(search.to
 
 // one read per request, shared by the metadata and the page (React's per-request cache);
 // a version stored with more tools than a skill may have now is read a page of tools at a time
-const load = cache(async (scope: string, name: string, version: string | undefined, toolPage: number): Promise<SkillDetail> => {
+const load = cache(async (scope: string, name: string, version: string | undefined, toolPage: number): Promise<{ detail: SkillDetail; skillId: string; versionId: string }> => {
   try {
     const user = await currentUser().catch(() => null);
     const viewer = user ? { userId: user.id } : null;
     const toolsPage = { offset: (toolPage - 1) * TOOLS_PER_PAGE, limit: TOOLS_PER_PAGE, maxTools: maxToolsPerSkill() };
-    return await getSkill(serverContext().db, { scope: decodeURIComponent(scope), name: decodeURIComponent(name), version }, viewer, { toolsPage });
+    return await readSkillDetail(serverContext().db, { scope: decodeURIComponent(scope), name: decodeURIComponent(name), version }, viewer, { toolsPage });
   } catch (err) {
     if (isAppError(err) && err.status === 404) notFound();
     throw err;
@@ -60,7 +60,7 @@ const load = cache(async (scope: string, name: string, version: string | undefin
 export async function generateMetadata({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }): Promise<Metadata> {
   const p = await params;
   const search = await searchParams;
-  const skill = await load(p.scope, p.name, one(search.version), toolPageOf(search)).catch(() => null);
+  const skill = (await load(p.scope, p.name, one(search.version), toolPageOf(search)).catch(() => null))?.detail;
   const title = `@${p.scope}/${p.name}`;
   if (!skill) return { title };
   const description = skill.description.slice(0, 300);
@@ -84,7 +84,8 @@ async function FileView({ skill, path }: { skill: SkillDetail; path: string }) {
 export default async function SkillPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }) {
   const search = await searchParams;
   const p = await params;
-  const skill = await load(p.scope, p.name, one(search.version), toolPageOf(search));
+  // the skill and version were found (and checked visible) once; what the page reads more of them goes by id
+  const { detail: skill, skillId, versionId } = await load(p.scope, p.name, one(search.version), toolPageOf(search));
   const file = one(search.file);
   const m = skill.manifest;
   const ref = `@${skill.scope}/${skill.name}`;
@@ -115,7 +116,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
   const pinned = skill.distTags.latest && skill.version !== skill.distTags.latest ? skill.version : undefined;
   const mcp = mcpClientConfig({ origin: siteOrigin(await headers()), scope: skill.scope, name: skill.name, needsToken, version: pinned });
   const publishers = manage && user ? await listTrustedPublishers(serverContext().db, skill, user.id).catch(() => null) : null;
-  const trust = await getVersionTrust(serverContext().db, { scope: skill.scope, name: skill.name, version: skill.version }, user ? { userId: user.id } : null);
+  const trust = await versionTrustById(serverContext().db, { scope: skill.scope, name: skill.name, versionId });
 
   return (
     <article className="grid min-w-0 grid-cols-1 gap-8 lg:grid-cols-[minmax(0,1fr)_18rem]">
@@ -170,7 +171,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
           <UnlockPlanner tools={m.tools} next={base} scope={skill.scope} />
         </header>
 
-        <TrustSections skill={skill} userId={user?.id ?? null} manage={manage} from={one(search.from)} versionParam={search.version ? skill.version : null} base={base} />
+        <TrustSections skill={skill} versionId={versionId} userId={user?.id ?? null} manage={manage} from={one(search.from)} versionParam={search.version ? skill.version : null} base={base} />
 
         {m.instructions && (
           <section aria-labelledby="readme-heading" className="space-y-3">
@@ -252,7 +253,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
 
       <div className="min-w-0 space-y-6">
         <SkillSidebar skill={skill} facts={facts} base={base} />
-        <SkillUsagePanel usage={await skillUsageOf(serverContext().db, skill)} downloads={skill.downloads} />
+        <SkillUsagePanel usage={await skillUsage(serverContext().db, skillId)} downloads={skill.downloads} />
         {manage && !skill.yanked && <UpgradeCheckPanel scope={skill.scope} name={skill.name} version={skill.version} />}
         {publishers && <TrustedPublishersPanel scope={skill.scope} name={skill.name} publishers={publishers} defaultIssuer={oidcSettings().githubIssuers[0]} />}
         <AgentSupport agents={m.agents} />

@@ -3,12 +3,13 @@
 // the page itself only places them.
 import semver from 'semver';
 import { serverContext } from '@/lib/server';
-import { type SkillDetail, diffVersionPermissions, type VersionPermissionDiff, getVersionFindings } from '@/lib/registry';
+import { type SkillDetail, diffVersionPermissions, type VersionPermissionDiff, explainFindings } from '@/lib/registry';
 import { permissionFacts, summarizePermissions } from '@/lib/trust';
 import { PermissionsPanel } from './permissions-panel';
 import { FindingsPanel } from './findings-panel';
 
-type Props = { skill: SkillDetail; userId: string | null; manage: boolean; from?: string; versionParam: string | null; base: string };
+/** `versionId`: the shown version's row (the page found it and checked the viewer may see it) */
+type Props = { skill: SkillDetail; versionId: string; userId: string | null; manage: boolean; from?: string; versionParam: string | null; base: string };
 
 /** The version a diff starts from: the one asked for, else the newest one older than the shown one (not yanked). */
 function fromVersion(skill: SkillDetail, asked?: string): string | null {
@@ -18,14 +19,15 @@ function fromVersion(skill: SkillDetail, asked?: string): string | null {
   return older[0]?.version ?? null;
 }
 
-export async function TrustSections({ skill, userId, manage, from, versionParam, base }: Props) {
+export async function TrustSections({ skill, versionId, userId, manage, from, versionParam, base }: Props) {
   const db = serverContext().db;
   const viewer = userId ? { userId } : null;
   const ref = { scope: skill.scope, name: skill.name };
   const start = fromVersion(skill, from);
   let diff: VersionPermissionDiff | null = null;
   if (start) diff = await diffVersionPermissions(db, { ...ref, from: start, to: skill.version }, viewer).catch(() => null);
-  const { findings } = await getVersionFindings(db, { ...ref, version: skill.version }, viewer);
+  // the findings came with the version; their reviews are read only when there are findings
+  const findings = await explainFindings(db, versionId, Array.isArray(skill.findings) ? skill.findings : []);
   return (
     <>
       <PermissionsPanel
