@@ -124,6 +124,7 @@ export const SETTINGS = {
 
   // package bytes (lib/registry/package-store)
   SKILLYARD_PACKAGE_STORE: oneOf(['postgres', 's3'], 'postgres'),
+  SKILLYARD_PACKAGE_CACHE_BYTES: int(32 * MiB, 0),
   SKILLYARD_S3_BUCKET: text(),
   SKILLYARD_S3_ENDPOINT: text(),
   SKILLYARD_S3_REGION: text(),

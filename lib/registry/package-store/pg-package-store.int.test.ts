@@ -6,6 +6,8 @@ import type { Db } from '../../db/client';
 import { testDatabaseUrl, testDb } from '../../../test/db';
 import { createPgPackageStore, READ_SLICE_BYTES, STATEMENT_BYTES } from './pg-package-store';
 import { packageStoreContract } from './testing/store-contract';
+import { SliceCache } from './slice-cache';
+import { readAll } from './read-all';
 
 let skillId: string;
 let next = 0;
@@ -22,6 +24,52 @@ describe('Postgres package store', () => {
     () => createPgPackageStore(testDb()),
     async () => (await testDb().skillVersion.create({ data: { skillId, version: `1.0.${next++}`, manifest: {}, contentHash: 'h', sizeBytes: 1 } })).id,
   );
+});
+
+/** testDb() with its $queryRaw calls counted */
+function countingDb(): { db: Db; reads: () => number } {
+  let reads = 0;
+  const db = new Proxy(testDb(), {
+    get(target, prop) {
+      const v = Reflect.get(target, prop);
+      if (prop === '$queryRaw') return (...args: unknown[]) => (reads++, (v as (...a: unknown[]) => unknown).apply(target, args));
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  }) as Db;
+  return { db, reads: () => reads };
+}
+
+describe('the slices a download read', () => {
+  it('serve the next download of the version from memory, and are forgotten when its bytes are removed', async () => {
+    const id = (await testDb().skillVersion.create({ data: { skillId, version: `1.0.${next++}`, manifest: {}, contentHash: 'h', sizeBytes: 1 } })).id;
+    const bytes = crypto.randomBytes(STATEMENT_BYTES + READ_SLICE_BYTES + 17);
+    const cache = new SliceCache(8 * 1024 * 1024);
+    const { db, reads } = countingDb();
+    const store = createPgPackageStore(db, { cache });
+    await store.put(id, bytes);
+    expect(Buffer.from(await readAll(store.open(id))).equals(bytes)).toBe(true);
+    const first = reads();
+    expect(first).toBeGreaterThan(0);
+    // again, whole and by range: every slice from memory, the same bytes
+    expect(Buffer.from(await readAll(store.open(id))).equals(bytes)).toBe(true);
+    expect(reads()).toBe(first);
+    expect(cache.size).toBe(bytes.byteLength);
+    await store.remove(id);
+    expect(cache.size).toBe(0);
+    await expect(readAll(store.open(id))).rejects.toThrow(/deleted/);
+  });
+
+  it('are not kept with no cache', async () => {
+    const id = (await testDb().skillVersion.create({ data: { skillId, version: `1.0.${next++}`, manifest: {}, contentHash: 'h', sizeBytes: 1 } })).id;
+    const bytes = crypto.randomBytes(READ_SLICE_BYTES + 1);
+    const { db, reads } = countingDb();
+    const store = createPgPackageStore(db, { cache: null });
+    await store.put(id, bytes);
+    await readAll(store.open(id));
+    const first = reads();
+    await readAll(store.open(id));
+    expect(reads()).toBe(2 * first);
+  });
 });
 
 describe('a download from the Postgres store', () => {

@@ -13,8 +13,11 @@
 // download, the same memory; rows of 32 KiB cost 40% less CPU, but their 44 KB strings
 // outlive young-generation collections while a query's rows wait, and the heap grew by
 // up to 300 MB (bench:downloads, docs/benchmarks.md).
+// Slices read are kept in a shared SliceCache (slice-cache.ts, SKILLYARD_PACKAGE_CACHE_BYTES).
 import 'server-only';
+import { setting } from '../../config';
 import { AppError } from '../../errors';
+import { SliceCache } from './slice-cache';
 import type { ByteRange, PackageStore, Tx } from './types';
 
 /** What one statement carries at most: a tarball part, a batch of files (publish-version.ts). */
@@ -31,8 +34,14 @@ export const DOWNLOAD_IDLE_MS = 60_000;
 
 const gone = () => new AppError('skill/tarball-not-found', 'This version was deleted while it was being downloaded.');
 
-export function createPgPackageStore(db: Tx, opts: { idleMs?: number } = {}): PackageStore {
+// one cache per process, whichever bundle creates a store
+const shared = globalThis as unknown as { skillyardSliceCache?: SliceCache };
+const processCache = () => (shared.skillyardSliceCache ??= new SliceCache(setting('SKILLYARD_PACKAGE_CACHE_BYTES')));
+
+/** `cache`: where read slices are kept (default: the process's, sized by SKILLYARD_PACKAGE_CACHE_BYTES; null: none) */
+export function createPgPackageStore(db: Tx, opts: { idleMs?: number; cache?: SliceCache | null } = {}): PackageStore {
   const idleMs = opts.idleMs ?? DOWNLOAD_IDLE_MS;
+  const cache = () => (opts.cache === undefined ? processCache() : opts.cache);
   return {
     kind: 'postgres',
     async put(versionId, tarball, tx = db) {
@@ -71,6 +80,15 @@ export function createPgPackageStore(db: Tx, opts: { idleMs?: number } = {}): Pa
               const index = Math.floor(at / STATEMENT_BYTES);
               const offset = at - index * STATEMENT_BYTES;
               const want = Math.min(READ_SLICE_BYTES, STATEMENT_BYTES - offset, end - at);
+              const key = `${versionId}:${at}:${want}`;
+              const cached = cache()?.get(key);
+              if (cached) {
+                controller.enqueue(cached);
+                at += cached.byteLength;
+                if (at >= end || cached.byteLength < want) controller.close();
+                else idle(controller);
+                return;
+              }
               // the slice is read once (MATERIALIZED), then cut into rows; an empty slice is one empty row
               const rows = await db.$queryRaw<Array<{ data: string }>>`
                 WITH slice AS MATERIALIZED (
@@ -91,7 +109,10 @@ export function createPgPackageStore(db: Tx, opts: { idleMs?: number } = {}): Pa
               const bytes = slice.subarray(0, length);
               // a slice shorter than asked: its part ends there, so a whole read is over (a range never reaches past the end)
               if (bytes.byteLength < want && range) return controller.error(gone());
-              if (bytes.byteLength) controller.enqueue(bytes);
+              if (bytes.byteLength) {
+                cache()?.set(key, bytes);
+                controller.enqueue(bytes);
+              }
               at += bytes.byteLength;
               if (at >= end || bytes.byteLength < want) controller.close();
               else idle(controller);
@@ -108,6 +129,7 @@ export function createPgPackageStore(db: Tx, opts: { idleMs?: number } = {}): Pa
     },
     async remove(versionId) {
       await db.tarballPart.deleteMany({ where: { versionId } });
+      cache()?.forget(`${versionId}:`);
     },
   };
 }
