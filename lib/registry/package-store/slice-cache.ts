@@ -4,6 +4,8 @@
 // package, or a flood of downloads that stop reading (each had the Postgres store read and
 // decode about 4 MB, 16 slices, before the kernel's socket buffers were full: 60 ms of the
 // web process's CPU a download, all at once), costs socket writes, not reads.
+import 'server-only';
+
 export class SliceCache {
   private readonly slices = new Map<string, Uint8Array>();
   private held = 0;
