@@ -16,7 +16,8 @@
 // a few attackers, and the innocent is known to the server only by its token.
 // Run: npm run bench:abuse   (PORT, BENCH_PG_PORT, ABUSE_SECONDS, ABUSE_RATE, ABUSE_PHASE_KINDS=a,b
 // for the first attack phase instead of the second review's attacks, ABUSE_ONLY_FIRST_PHASE=1
-// to stop after it)
+// to stop after it, ABUSE_SLOW_LOG=<file> to append "<seconds into the phase> <ms>" for every innocent call over 100 ms:
+// when the slow calls fall, a stall shows as calls that all end together)
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -33,6 +34,7 @@ const seconds = Number(process.env.ABUSE_SECONDS ?? 20);
 const innocentRate = Number(process.env.ABUSE_RATE ?? 8); // invokes per second
 const base = `http://127.0.0.1:${appPort}`;
 const addresses = attackerAddresses(Number(process.env.ABUSE_ATTACKER_ADDRESSES ?? 4));
+const slowLog = process.env.ABUSE_SLOW_LOG;
 
 const pct = (xs: number[], p: number) => {
   if (xs.length === 0) return null;
@@ -84,6 +86,8 @@ async function innocent(token: string, secs: number): Promise<Phase> {
           errorCodes[code] = (errorCodes[code] ?? 0) + 1;
         }
         ms.push(performance.now() - t);
+        const took = performance.now() - t;
+        if (slowLog && took > 100) fs.appendFileSync(slowLog, `${((t - start) / 1000).toFixed(2)} ${took.toFixed(0)}\n`);
       })(),
     );
     const next = start + ((i + 1) * 1000) / innocentRate;
