@@ -37,8 +37,19 @@ function gateLog(limits: GateLimits) {
   return { log, open, enter };
 }
 
-/** An earlier test's look at the line (a real timer, SAMPLE_MS) has fired: fake timers see a gate at rest. */
-const settled = () => new Promise((r) => setTimeout(r, 60));
+/**
+ * Runs `body` on a fake clock (timers and performance.now), once an earlier test's look at
+ * the line (a real timer, SAMPLE_MS) has fired, so the fake timers see a gate at rest.
+ */
+async function onFakeClock(body: () => void): Promise<void> {
+  await new Promise((r) => setTimeout(r, 60));
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  try {
+    body();
+  } finally {
+    vi.useRealTimers();
+  }
+}
 
 describe('the page render gate', () => {
   it('runs at most N at once, the rest in order as slots free up', () => {
@@ -229,10 +240,8 @@ describe('the page render gate', () => {
     }
   });
 
-  it('while pages wait, rests after each render so that renders take at most their share of the time', async () => {
-    await settled();
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    try {
+  it('while pages wait, rests after each render so that renders take at most their share of the time', () =>
+    onFakeClock(() => {
       const { log, open, enter } = gateLog({ inProgress: 1, waiting: 8, loopPercent: 100, sharePercent: 50 });
       enter('page:ip:a', 'a');
       enter('page:ip:b', 'b');
@@ -256,15 +265,10 @@ describe('the page render gate', () => {
       expect(log).toEqual(['start a', 'start b', 'start c', 'start d']);
       for (const r of open) r.close();
       expect(pageGateState()).toEqual({ running: 0, waiting: 0 });
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+    }));
 
-  it('never rests with the share at 100 (off)', async () => {
-    await settled();
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    try {
+  it('never rests with the share at 100 (off)', () =>
+    onFakeClock(() => {
       const { log, open, enter } = gateLog({ inProgress: 1, waiting: 8, loopPercent: 100, sharePercent: 100 });
       enter('page:ip:a', 'a');
       enter('page:ip:b', 'b');
@@ -272,8 +276,5 @@ describe('the page render gate', () => {
       open[0]!.close();
       expect(log).toEqual(['start a', 'start b']);
       for (const r of open) r.close();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+    }));
 });

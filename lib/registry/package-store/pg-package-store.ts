@@ -81,38 +81,31 @@ export function createPgPackageStore(db: Tx, opts: { idleMs?: number; cache?: Sl
               const offset = at - index * STATEMENT_BYTES;
               const want = Math.min(READ_SLICE_BYTES, STATEMENT_BYTES - offset, end - at);
               const key = `${versionId}:${at}:${want}`;
-              const cached = cache()?.get(key);
-              if (cached) {
-                controller.enqueue(cached);
-                at += cached.byteLength;
-                if (at >= end || cached.byteLength < want) controller.close();
-                else idle(controller);
-                return;
+              let bytes = cache()?.get(key);
+              if (!bytes) {
+                // the slice is read once (MATERIALIZED), then cut into rows; an empty slice is one empty row
+                const rows = await db.$queryRaw<Array<{ data: string }>>`
+                  WITH slice AS MATERIALIZED (
+                    SELECT substring("data" from ${offset + 1}::int for ${want}::int) AS b
+                    FROM "TarballPart" WHERE "versionId" = ${versionId} AND "index" = ${index}::int)
+                  SELECT encode(substring(b from at for ${ROW_BYTES}::int), 'base64') AS data
+                  FROM slice, generate_series(1, greatest(octet_length(b), 1), ${ROW_BYTES}::int) AS at
+                  ORDER BY at`;
+                if (!rows[0]) {
+                  // past the last part of a whole read is its end; anything else is a version that went away
+                  if (!range && index > 0 && offset === 0 && (await db.tarballPart.count({ where: { versionId } })) === index) return controller.close();
+                  return controller.error(gone());
+                }
+                // every row decoded into one buffer: no buffer per row, no copy to join them
+                const slice = Buffer.allocUnsafe(want);
+                let length = 0;
+                for (const row of rows) length += slice.write(row.data, length, 'base64');
+                bytes = slice.subarray(0, length);
+                // a slice shorter than asked: its part ends there, so a whole read is over (a range never reaches past the end)
+                if (bytes.byteLength < want && range) return controller.error(gone());
+                if (bytes.byteLength) cache()?.set(key, bytes);
               }
-              // the slice is read once (MATERIALIZED), then cut into rows; an empty slice is one empty row
-              const rows = await db.$queryRaw<Array<{ data: string }>>`
-                WITH slice AS MATERIALIZED (
-                  SELECT substring("data" from ${offset + 1}::int for ${want}::int) AS b
-                  FROM "TarballPart" WHERE "versionId" = ${versionId} AND "index" = ${index}::int)
-                SELECT encode(substring(b from at for ${ROW_BYTES}::int), 'base64') AS data
-                FROM slice, generate_series(1, greatest(octet_length(b), 1), ${ROW_BYTES}::int) AS at
-                ORDER BY at`;
-              if (!rows[0]) {
-                // past the last part of a whole read is its end; anything else is a version that went away
-                if (!range && index > 0 && offset === 0 && (await db.tarballPart.count({ where: { versionId } })) === index) return controller.close();
-                return controller.error(gone());
-              }
-              // every row decoded into one buffer: no buffer per row, no copy to join them
-              const slice = Buffer.allocUnsafe(want);
-              let length = 0;
-              for (const row of rows) length += slice.write(row.data, length, 'base64');
-              const bytes = slice.subarray(0, length);
-              // a slice shorter than asked: its part ends there, so a whole read is over (a range never reaches past the end)
-              if (bytes.byteLength < want && range) return controller.error(gone());
-              if (bytes.byteLength) {
-                cache()?.set(key, bytes);
-                controller.enqueue(bytes);
-              }
+              if (bytes.byteLength) controller.enqueue(bytes);
               at += bytes.byteLength;
               if (at >= end || bytes.byteLength < want) controller.close();
               else idle(controller);
