@@ -182,6 +182,8 @@ export class SandboxEngine {
     const engine = this;
     const entry: WarmIsolate = {
       key: '',
+      principal: '',
+      idleSince: 0,
       source: '',
       prelude: undefined,
       methodsSig: '',

@@ -1,11 +1,20 @@
 // Warm isolates: an idle isolate + context + evaluated module is kept per job key and
 // reused only by a later job with the same key, source, prelude, host methods and memory
 // limit. A running job checks its isolate out, so two jobs never share one at a time.
-// Bounded LRU over all idle isolates; evicted ones are disposed.
+// Bounded over all idle isolates, scan-resistant and fair between principals (the fair
+// queue's callers): when full, an isolate that ran one job only goes before one that was
+// reused, and the principal holding the most such isolates loses its least recently used.
+// A flood of one-off keys (an anonymous caller without an identity makes a new key per
+// call) then evicts only its own isolates, never another caller's warm one (issue 23).
+// Evicted isolates are disposed.
 import type ivm from 'isolated-vm';
 
 export type WarmIsolate = {
   key: string;
+  /** whose idle isolate this is, for fair eviction (the job's principal; '' when unknown) */
+  principal: string;
+  /** when it was last checked in (the cache's own counter), to break ties between principals */
+  idleSince: number;
   source: string;
   prelude: string | undefined;
   methodsSig: string;
@@ -42,13 +51,15 @@ export function disposeWarmIsolate(entry: WarmIsolate): void {
 
 export class IsolateCache {
   private readonly byKey = new Map<string, WarmIsolate[]>();
-  /** every idle entry, least recently used first (Map keeps insertion order) */
-  private readonly lru = new Map<WarmIsolate, true>();
+  /** principal -> its idle entries, least recently used first (Map keeps insertion order) */
+  private readonly byPrincipal = new Map<string, Map<WarmIsolate, true>>();
+  private idle = 0;
+  private checkins = 0;
 
   constructor(private readonly maxIdle: number) {}
 
   get size(): number {
-    return this.lru.size;
+    return this.idle;
   }
 
   checkout(want: Fingerprint): WarmIsolate | undefined {
@@ -74,13 +85,41 @@ export class IsolateCache {
     let list = this.byKey.get(entry.key);
     if (list) list.push(entry);
     else this.byKey.set(entry.key, (list = [entry]));
-    this.lru.set(entry, true);
+    let own = this.byPrincipal.get(entry.principal);
+    if (!own) this.byPrincipal.set(entry.principal, (own = new Map()));
+    own.set(entry, true);
+    entry.idleSince = ++this.checkins;
+    this.idle++;
     if (list.length > MAX_VARIANTS_PER_KEY) this.evict(list[0], true);
-    while (this.lru.size > this.maxIdle) this.evict(this.lru.keys().next().value as WarmIsolate, true);
+    while (this.idle > this.maxIdle) this.evict(this.victim(), true);
   }
 
   clear(): void {
-    for (const entry of [...this.lru.keys()]) this.evict(entry);
+    for (const own of [...this.byPrincipal.values()]) for (const entry of [...own.keys()]) this.evict(entry);
+  }
+
+  /**
+   * Who goes when the cache is full: an isolate that ran one job only (a one-off key's never
+   * runs another) before any that was reused; among those, the least recently used one of
+   * the principal holding the most, ties to the one idle longest.
+   */
+  private victim(): WarmIsolate {
+    return this.fairest((e) => e.uses < 2) ?? this.fairest(() => true)!;
+  }
+
+  private fairest(eligible: (e: WarmIsolate) => boolean): WarmIsolate | undefined {
+    let victim: WarmIsolate | undefined;
+    let most = 0;
+    for (const own of this.byPrincipal.values()) {
+      let count = 0;
+      let oldest: WarmIsolate | undefined;
+      for (const e of own.keys()) if (eligible(e) && count++ === 0) oldest = e;
+      if (count > most || (count === most && count > 0 && oldest!.idleSince < victim!.idleSince)) {
+        most = count;
+        victim = oldest;
+      }
+    }
+    return victim;
   }
 
   /** `later`: dispose after the current job has answered (disposing takes up to a millisecond) */
@@ -92,7 +131,11 @@ export class IsolateCache {
   }
 
   private remove(entry: WarmIsolate): void {
-    this.lru.delete(entry);
+    const own = this.byPrincipal.get(entry.principal);
+    if (own?.delete(entry)) {
+      this.idle--;
+      if (own.size === 0) this.byPrincipal.delete(entry.principal);
+    }
     const list = this.byKey.get(entry.key);
     if (!list) return;
     const at = list.indexOf(entry);

@@ -5,6 +5,7 @@ import ivm from 'isolated-vm';
 import { cacheOptions } from './code-cache';
 import type { SandboxEngine } from './engine';
 import { FATAL_CODES } from './errors';
+import { principalOf } from './fair-queue';
 import { disposeWarmIsolate, type Fingerprint, type WarmIsolate } from './isolate-cache';
 import { MAX_JSON_DEPTH, jsonDeeperThan } from './json';
 import type { ResolvedLimits } from './limits';
@@ -96,6 +97,7 @@ export class JobRun {
         return null;
       }
       Object.assign(entry, this.fingerprint);
+      entry.principal = principalOf(this.job);
       entry.active = this;
       this.entry = entry;
       this.cpuStart = entry.isolate.cpuTime;

@@ -11,6 +11,7 @@ import { reportFailure } from '../log';
 import { failed } from './errors';
 import { FairQueue, principalOf } from './fair-queue';
 import { Confinement, HEAVY_CPU_MS, heavyWorkerCap } from './confinement';
+import { ColdBudget } from './cold-budget';
 import { processCpuMs } from './process-cpu';
 import { encodeFrame } from './frame';
 import { allGates, cpuNotContended, createIdleSpin, loopMostlyIdle, spinBudgetUs, workerSpinBudgetUs, type IdleSpin } from './idle-spin';
@@ -41,6 +42,8 @@ export type SandboxPoolOptions = {
   concurrency?: number;
   /** idle warm isolates kept per worker (default 32) */
   maxIdleIsolates?: number;
+  /** new isolates one principal may have made per second, twice that at once (default 10; 0 = no limit; env SKILLYARD_SANDBOX_COLD_STARTS_PER_SECOND; cold-budget.ts) */
+  coldStartsPerSecond?: number;
   /** blank isolates kept ready per worker for cold jobs (default 1) */
   spareIsolates?: number;
   /**
@@ -188,6 +191,9 @@ class WorkerPool implements SandboxPool {
   /** the extra worker for light jobs while every worker is held in a long segment (see `reserveOpen`) */
   private reserve: Worker | null = null;
   private reserveCheck: NodeJS.Timeout | null = null;
+  /** cold starts per principal (cold-budget.ts); a cold job without one waits, and the pool looks again when one is due */
+  private readonly coldBudget: ColdBudget;
+  private coldCheck: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly workerFile: string,
@@ -196,6 +202,8 @@ class WorkerPool implements SandboxPool {
   ) {
     this.root = opts.workerFile ? process.cwd() : sandboxRoot();
     this.slots = sizing.workers * sizing.concurrency;
+    const coldPerSecond = opts.coldStartsPerSecond ?? setting('SKILLYARD_SANDBOX_COLD_STARTS_PER_SECOND');
+    this.coldBudget = new ColdBudget({ perSecond: coldPerSecond, burst: coldPerSecond * 2 });
     this.spinUs = spinBudgetUs(opts.spinUs ?? setting('SKILLYARD_SANDBOX_SPIN_US'));
     this.spin = createIdleSpin({ sources: () => this.owing(), maxUs: this.spinUs, gate: allGates(cpuNotContended(), loopMostlyIdle()) });
     for (let i = 0; i < sizing.workers; i++) this.spawn();
@@ -235,7 +243,7 @@ class WorkerPool implements SandboxPool {
         };
       }
       // nobody waiting and a worker free: start at once
-      if (this.queue.size === 0) {
+      if (this.queue.size === 0 && this.mayStart(p)) {
         this.markHogs(performance.now());
         const w = this.pick(job.key, p.principal, job.confined);
         if (w) return this.start(p, w);
@@ -250,7 +258,7 @@ class WorkerPool implements SandboxPool {
   /** Back-pressure: refuses a job that would wait too long or overfill the queue. */
   private admit(p: Pending): SandboxResult | null {
     const { queueLimit, perPrincipalQueueLimit, maxQueueWaitMs } = this.sizing;
-    const wait = this.estimatedWaitMs(p.principal);
+    const wait = Math.max(this.estimatedWaitMs(p.principal), this.coldWaitMs(p));
     const retryAfterMs = Math.min(MAX_RETRY_AFTER_MS, Math.max(MIN_RETRY_AFTER_MS, Math.ceil(wait)));
     const refuse = (why: string): SandboxResult => ({ ok: false, error: { code: 'sandbox/queue-full', message: why, retryAfterMs } });
     if (this.queue.size >= queueLimit) return refuse(`the sandbox queue is full (${queueLimit} jobs waiting)`);
@@ -272,12 +280,19 @@ class WorkerPool implements SandboxPool {
     return ((this.queue.aheadOf(principal) + 1) * this.slotMs) / Math.max(1, this.slots);
   }
 
+  /** a cold job whose principal has no cold start left waits for its turn behind the principal's own waiting jobs */
+  private coldWaitMs(p: Pending): number {
+    if (this.mayStart(p)) return 0;
+    return this.coldBudget.waitMs(p.principal) + this.coldBudget.intervalMs * this.queue.sizeOf(p.principal);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const p of this.queue.drain()) this.settle(p, failed('sandbox/closed', 'the sandbox was closed before the job ran'));
     const exits: Promise<void>[] = [];
     if (this.reserveCheck) clearTimeout(this.reserveCheck);
+    if (this.coldCheck) clearTimeout(this.coldCheck);
     for (const w of this.live) {
       for (const p of w.jobs.values()) this.settle(p, failed('sandbox/closed', 'the sandbox was closed while the job ran'));
       w.jobs.clear();
@@ -507,11 +522,32 @@ class WorkerPool implements SandboxPool {
       // the first waiting job (in fair order) that has a worker: a confined caller's job
       // waiting for its workers does not hold up everyone else's
       let chosen: Worker | null = null;
-      const p = this.queue.takeFirst((q) => (chosen = this.pick(q.job.key, q.principal, q.job.confined)) !== null);
+      const p = this.queue.takeFirst((q) => this.mayStart(q) && (chosen = this.pick(q.job.key, q.principal, q.job.confined)) !== null);
       if (!p || !chosen) break;
       this.start(p, chosen);
     }
-    if (this.queue.size > 0) this.recheckForReserve();
+    if (this.queue.size > 0) {
+      this.recheckForReserve();
+      this.recheckForColdStarts();
+    }
+  }
+
+  /** a job with a warm isolate somewhere (its key ran last on a live worker), or its principal may start a cold one */
+  private mayStart(p: Pending): boolean {
+    return this.affinity.has(p.job.key) || this.coldBudget.has(p.principal);
+  }
+
+  /** while a cold job waits only for its principal's next cold start, looks again when that is due */
+  private recheckForColdStarts(): void {
+    if (this.coldCheck || this.closed || !this.coldBudget.enabled) return;
+    let due = Infinity;
+    for (const p of this.queue.heads()) if (!this.mayStart(p)) due = Math.min(due, this.coldBudget.waitMs(p.principal));
+    if (due === Infinity) return;
+    this.coldCheck = setTimeout(() => {
+      this.coldCheck = null;
+      this.dispatch();
+    }, due);
+    this.coldCheck.unref?.();
   }
 
   private regularLive(): number {
@@ -668,7 +704,7 @@ class WorkerPool implements SandboxPool {
     p.segmentAt = p.startedAt;
     p.parkedMs = 0;
     w.jobs.set(p.id, p);
-    this.affinity.delete(p.job.key);
+    if (!this.affinity.delete(p.job.key)) this.coldBudget.take(p.principal);
     this.affinity.set(p.job.key, w);
     if (this.affinity.size > MAX_AFFINITY) this.affinity.delete(this.affinity.keys().next().value as string);
     // The worker enforces wallMs itself; this only catches a worker that stopped answering.
@@ -701,6 +737,7 @@ class WorkerPool implements SandboxPool {
     if (job.globals !== undefined) f.g = JSON.stringify(job.globals);
     if (job.returnGlobals !== undefined) f.r = JSON.stringify(job.returnGlobals);
     if (job.limits !== undefined) f.l = job.limits;
+    if (job.principal) f.q = job.principal;
     if (w.codes.size + 2 > MAX_CODES_PER_WORKER) {
       w.codes.clear();
       f.x = 1;

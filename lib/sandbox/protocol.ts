@@ -10,8 +10,9 @@ import type { SandboxLimits } from './types';
 export type JobFrame = {
   t: 'job';
   j: number;
-  /** warm-isolate key */
+  /** warm-isolate key, and the job's principal when it has one (fair eviction of idle isolates) */
   k: string;
+  q?: string;
   /** source id, and its text when the worker has not seen it */
   c: number;
   s?: string;

@@ -70,7 +70,7 @@ function runJob(f: JobFrame): void {
   }
   // host calls this job has open (made only when it calls its host)
   let open: number[] | null = null;
-  const job: SandboxJob = { key: f.k, source, prelude, entry: f.e, args: [], hostMethods: f.m, limits: f.l };
+  const job: SandboxJob = { key: f.k, source, prelude, entry: f.e, args: [], hostMethods: f.m, limits: f.l, ...(f.q ? { principal: f.q } : {}) };
   cancels.set(f.j, job);
   jobIds.set(job, f.j);
   const hostCall = (m: string, a: string) =>
