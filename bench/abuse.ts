@@ -8,7 +8,8 @@
 // multipart parts (anonymous and with a made-up session cookie), downloads of an 18 MB
 // tarball that stop reading, views of a 24 MB file, and pages of a skill with 13,000 tools.
 // Prints JSON: the innocent client's p50/p95 latency and errors alone and under attack,
-// and what the attacker got back. Target (issues 8, 23): p95 under attack within 3x, 0 errors.
+// the same for an innocent visitor's skill-page views (ABUSE_PAGE_RATE a second; default 0,
+// none: a view a second of a skill page doubles the API client's p95 even alone), and what the attacker got back. Target (issues 8, 23): p95 under attack within 3x, 0 errors.
 // Addresses: the innocent client connects from 127.0.0.1; the attacker's sockets bind to
 // addresses of their own (127.0.0.2 ... 127.0.0.<1+ABUSE_ATTACKER_ADDRESSES>, default 4;
 // Linux routes all of 127.0.0.0/8 on lo), as an attacker in the world never shares its
@@ -32,6 +33,7 @@ const appPort = process.env.ABUSE_TARGET_PORT ?? process.env.PORT ?? '3212';
 const pgPort = Number(process.env.BENCH_PG_PORT ?? 54339);
 const seconds = Number(process.env.ABUSE_SECONDS ?? 20);
 const innocentRate = Number(process.env.ABUSE_RATE ?? 8); // invokes per second
+const pageRate = Number(process.env.ABUSE_PAGE_RATE ?? 0); // page views per second (0: none)
 const base = `http://127.0.0.1:${appPort}`;
 const addresses = attackerAddresses(Number(process.env.ABUSE_ATTACKER_ADDRESSES ?? 4));
 const slowLog = process.env.ABUSE_SLOW_LOG;
@@ -95,6 +97,45 @@ async function innocent(token: string, secs: number): Promise<Phase> {
   }
   await Promise.all(calls);
   return { calls: ms.length, p50: pct(ms, 50), p95: pct(ms, 95), max: pct(ms, 100), errors, errorCodes, toolMs: { p50: pct(toolMs, 50), p95: pct(toolMs, 95) } };
+}
+
+/**
+ * The innocent visitor: one page view every 1/rate s (ABUSE_PAGE_RATE, default 0: none) of a
+ * skill's page, beside the API client: pages are what the page gate holds back under page
+ * floods, so their cost to a visitor is measured too. A page that is not 200 is an error.
+ */
+async function visitor(secs: number): Promise<Omit<Phase, 'toolMs'>> {
+  const ms: number[] = [];
+  const errorCodes: Record<string, number> = {};
+  const calls: Promise<void>[] = [];
+  const start = performance.now();
+  for (let i = 0; performance.now() - start < secs * 1000; i++) {
+    calls.push(
+      (async () => {
+        const t = performance.now();
+        let code = '200';
+        try {
+          const res = await fetch(`${base}/skills/skillyard/text-stats`, { signal: AbortSignal.timeout(30_000) });
+          await res.arrayBuffer();
+          code = String(res.status);
+        } catch (err) {
+          code = (err as Error).name;
+        }
+        if (code !== '200') errorCodes[code] = (errorCodes[code] ?? 0) + 1;
+        ms.push(performance.now() - t);
+      })(),
+    );
+    const next = start + ((i + 1) * 1000) / pageRate;
+    await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
+  }
+  await Promise.all(calls);
+  const errors = Object.values(errorCodes).reduce((a, b) => a + b, 0);
+  return { calls: ms.length, p50: pct(ms, 50), p95: pct(ms, 95), max: pct(ms, 100), errors, errorCodes };
+}
+
+/** the API client and the page visitor together, for one phase */
+async function innocents(token: string, secs: number): Promise<[Phase, Omit<Phase, 'toolMs'> | null]> {
+  return Promise.all([innocent(token, secs), pageRate > 0 ? visitor(secs) : Promise.resolve(null)]);
 }
 
 const scope = process.env.ABUSE_SCOPE ?? 'none';
@@ -316,13 +357,13 @@ try {
   // the web process's CPU time in each phase, and the attacker's (on this machine the attacker
   // shares the cores: a figure of its own, as the latencies include its cost)
   const cpu0 = serverCpuMs(pgid);
-  const alone = await innocent(token, seconds);
+  const [alone, pageAlone] = await innocents(token, seconds);
   const cpu1 = serverCpuMs(pgid);
   // the second review's attacks alone (or ABUSE_PHASE_KINDS=a,b), then every attack together
   const second = attackerProcess(process.env.ABUSE_PHASE_KINDS ?? 'issue-23');
   await new Promise((r) => setTimeout(r, 2000));
   const cpu2 = serverCpuMs(pgid);
-  const underIssue23Attacks = await innocent(token, seconds);
+  const [underIssue23Attacks, pageUnderIssue23Attacks] = await innocents(token, seconds);
   const cpu3 = serverCpuMs(pgid);
   const { got: issue23AttackerGot, cpuMs: issue23AttackerCpuMs } = await second.stop();
   // ABUSE_ONLY_FIRST_PHASE=1: stop after the first attack phase (to profile or time one attack)
@@ -331,7 +372,7 @@ try {
   const attack = skipAll ? null : attackerProcess();
   if (attack) await new Promise((r) => setTimeout(r, 2000)); // let the flood build up
   const cpu4 = serverCpuMs(pgid);
-  const underAttack = attack ? await innocent(token, seconds) : null;
+  const [underAttack, pageUnderAttack] = attack ? await innocents(token, seconds) : [null, null];
   const cpu5 = serverCpuMs(pgid);
   const { got: attackerGot, cpuMs: attackerCpuMs } = attack ? await attack.stop() : { got: {}, cpuMs: 0 };
   const healthy = await fetch(`${base}/api/health`).then(
@@ -350,6 +391,8 @@ try {
         secondsPerPhase: seconds,
         innocentInvokesPerSecond: innocentRate,
         innocent: { alone, underIssue23Attacks, underAttack },
+        // a visitor's views of a skill page (ABUSE_PAGE_RATE a second) in the same phases
+        innocentPages: { alone: pageAlone, underIssue23Attacks: pageUnderIssue23Attacks, underAttack: pageUnderAttack },
         p95Ratio: ratio,
         issue23P95Ratio: issue23Ratio,
         targets: {
