@@ -6,7 +6,8 @@
 // invokes, and catastrophic guest code (huge Map, Array(2**28).flat(), endless loops);
 // and the second review's (issue 23): form posts of hundreds of thousands of tiny
 // multipart parts (anonymous and with a made-up session cookie), downloads of an 18 MB
-// tarball that stop reading, views of a 24 MB file, and pages of a skill with 13,000 tools.
+// tarball that stop reading, views of a 24 MB file and of a 64 KB TypeScript file (shown
+// highlighted), and pages of a skill with 13,000 tools.
 // Prints JSON: the innocent client's p50/p95 latency and errors alone and under attack,
 // the same for an innocent visitor's skill-page views (ABUSE_PAGE_RATE a second; default 0,
 // none: a view a second of a skill page doubles the API client's p95 even alone), and what the attacker got back. Target (issues 8, 23): p95 under attack within 3x, 0 errors.
@@ -139,7 +140,7 @@ async function innocents(token: string, secs: number): Promise<[Phase, Omit<Phas
 }
 
 const scope = process.env.ABUSE_SCOPE ?? 'none';
-const SECOND_ROUND = ['multipart-parts', 'multipart-parts-fake-session', 'stalled-download', 'large-file-view', 'many-tools-page'];
+const SECOND_ROUND = ['multipart-parts', 'multipart-parts-fake-session', 'stalled-download', 'large-file-view', 'highlighted-file-view', 'many-tools-page'];
 const MB = 1024 * 1024;
 
 /** A multipart body of `parts` empty fields (~50 bytes a part). */
@@ -252,6 +253,7 @@ function attacker(): { stop: () => Promise<Record<string, Record<string, number>
     ],
     ['stalled-download', 6, (from) => stalledDownload(`/api/v1/skills/${scope}/big/1.0.0/tarball`, from)],
     ['large-file-view', 4, (from) => attackFetch(`${base}/skills/${scope}/big?file=data%2Fbig.txt`, from)],
+    ['highlighted-file-view', 2, (from) => attackFetch(`${base}/skills/${scope}/big?file=src%2Ftool.ts`, from)],
     ['many-tools-page', 2, (from) => attackFetch(`${base}/skills/${scope}/crowded`, from)],
   ];
   // ABUSE_KINDS=issue-23: only the second review's attacks (their own phase in the figures)
@@ -290,6 +292,15 @@ if (process.argv.includes('--attacker')) {
   process.exit(0);
 }
 
+/** `bytes` of ordinary TypeScript (typed functions, template strings, comments) */
+function tsSource(bytes: number): string {
+  let out = '';
+  for (let i = 0; out.length < bytes; i++) {
+    out += `// step ${i}: joins its inputs\nexport function step${i}(a: number, b: string, c?: { d: boolean }): string {\n  const e = c?.d ? \`\${a}:\${b}\` : b.repeat(${i % 3});\n  return e.length > ${i} ? e.slice(0, ${i}) : e + '${i}';\n}\n`;
+  }
+  return out.slice(0, bytes);
+}
+
 /** The packages the second-round attacks use, in a scope of their own (ABUSE_SCOPE for the attacker). */
 async function publishAttackPackages(db: Db): Promise<void> {
   const name = `abuser-${Date.now().toString(36)}`;
@@ -304,6 +315,8 @@ async function publishAttackPackages(db: Db): Promise<void> {
   const big = await publish('big', [
     { path: 'SKILL.md', content: skillMd('big') },
     { path: 'data/big.txt', content: enc.encode(crypto.randomBytes(18 * MB).toString('base64')) },
+    // 64 KB of TypeScript: all of it is shown, highlighted
+    { path: 'src/tool.ts', content: enc.encode(tsSource(64 * 1024)) },
   ]);
   const tools = enc.encode(JSON.stringify([{ name: 'tool_0', description: 'One of many.' }]));
   const crowded = await publish('crowded', [
