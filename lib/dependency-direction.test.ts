@@ -31,6 +31,7 @@ export const ORDER = [
   'principal', // who is asking, their address, the keys of either
   'limits', // rate limits and HTTP limits every floor above shares
   'sandbox',
+  'highlight', // a skill's files highlighted on a thread of its own (bundled like the sandbox worker)
   'runtime', // the kernel
   'authz',
   'agent',

@@ -1,63 +1,18 @@
 import 'server-only';
-// Source files of a skill, highlighted on the server with shiki (JavaScript regex engine:
-// no WebAssembly to load). Shiki escapes the text it wraps, so untrusted skill files are
-// safe to insert; only a fixed set of grammars is loaded, the rest shows as plain text.
-import { createHighlighterCore, type HighlighterCore } from 'shiki/core';
-import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
+// Source files of a skill, highlighted on the server with shiki on a thread of its own
+// (lib/highlight). Shiki escapes the text it wraps, so untrusted skill files are safe to
+// insert; only a fixed set of grammars is loaded, the rest shows as plain text.
+import { highlightSource, languageOf } from '@/lib/highlight';
 
 const MAX_HIGHLIGHT_CHARS = 200_000;
-
-const LANG_BY_EXT: Record<string, string> = {
-  js: 'javascript',
-  mjs: 'javascript',
-  cjs: 'javascript',
-  ts: 'typescript',
-  mts: 'typescript',
-  py: 'python',
-  sh: 'shellscript',
-  bash: 'shellscript',
-  json: 'json',
-  yaml: 'yaml',
-  yml: 'yaml',
-  md: 'markdown',
-};
-
-let highlighter: Promise<HighlighterCore> | null = null;
-
-function getHighlighter() {
-  highlighter ??= createHighlighterCore({
-    themes: [import('shiki/themes/github-light.mjs'), import('shiki/themes/github-dark.mjs')],
-    langs: [
-      import('shiki/langs/javascript.mjs'),
-      import('shiki/langs/typescript.mjs'),
-      import('shiki/langs/python.mjs'),
-      import('shiki/langs/shellscript.mjs'),
-      import('shiki/langs/json.mjs'),
-      import('shiki/langs/yaml.mjs'),
-      import('shiki/langs/markdown.mjs'),
-    ],
-    engine: createJavaScriptRegexEngine(),
-  });
-  return highlighter;
-}
-
-export function languageOf(path: string): string | null {
-  const ext = path.split('.').pop()?.toLowerCase() ?? '';
-  return LANG_BY_EXT[ext] ?? null;
-}
 
 /** `totalBytes`: the whole file's size when `source` is only its start (the viewer reads a prefix) */
 export async function HighlightedSource({ path, source, totalBytes }: { path: string; source: string; totalBytes?: number }) {
   const lang = languageOf(path);
   const text = source.length > MAX_HIGHLIGHT_CHARS ? source.slice(0, MAX_HIGHLIGHT_CHARS) : source;
   let html: string | null = null;
-  if (lang) {
-    try {
-      html = (await getHighlighter()).codeToHtml(text, { lang, themes: { light: 'github-light', dark: 'github-dark' } });
-    } catch {
-      html = null; // a grammar that chokes on this file: plain text below
-    }
-  }
+  // on a thread of its own; too busy, too slow or a grammar that chokes on this file: plain text below
+  if (lang) html = await highlightSource(text, lang);
   return (
     <div data-testid="file-source" data-lang={lang ?? 'text'} className="source-view min-w-0">
       {html ? (
