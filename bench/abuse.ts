@@ -6,8 +6,8 @@
 // invokes, and catastrophic guest code (huge Map, Array(2**28).flat(), endless loops);
 // and the second review's (issue 23): form posts of hundreds of thousands of tiny
 // multipart parts (anonymous and with a made-up session cookie), downloads of an 18 MB
-// tarball that stop reading, views of a 24 MB file and of a 64 KB TypeScript file (shown
-// highlighted), and pages of a skill with 13,000 tools.
+// tarball that stop reading, views of a 24 MB file and of a 16 KB TypeScript file (the
+// largest shown highlighted), and pages of a skill with 13,000 tools.
 // Prints JSON: the innocent client's p50/p95 latency and errors alone and under attack,
 // the same for an innocent visitor's skill-page views (ABUSE_PAGE_RATE a second; default 0,
 // none: a view a second of a skill page doubles the API client's p95 even alone), and what the attacker got back. Target (issues 8, 23): p95 under attack within 3x, 0 errors.
@@ -315,8 +315,8 @@ async function publishAttackPackages(db: Db): Promise<void> {
   const big = await publish('big', [
     { path: 'SKILL.md', content: skillMd('big') },
     { path: 'data/big.txt', content: enc.encode(crypto.randomBytes(18 * MB).toString('base64')) },
-    // 64 KB of TypeScript: all of it is shown, highlighted
-    { path: 'src/tool.ts', content: enc.encode(tsSource(64 * 1024)) },
+    // TypeScript as large as a file is still highlighted (MAX_HIGHLIGHT_CHARS, 16 KB: a 700 KB page)
+    { path: 'src/tool.ts', content: enc.encode(tsSource(16 * 1024)) },
   ]);
   const tools = enc.encode(JSON.stringify([{ name: 'tool_0', description: 'One of many.' }]));
   const crowded = await publish('crowded', [

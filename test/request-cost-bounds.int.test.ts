@@ -27,6 +27,13 @@ const MB = 1024 * 1024;
 const enc = new TextEncoder();
 const skillMd = (name: string, description: string) => enc.encode(`---\nname: ${name}\ndescription: ${description}\nversion: 1.0.0\n---\n\nA skill for the abuse tests.\n`);
 
+/** `bytes` of ordinary TypeScript */
+function typescript(bytes: number): string {
+  let out = '';
+  for (let i = 0; out.length < bytes; i++) out += `// step ${i}\nexport function step${i}(a: number, b: string): string {\n  return \`\${a}:\${b}\` + '${i}';\n}\n`;
+  return out.slice(0, bytes);
+}
+
 /** Publishes through the API on a connection of its own (a kept-alive one the server is closing would cut the upload). */
 async function publish(name: string, files: Array<{ path: string; content: Uint8Array }>, dryRun = false): Promise<{ status: number; json: () => unknown }> {
   const body = Buffer.from(packTarball(files, name));
@@ -146,6 +153,9 @@ beforeAll(async () => {
   const res = await publish('big', [
     { path: 'SKILL.md', content: skillMd('big', 'A large package.') },
     { path: 'data/big.txt', content: big },
+    // TypeScript at the highlighting limit, and four times that (shown as plain text)
+    { path: 'src/small.ts', content: enc.encode(typescript(16 * 1024)) },
+    { path: 'src/large.ts', content: enc.encode(typescript(64 * 1024)) },
   ]);
   expect(res.status, JSON.stringify(res.json())).toBe(201);
   tarballIntegrity = (res.json() as { integrity: string }).integrity;
@@ -242,6 +252,28 @@ describe('file views read only what they show, and page renders are bounded per 
     expect(shown.length).toBeGreaterThan(0);
     expect(shown[0]).toContain('Only the start of this file is shown');
     expect(Math.max(...shown.map((p) => p.length))).toBeLessThan(2 * MB);
+  });
+
+  it('views of source files keep the server answering: a file within the limit is highlighted off the event loop, a larger one shown plain', async () => {
+    const view = (file: string) =>
+      fetch(`${server.base}/skills/${handle}/big?file=${encodeURIComponent(file)}`).then((r) => (r.status === 200 ? r.text() : r.arrayBuffer().then(() => String(r.status))));
+    const { result, unanswered } = await during(async () => {
+      const pages: string[] = [];
+      for (let round = 0; round < 3; round++) pages.push(...(await Promise.all(Array.from({ length: 8 }, (_, i) => view(i % 2 ? 'src/large.ts' : 'src/small.ts')))));
+      return pages;
+    });
+    const small = result.filter((p) => p.includes('data-testid="file-source" data-lang="typescript"') && p.includes('step0') && !p.includes('file-not-highlighted'));
+    const large = result.filter((p) => p.includes('data-testid="file-not-highlighted"'));
+    console.log(
+      `[request-cost-bounds] 24 views of TypeScript files: ${small.length} highlighted, ${large.length} plain; largest page ${Math.max(...result.map((p) => p.length))} characters`,
+    );
+    expect(unanswered).toBe(0);
+    expect(small.length).toBeGreaterThan(0);
+    expect(small.every((p) => p.includes('class="shiki'))).toBe(true);
+    expect(large.length).toBeGreaterThan(0);
+    expect(large.every((p) => !p.includes('class="shiki'))).toBe(true);
+    // highlighted, the 64 KB file was about 280 KB of HTML, sent twice (the page and its React payload)
+    expect(Math.max(...large.map((p) => p.length))).toBeLessThan(400_000);
   });
 
   it('one caller cannot have more than a few pages rendering at once', async () => {
