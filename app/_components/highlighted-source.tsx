@@ -22,6 +22,11 @@ export async function HighlightedSource({ path, source, totalBytes }: { path: st
   if (lang && !tooLarge) html = await highlightSource(text, lang);
   return (
     <div data-testid="file-source" data-lang={lang ?? 'text'} className="source-view min-w-0">
+      {tooLarge && (
+        <p className="mb-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="file-not-highlighted">
+          Shown without highlighting: files up to {MAX_HIGHLIGHT_CHARS.toLocaleString('en-US')} characters are highlighted.
+        </p>
+      )}
       {html ? (
         // shiki output: every character of the file is escaped inside its spans
         <div tabIndex={0} role="region" aria-label={`Source of ${path}`} dangerouslySetInnerHTML={{ __html: html }} />
@@ -29,11 +34,6 @@ export async function HighlightedSource({ path, source, totalBytes }: { path: st
         <pre tabIndex={0} className="overflow-x-auto rounded-lg border border-zinc-200 p-3 font-mono text-xs dark:border-zinc-800">
           {text}
         </pre>
-      )}
-      {tooLarge && (
-        <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="file-not-highlighted">
-          Shown without highlighting: files up to {MAX_HIGHLIGHT_CHARS.toLocaleString('en-US')} characters are highlighted.
-        </p>
       )}
       {text !== source && <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">Only the first {MAX_SHOWN_CHARS.toLocaleString('en-US')} characters are shown.</p>}
       {text === source && totalBytes !== undefined && (
