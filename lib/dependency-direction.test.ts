@@ -31,7 +31,7 @@ export const ORDER = [
   'principal', // who is asking, their address, the keys of either
   'limits', // rate limits and HTTP limits every floor above shares
   'sandbox',
-  'highlight', // a skill's files highlighted on a thread of its own (bundled like the sandbox worker)
+  'render', // a skill's files highlighted and its markdown rendered on a thread of its own (bundled like the sandbox worker)
   'runtime', // the kernel
   'authz',
   'agent',
@@ -155,6 +155,10 @@ const CLIENT_DEEP_IMPORTS = new Map<string, string>([
   [
     'app/(playground)/playground/playground-form.tsx -> @/lib/forms/playground-start',
     'a client component; lib/forms/index.ts brings example-args.ts (json-schema-faker, Ajv) into the browser bundle',
+  ],
+  [
+    'app/_components/markdown.tsx -> @/lib/render/markdown-options',
+    "the run view renders markdown in the browser with the options the server's render worker uses; lib/render/index.ts brings worker threads",
   ],
   ['app/_components/tool-form.tsx -> @/lib/forms/schema-fields', 'a client component; lib/forms/index.ts brings example-args.ts (json-schema-faker, Ajv) into the browser bundle'],
 ]);

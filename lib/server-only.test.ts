@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** The server-side libraries: every module in them carries the marker unless ALLOWED. */
-const SERVER_LIBS = ['actions', 'api', 'auth', 'authz', 'db', 'highlight', 'limits', 'registry', 'runs', 'server', 'session', 'teams'];
+const SERVER_LIBS = ['actions', 'api', 'auth', 'authz', 'db', 'limits', 'registry', 'render', 'runs', 'server', 'session', 'teams'];
 
 /** Server-side modules without the marker, each with who loads it outside Next's server. */
 const ALLOWED: Record<string, string> = {
@@ -28,9 +28,10 @@ const ALLOWED: Record<string, string> = {
   'lib/registry/upload-worker.ts': 'runs as a worker thread under plain Node (dist/registry/upload-worker.mjs)',
   'lib/registry/upload-worker-build.ts': '`npm run build` (lib/registry/build-upload-worker.ts) bundles the upload worker under plain Node',
   'lib/registry/build-upload-worker.ts': 'the `npm run build` step that bundles the upload worker (plain tsx)',
-  'lib/highlight/highlight-worker.ts': 'runs as a worker thread under plain Node (dist/highlight/highlight-worker.mjs)',
-  'lib/highlight/highlight-worker-build.ts': '`npm run build` (lib/highlight/build-highlight-worker.ts) bundles the highlight worker under plain Node',
-  'lib/highlight/build-highlight-worker.ts': 'the `npm run build` step that bundles the highlight worker (plain tsx)',
+  'lib/render/render-worker.ts': 'runs as a worker thread under plain Node (dist/render/render-worker.mjs)',
+  'lib/render/render-worker-build.ts': '`npm run build` (lib/render/build-render-worker.ts) bundles the render worker under plain Node',
+  'lib/render/build-render-worker.ts': 'the `npm run build` step that bundles the render worker (plain tsx)',
+  'lib/render/markdown-options.ts': "the render worker (plain Node) and the run view's markdown (a client component) take the same options from it",
   'lib/api/content-security-policy.ts': "proxy.ts (Next's proxy, not a Server Components layer) builds the header with it",
 };
 
@@ -134,8 +135,8 @@ function plainNodeEntries(): string[] {
     path.join(ROOT, 'lib/sandbox/build-worker.ts'),
     path.join(ROOT, 'lib/registry/upload-worker.ts'),
     path.join(ROOT, 'lib/registry/build-upload-worker.ts'),
-    path.join(ROOT, 'lib/highlight/highlight-worker.ts'),
-    path.join(ROOT, 'lib/highlight/build-highlight-worker.ts'),
+    path.join(ROOT, 'lib/render/render-worker.ts'),
+    path.join(ROOT, 'lib/render/build-render-worker.ts'),
     path.join(ROOT, 'playwright.config.ts'),
     path.join(ROOT, 'proxy.ts'),
   ].filter((f) => !/\.test\.ts$/.test(f) && !skip.has(rel(f)));

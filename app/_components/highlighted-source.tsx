@@ -1,8 +1,8 @@
 import 'server-only';
 // Source files of a skill, highlighted on the server with shiki on a thread of its own
-// (lib/highlight). Shiki escapes the text it wraps, so untrusted skill files are safe to
+// (lib/render). Shiki escapes the text it wraps, so untrusted skill files are safe to
 // insert; only a fixed set of grammars is loaded, the rest shows as plain text.
-import { highlightSource, languageOf } from '@/lib/highlight';
+import { highlightSource, languageOf } from '@/lib/render';
 
 const MAX_SHOWN_CHARS = 200_000;
 /**

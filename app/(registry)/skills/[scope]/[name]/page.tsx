@@ -13,7 +13,7 @@ import { InstallCommand } from '@/app/_components/install-command';
 import { McpConnect } from '@/app/_components/mcp-connect';
 import { mcpClientConfig, siteOrigin } from '@/lib/mcp';
 import { VersionHistory } from '@/app/_components/version-history';
-import { Markdown } from '@/app/_components/markdown';
+import { SkillMarkdown } from '@/app/_components/skill-markdown';
 import { ToolList } from '@/app/_components/tool-list';
 import { StarButton } from '@/app/_components/star-button';
 import { toolAvailability } from '@/app/_components/tool-availability';
@@ -179,7 +179,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
               Readme
             </h2>
             <div className="min-w-0 rounded-xl border border-zinc-200 p-4 break-words sm:p-5 dark:border-zinc-800" data-testid="instructions">
-              <Markdown source={m.instructions} />
+              <SkillMarkdown source={m.instructions} />
             </div>
           </section>
         )}
@@ -190,7 +190,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
               Changelog <span className="text-sm font-normal text-zinc-600 dark:text-zinc-400">for {skill.version}</span>
             </h2>
             <div className="min-w-0 rounded-xl border border-zinc-200 p-4 text-sm break-words sm:p-5 dark:border-zinc-800" data-testid="changelog">
-              <Markdown source={skill.changelog} />
+              <SkillMarkdown source={skill.changelog} />
             </div>
           </section>
         )}

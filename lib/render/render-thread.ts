@@ -1,24 +1,26 @@
-// Highlighting off the event loop. Shiki's grammars run synchronously: 64 KB of TypeScript
-// took 0.5-1.9 s of the web process's one thread, and any visitor may view any public
-// skill's files, so each such view stalled every other request for that long (issue 23).
-// Files are highlighted on one worker thread, one at a time: a file waits for at most
-// `queueLimit` others (past that it shows as plain text at once), and one that takes longer
-// than `timeoutMs` shows as plain text, its thread terminated and replaced. A version's
-// files never change, so the HTML is kept by the text's hash (least recently used out past
-// `cacheChars`), and a second view of a file costs a lookup.
+// Highlighting and markdown off the event loop. Shiki's grammars and React's markdown run
+// synchronously: 64 KB of TypeScript took the web process's one thread 0.5-1.9 s, and
+// 256 KB of markdown (a readme may be that long) 2.5-5 s, and any visitor may view any
+// public skill's page and files, so each such view stalled every other request for that
+// long (issue 23). Both run on one worker thread, one job at a time (`lang`: a grammar, or
+// MARKDOWN_HTML): a job waits for at most `queueLimit` others (past that the caller shows
+// plain text at once), and one that takes longer than `timeoutMs` answers null (plain
+// text), its thread terminated and replaced. A version's files never change, so the HTML
+// is kept by the text's hash (least recently used out past `cacheChars`), and a second view
+// costs a lookup.
 import 'server-only';
 import crypto from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import type { HighlightJob, HighlightReply } from './highlight-worker';
-import { resolveHighlightWorkerFile } from './highlight-worker-build';
+import type { RenderJob, RenderReply } from './render-worker';
+import { resolveRenderWorkerFile } from './render-worker-build';
 
-export type HighlightThreadOptions = { timeoutMs?: number; queueLimit?: number; cacheChars?: number; workerFile?: string };
+export type RenderThreadOptions = { timeoutMs?: number; queueLimit?: number; cacheChars?: number; workerFile?: string };
 
-export type HighlightStats = { highlighted: number; cached: number; plain: { timeout: number; busy: number; failed: number } };
+export type RenderStats = { rendered: number; cached: number; plain: { timeout: number; busy: number; failed: number } };
 
-type Job = HighlightJob & { key: string; done: (html: string | null) => void };
+type Job = RenderJob & { key: string; done: (html: string | null) => void };
 
-export class HighlightThread {
+export class RenderThread {
   private readonly timeoutMs: number;
   private readonly queueLimit: number;
   private readonly cacheChars: number;
@@ -28,19 +30,19 @@ export class HighlightThread {
   /** html by key, least recently used first (Map keeps insertion order) */
   private readonly cache = new Map<string, string>();
   private cachedChars = 0;
-  /** a file being highlighted or waiting: later views of it share the answer */
+  /** a text being rendered or waiting: later views of it share the answer */
   private readonly pending = new Map<string, Promise<string | null>>();
   private lastId = 0;
-  readonly stats: HighlightStats = { highlighted: 0, cached: 0, plain: { timeout: 0, busy: 0, failed: 0 } };
+  readonly stats: RenderStats = { rendered: 0, cached: 0, plain: { timeout: 0, busy: 0, failed: 0 } };
 
-  constructor(private readonly opts: HighlightThreadOptions = {}) {
-    this.timeoutMs = opts.timeoutMs ?? 3_000;
+  constructor(private readonly opts: RenderThreadOptions = {}) {
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.queueLimit = opts.queueLimit ?? 8;
     this.cacheChars = opts.cacheChars ?? 16 * 1024 * 1024;
   }
 
-  /** The file's HTML, or null: show it as plain text (too busy, too slow, or the grammar failed). */
-  highlight(text: string, lang: string): Promise<string | null> {
+  /** The HTML, or null: show the text plain (too busy, too slow, or the grammar failed). */
+  render(text: string, lang: string): Promise<string | null> {
     const key = crypto.createHash('sha256').update(lang).update('\0').update(text).digest('base64url');
     const hit = this.cache.get(key);
     if (hit !== undefined) {
@@ -62,7 +64,7 @@ export class HighlightThread {
     return answer;
   }
 
-  /** Stops the thread; files waiting show as plain text. */
+  /** Stops the thread; texts waiting show as plain text. */
   async close(): Promise<void> {
     for (const job of this.queue.splice(0)) job.done(null);
     if (this.current) this.finish(null);
@@ -91,17 +93,17 @@ export class HighlightThread {
     }, this.timeoutMs);
     timer.unref?.();
     this.current = { job, timer };
-    worker.postMessage({ id: job.id, text: job.text, lang: job.lang } satisfies HighlightJob);
+    worker.postMessage({ id: job.id, text: job.text, lang: job.lang } satisfies RenderJob);
   }
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(this.opts.workerFile ?? resolveHighlightWorkerFile());
+    const w = new Worker(this.opts.workerFile ?? resolveRenderWorkerFile());
     w.unref();
-    w.on('message', (reply: HighlightReply) => {
+    w.on('message', (reply: RenderReply) => {
       if (this.worker !== w || this.current?.job.id !== reply.id) return;
       if ('html' in reply) {
-        this.stats.highlighted++;
+        this.stats.rendered++;
         this.remember(this.current.job.key, reply.html);
         this.finish(reply.html);
       } else {
