@@ -7,7 +7,8 @@
 // and the second review's (issue 23): form posts of hundreds of thousands of tiny
 // multipart parts (anonymous and with a made-up session cookie), downloads of an 18 MB
 // tarball that stop reading, views of a 24 MB file and of a 16 KB TypeScript file (the
-// largest shown highlighted), and pages of a skill with 13,000 tools.
+// largest shown highlighted), pages of a skill with 13,000 tools, and pages of a skill whose
+// readme is 256 KB of markdown.
 // Prints JSON: the innocent client's p50/p95 latency and errors alone and under attack,
 // the same for an innocent visitor's skill-page views (ABUSE_PAGE_RATE a second; default 0,
 // none: a view a second of a skill page doubles the API client's p95 even alone), and what the attacker got back. Target (issues 8, 23): p95 under attack within 3x, 0 errors.
@@ -140,7 +141,7 @@ async function innocents(token: string, secs: number): Promise<[Phase, Omit<Phas
 }
 
 const scope = process.env.ABUSE_SCOPE ?? 'none';
-const SECOND_ROUND = ['multipart-parts', 'multipart-parts-fake-session', 'stalled-download', 'large-file-view', 'highlighted-file-view', 'many-tools-page'];
+const SECOND_ROUND = ['multipart-parts', 'multipart-parts-fake-session', 'stalled-download', 'large-file-view', 'highlighted-file-view', 'many-tools-page', 'long-readme-page'];
 const MB = 1024 * 1024;
 
 /** A multipart body of `parts` empty fields (~50 bytes a part). */
@@ -255,6 +256,7 @@ function attacker(): { stop: () => Promise<Record<string, Record<string, number>
     ['large-file-view', 4, (from) => attackFetch(`${base}/skills/${scope}/big?file=data%2Fbig.txt`, from)],
     ['highlighted-file-view', 2, (from) => attackFetch(`${base}/skills/${scope}/big?file=src%2Ftool.ts`, from)],
     ['many-tools-page', 2, (from) => attackFetch(`${base}/skills/${scope}/crowded`, from)],
+    ['long-readme-page', 2, (from) => attackFetch(`${base}/skills/${scope}/long-readme`, from)],
   ];
   // ABUSE_KINDS=issue-23: only the second review's attacks (their own phase in the figures)
   // ABUSE_KINDS=a,b: only those kinds (to find which attack costs the innocent client most)
@@ -318,6 +320,14 @@ async function publishAttackPackages(db: Db): Promise<void> {
     // TypeScript as large as a file is still highlighted (MAX_HIGHLIGHT_CHARS, 16 KB: a 700 KB page)
     { path: 'src/tool.ts', content: enc.encode(tsSource(16 * 1024)) },
   ]);
+  // a readme as long as one may be (256 KB of ordinary markdown), rendered on each view of its page
+  let readme = '';
+  for (let i = 0; readme.length < 255 * 1024; i++)
+    readme += `## Section ${i}\n\nSome *emphasis* and **strong** text with a [link](https://example.com/${i}) and \`code\`.\n\n- item\n  - nested ${i}\n\n`;
+  const long = await publish('long-readme', [
+    { path: 'SKILL.md', content: enc.encode(`---\nname: long-readme\ndescription: For the abuse bench.\nversion: 1.0.0\n---\n\n${readme}`) },
+  ]);
+  if (long.status !== 201) throw new Error(`publishing the long readme failed (${long.status}: ${await long.text()})`);
   const tools = enc.encode(JSON.stringify([{ name: 'tool_0', description: 'One of many.' }]));
   const crowded = await publish('crowded', [
     { path: 'SKILL.md', content: skillMd('crowded') },

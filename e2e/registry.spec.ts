@@ -48,6 +48,9 @@ test('a skill page shows its tools and safely rendered instructions', async ({ p
   await expect(page.getByTestId('file-list')).toContainText('SKILL.md');
   // no script or raw HTML from a skill reaches the page
   expect(await page.locator('[data-testid="instructions"] script').count()).toBe(0);
+  // the readme is markdown rendered (on the server's render thread), not its source
+  await expect(page.getByTestId('instructions').locator('.prose-skill > :is(h3, h4, p)').first()).toBeVisible();
+  expect(await page.locator('[data-testid="instructions"] [data-markdown="plain"]').count()).toBe(0);
 });
 
 test('an unknown skill is a 404 page', async ({ page }) => {

@@ -158,6 +158,11 @@ beforeAll(async () => {
     { path: 'src/large.ts', content: enc.encode(typescript(64 * 1024)) },
   ]);
   expect(res.status, JSON.stringify(res.json())).toBe(201);
+  // a readme as long as one may be: 256 KB of ordinary markdown
+  let readme = '';
+  for (let i = 0; readme.length < 255 * 1024; i++) readme += `## Section ${i}\n\nSome *emphasis* and a [link](https://example.com/${i}).\n\n- item\n  - nested ${i}\n\n`;
+  const long = await publish('long-readme', [{ path: 'SKILL.md', content: enc.encode(`---\nname: long-readme\ndescription: A long readme.\nversion: 1.0.0\n---\n\n${readme}`) }]);
+  expect(long.status, JSON.stringify(long.json())).toBe(201);
   tarballIntegrity = (res.json() as { integrity: string }).integrity;
 }, 1_200_000);
 
@@ -274,6 +279,30 @@ describe('file views read only what they show, and page renders are bounded per 
     expect(large.every((p) => !p.includes('class="shiki'))).toBe(true);
     // highlighted, the 64 KB file was about 280 KB of HTML, sent twice (the page and its React payload)
     expect(Math.max(...large.map((p) => p.length))).toBeLessThan(400_000);
+  });
+
+  it('views of a skill with a 256 KB readme keep the server answering, and the readme is rendered', async () => {
+    const { result, unanswered } = await during(async () => {
+      const pages: string[] = [];
+      for (let round = 0; round < 3; round++) {
+        pages.push(
+          ...(await Promise.all(
+            Array.from({ length: 8 }, () =>
+              fetch(`${server.base}/skills/${handle}/long-readme`).then((r) => (r.status === 200 ? r.text() : r.arrayBuffer().then(() => String(r.status)))),
+            ),
+          )),
+        );
+      }
+      return pages;
+    });
+    const shown = result.filter((p) => p.includes('data-testid="instructions"'));
+    console.log(
+      `[request-cost-bounds] 24 views of a 256 KB readme: ${shown.length} shown, ${shown.filter((p) => p.includes('<h4 class="md-h2">Section 0</h4>')).length} rendered as markdown`,
+    );
+    expect(unanswered).toBe(0);
+    expect(shown.length).toBeGreaterThan(0);
+    // rendered (the thread's first render may outlast its time limit on a loaded machine: then plain text, never a stall)
+    expect(shown.some((p) => p.includes('<h4 class="md-h2">Section 0</h4>') || p.includes('data-markdown="plain"'))).toBe(true);
   });
 
   it('one caller cannot have more than a few pages rendering at once', async () => {
