@@ -57,6 +57,18 @@ type Phase = {
   toolMs: { p50: number | null; p95: number | null };
 };
 
+/** Starts `once(startedAt)` every 1/rate s for `secs` (not waiting for the last), then waits for them all. */
+async function paced(secs: number, rate: number, once: (startedAt: number) => Promise<void>): Promise<void> {
+  const calls: Promise<void>[] = [];
+  const start = performance.now();
+  for (let i = 0; performance.now() - start < secs * 1000; i++) {
+    calls.push(once(start));
+    const next = start + ((i + 1) * 1000) / rate;
+    await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
+  }
+  await Promise.all(calls);
+}
+
 /** The innocent client: one invoke every 1/rate s (not waiting for the last), for `seconds`. */
 async function innocent(token: string, secs: number): Promise<Phase> {
   const ms: number[] = [];
@@ -64,40 +76,31 @@ async function innocent(token: string, secs: number): Promise<Phase> {
   const errorCodes: Record<string, number> = {};
   let errors = 0;
   const body = JSON.stringify({ args: { text: 'One two three. Four five!' }, skill: '@skillyard/text-stats' });
-  const calls: Promise<void>[] = [];
-  const start = performance.now();
-  for (let i = 0; performance.now() - start < secs * 1000; i++) {
-    calls.push(
-      (async () => {
-        const t = performance.now();
-        try {
-          const res = await fetch(`${base}/api/v1/tools/count-words/invoke`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-            body,
-            signal: AbortSignal.timeout(30_000),
-          });
-          const json = (await res.json()) as { result?: { words?: number }; ms?: number; error?: { code: string } };
-          if (typeof json.ms === 'number') toolMs.push(json.ms);
-          if (res.status !== 200 || json.result?.words !== 5) {
-            errors++;
-            const code = json.error?.code ?? String(res.status);
-            errorCodes[code] = (errorCodes[code] ?? 0) + 1;
-          }
-        } catch (err) {
-          errors++;
-          const code = (err as Error).name;
-          errorCodes[code] = (errorCodes[code] ?? 0) + 1;
-        }
-        ms.push(performance.now() - t);
-        const took = performance.now() - t;
-        if (slowLog && took > 100) fs.appendFileSync(slowLog, `${((t - start) / 1000).toFixed(2)} ${took.toFixed(0)}\n`);
-      })(),
-    );
-    const next = start + ((i + 1) * 1000) / innocentRate;
-    await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
-  }
-  await Promise.all(calls);
+  await paced(secs, innocentRate, async (startedAt) => {
+    const t = performance.now();
+    try {
+      const res = await fetch(`${base}/api/v1/tools/count-words/invoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body,
+        signal: AbortSignal.timeout(30_000),
+      });
+      const json = (await res.json()) as { result?: { words?: number }; ms?: number; error?: { code: string } };
+      if (typeof json.ms === 'number') toolMs.push(json.ms);
+      if (res.status !== 200 || json.result?.words !== 5) {
+        errors++;
+        const code = json.error?.code ?? String(res.status);
+        errorCodes[code] = (errorCodes[code] ?? 0) + 1;
+      }
+    } catch (err) {
+      errors++;
+      const code = (err as Error).name;
+      errorCodes[code] = (errorCodes[code] ?? 0) + 1;
+    }
+    ms.push(performance.now() - t);
+    const took = performance.now() - t;
+    if (slowLog && took > 100) fs.appendFileSync(slowLog, `${((t - startedAt) / 1000).toFixed(2)} ${took.toFixed(0)}\n`);
+  });
   return { calls: ms.length, p50: pct(ms, 50), p95: pct(ms, 95), max: pct(ms, 100), errors, errorCodes, toolMs: { p50: pct(toolMs, 50), p95: pct(toolMs, 95) } };
 }
 
@@ -109,28 +112,19 @@ async function innocent(token: string, secs: number): Promise<Phase> {
 async function visitor(secs: number): Promise<Omit<Phase, 'toolMs'>> {
   const ms: number[] = [];
   const errorCodes: Record<string, number> = {};
-  const calls: Promise<void>[] = [];
-  const start = performance.now();
-  for (let i = 0; performance.now() - start < secs * 1000; i++) {
-    calls.push(
-      (async () => {
-        const t = performance.now();
-        let code = '200';
-        try {
-          const res = await fetch(`${base}/skills/skillyard/text-stats`, { signal: AbortSignal.timeout(30_000) });
-          await res.arrayBuffer();
-          code = String(res.status);
-        } catch (err) {
-          code = (err as Error).name;
-        }
-        if (code !== '200') errorCodes[code] = (errorCodes[code] ?? 0) + 1;
-        ms.push(performance.now() - t);
-      })(),
-    );
-    const next = start + ((i + 1) * 1000) / pageRate;
-    await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
-  }
-  await Promise.all(calls);
+  await paced(secs, pageRate, async () => {
+    const t = performance.now();
+    let code = '200';
+    try {
+      const res = await fetch(`${base}/skills/skillyard/text-stats`, { signal: AbortSignal.timeout(30_000) });
+      await res.arrayBuffer();
+      code = String(res.status);
+    } catch (err) {
+      code = (err as Error).name;
+    }
+    if (code !== '200') errorCodes[code] = (errorCodes[code] ?? 0) + 1;
+    ms.push(performance.now() - t);
+  });
   const errors = Object.values(errorCodes).reduce((a, b) => a + b, 0);
   return { calls: ms.length, p50: pct(ms, 50), p95: pct(ms, 95), max: pct(ms, 100), errors, errorCodes };
 }
